@@ -1,0 +1,3 @@
+from winnow.cli.main import main
+
+__all__ = ["main"]

@@ -1,0 +1,22 @@
+"""The ``winnow`` command group: a thin skin over the library.
+
+Each command lives in its own module and is registered here.  Library errors
+(:class:`winnow.errors.WinnowError`) become messages and exit codes in
+:func:`winnow.cli.common.run_guarded`; nothing here does real work.
+"""
+
+from __future__ import annotations
+
+import click
+
+from winnow import __version__
+from winnow.cli.fingerprint import fingerprint_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="winnow")
+def main() -> None:
+    """Find copied and similar content: winnowing (MOSS) and sif in one tool."""
+
+
+main.add_command(fingerprint_command)

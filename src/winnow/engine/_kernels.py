@@ -1,0 +1,160 @@
+"""Compiled loops of the engine (numba, nopython mode).
+
+Everything here works on numpy arrays and returns numpy arrays; the typed,
+validated wrappers live in :mod:`winnow.engine.hashing` and
+:mod:`winnow.engine.selection`.  Arithmetic is on ``uint64`` throughout, with
+every constant cast explicitly: numba turns mixed signed/unsigned 64-bit
+arithmetic into floats otherwise.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_U64 = np.uint64
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xFF51AFD7ED558CCD)
+_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S33 = np.uint64(33)
+
+
+@njit(cache=True, inline="always")
+def fmix64(x):  # type: ignore[no-untyped-def]
+    """MurmurHash3's 64-bit finaliser: a bijection in which every input bit
+    affects every output bit (avalanche)."""
+    x ^= x >> _S33
+    x *= _M1
+    x ^= x >> _S33
+    x *= _M2
+    x ^= x >> _S33
+    return x
+
+
+@njit(cache=True, inline="always")
+def unit_digit(u, key):  # type: ignore[no-untyped-def]
+    """The base-b digit of one code unit: a seeded, pseudo-random 64-bit value."""
+    return fmix64((np.uint64(u) + _GOLDEN) ^ key)
+
+
+@njit(cache=True)
+def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
+    """Hash every k-gram of ``units`` in O(n) with the improved Karp-Rabin form.
+
+    ``H'(c_1..c_k) = c_1 b^k + c_2 b^(k-1) + ... + c_k b  (mod 2^64)`` and
+    ``H'(c_2..c_(k+1)) = ((H'(c_1..c_k) - c_1 b^k) + c_(k+1)) * b``
+    (paper section 2.2), followed by :func:`fmix64` on the output.
+    """
+    n = units.shape[0]
+    m = n - k + 1
+    if m <= 0:
+        return np.empty(0, dtype=np.uint64)
+    out = np.empty(m, dtype=np.uint64)
+    bk = np.uint64(1)
+    for _ in range(k):
+        bk *= base
+    h = np.uint64(0)
+    for i in range(k):
+        h = (h + unit_digit(units[i], key)) * base
+    out[0] = fmix64(h ^ key)
+    for i in range(1, m):
+        h = ((h - unit_digit(units[i - 1], key) * bk) + unit_digit(units[i + k - 1], key)) * base
+        out[i] = fmix64(h ^ key)
+    return out
+
+
+@njit(cache=True)
+def winnow_positions(hashes, w, robust):  # type: ignore[no-untyped-def]
+    """Positions selected by (robust) winnowing, in order, each once.
+
+    The loop of the paper's Figure 5 (with the authors' errata): the minimum of
+    the previous window is kept while it stays inside the window, so each step
+    costs one comparison; only when it falls out is the window rescanned, right
+    to left so that the rightmost minimum wins.  ``robust`` replaces the ``<=``
+    of the incremental step with ``<``: a new hash equal to the current minimum
+    does not displace it (Definition 3).  A sequence shorter than ``w`` is one
+    window.
+    """
+    n = hashes.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    if n == 0:
+        return out[:0]
+    if w > n:
+        w = n
+    count = 0
+    mi = -1
+    for end in range(w - 1, n):
+        start = end - w + 1
+        if mi < start:
+            mi = end
+            for j in range(end - 1, start - 1, -1):
+                if hashes[j] < hashes[mi]:
+                    mi = j
+            out[count] = mi
+            count += 1
+        else:
+            h = hashes[end]
+            if h < hashes[mi] or (not robust and h == hashes[mi]):
+                mi = end
+                out[count] = mi
+                count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def mod_p_positions(hashes, p):  # type: ignore[no-untyped-def]
+    """Positions whose hash is 0 mod p (Manber's selection, section 2.3)."""
+    n = hashes.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    up = np.uint64(p)
+    zero = np.uint64(0)
+    count = 0
+    for i in range(n):
+        if hashes[i] % up == zero:
+            out[count] = i
+            count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def safe_mod_p_positions(hashes, w, p):  # type: ignore[no-untyped-def]
+    """Positions that are not Ugly (Safe 0 mod p, section 3.1.2).
+
+    Good: the hash is 0 mod p.  Bad: it and the w-1 hashes to its left are all
+    not Good (so it needs ``i >= w - 1``).  Everything else is Ugly.
+    """
+    n = hashes.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    up = np.uint64(p)
+    zero = np.uint64(0)
+    count = 0
+    last_good = -1
+    for i in range(n):
+        if hashes[i] % up == zero:
+            last_good = i
+            out[count] = i
+            count += 1
+        elif i >= w - 1 and last_good < i - w + 1:
+            out[count] = i
+            count += 1
+    return out[:count]
+
+
+@njit(cache=True)
+def sif_positions(hashes, bits, k):  # type: ignore[no-untyped-def]
+    """Manber's hash-based selection: hashes whose low ``bits`` bits are zero,
+    never two overlapping k-grams (after a selection, skip to its end)."""
+    n = hashes.shape[0]
+    out = np.empty(n, dtype=np.int64)
+    mask = (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+    zero = np.uint64(0)
+    count = 0
+    i = 0
+    while i < n:
+        if hashes[i] & mask == zero:
+            out[count] = i
+            count += 1
+            i += k
+        else:
+            i += 1
+    return out[:count]

@@ -1,0 +1,182 @@
+"""Fingerprint selection: which k-gram hashes represent a document.
+
+Every method takes the array of k-gram hashes (:func:`kgram_hashes`) and
+returns a :data:`FINGERPRINT_DTYPE` structured array of the selected
+``(hash, pos)`` pairs in increasing position order; ``pos`` is the index of
+the k-gram, so the fingerprint covers units ``[pos, pos + k)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.config import METHODS, method_defaults
+from winnow.engine import _kernels
+from winnow.engine.hashing import HashArray
+from winnow.errors import InvalidConfig
+
+#: One selected fingerprint: the k-gram's hash and its index in the hash array.
+FINGERPRINT_DTYPE: Final = np.dtype([("hash", "<u8"), ("pos", "<i8")])
+
+Fingerprints = npt.NDArray[np.void]
+
+
+def _pack(hashes: HashArray, positions: npt.NDArray[np.int64]) -> Fingerprints:
+    out = np.empty(positions.shape[0], dtype=FINGERPRINT_DTYPE)
+    out["pos"] = positions
+    out["hash"] = hashes[positions]
+    return out
+
+
+def _check_hashes(hashes: npt.ArrayLike) -> HashArray:
+    array = np.asarray(hashes)
+    if array.ndim != 1:
+        raise InvalidConfig([f"hashes must be a 1-D array, got shape {array.shape}"])
+    if array.size and not np.issubdtype(array.dtype, np.integer):
+        raise InvalidConfig([f"hashes must be integers, got dtype {array.dtype}"])
+    if array.size and np.issubdtype(array.dtype, np.signedinteger) and int(array.min()) < 0:
+        raise InvalidConfig(["hashes must be non-negative"])
+    return np.ascontiguousarray(array, dtype=np.uint64)
+
+
+def _check_positive(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise InvalidConfig([f"{name} must be an integer >= 1, got {value!r}"])
+    return int(value)
+
+
+def winnow(hashes: npt.ArrayLike, w: int) -> Fingerprints:
+    """Winnowing, Definition 1: in each window of ``w`` consecutive hashes select
+    the minimum; on ties the rightmost.  Each selected position is recorded once.
+
+    A sequence shorter than ``w`` is treated as one window.
+    """
+    array = _check_hashes(hashes)
+    return _pack(array, _kernels.winnow_positions(array, _check_positive("w", w), False))
+
+
+def robust_winnow(hashes: npt.ArrayLike, w: int) -> Fingerprints:
+    """Robust winnowing, Definition 3: select the minimum of each window; break
+    ties by keeping the hash the window one position to the left selected, else
+    the rightmost minimum.  On a run of equal hashes this selects one position
+    per ``w`` instead of every position (section 5.1).
+    """
+    array = _check_hashes(hashes)
+    return _pack(array, _kernels.winnow_positions(array, _check_positive("w", w), True))
+
+
+def mod_p(hashes: npt.ArrayLike, p: int) -> Fingerprints:
+    """0 mod p, Manber's selection (section 2.3): every hash ``h`` with
+    ``h mod p = 0``.  Expected density ``1/p``; no guarantee on gaps."""
+    array = _check_hashes(hashes)
+    return _pack(array, _kernels.mod_p_positions(array, _check_positive("p", p)))
+
+
+def safe_mod_p(hashes: npt.ArrayLike, w: int, p: int) -> Fingerprints:
+    """Safe 0 mod p (section 3.1.2): select every hash that is not Ugly.
+
+    Good: ``h mod p = 0``.  Bad: it and the ``w - 1`` hashes to its left are all
+    not Good.  Ugly: otherwise.  Keeps winnowing's guarantee; expected density
+    ``1/p + (1 - 1/p)^w``, about ``(1 + ln w)/w`` at the best ``p = w / ln w``.
+    """
+    array = _check_hashes(hashes)
+    positions = _kernels.safe_mod_p_positions(
+        array, _check_positive("w", w), _check_positive("p", p)
+    )
+    return _pack(array, positions)
+
+
+def sif_select(hashes: npt.ArrayLike, bits: int, k: int) -> Fingerprints:
+    """sif's hash-based selection (Manber 1994, section 2): keep the hashes whose
+    last ``bits`` bits are zero (about one in ``2^bits``), never overlapping —
+    after selecting k-gram ``i`` the next candidate is ``i + k``."""
+    array = _check_hashes(hashes)
+    if isinstance(bits, bool) or not isinstance(bits, int | np.integer) or not 0 <= bits <= 63:
+        raise InvalidConfig([f"bits must be an integer in [0, 63], got {bits!r}"])
+    return _pack(array, _kernels.sif_positions(array, int(bits), _check_positive("k", k)))
+
+
+def bottom_n(hashes: npt.ArrayLike, n: int) -> Fingerprints:
+    """Bottom-n: the ``n`` smallest distinct hashes (Heintze; Broder's
+    resemblance sketch), each at its first position, returned in position order.
+
+    A fixed-size sketch: it estimates resemblance, not containment (section 2.3).
+    """
+    array = _check_hashes(hashes)
+    n = _check_positive("n", n)
+    _values, first = np.unique(array, return_index=True)  # sorted by value
+    chosen = np.sort(first[:n]).astype(np.int64)
+    return _pack(array, chosen)
+
+
+def query_winnow(hashes: npt.ArrayLike, w: int, w_query: int) -> Fingerprints:
+    """Query-time winnowing (section 3.2): winnow with a window ``w' >= w``.
+
+    The result is a subset of the window-``w`` winnowing: the rightmost minimum
+    of a ``w'`` window is also the rightmost minimum of every ``w`` window inside
+    it that contains it.  Fewer look-ups for a coarser answer.
+    """
+    w = _check_positive("w", w)
+    w_query = _check_positive("w_query", w_query)
+    if w_query < w:
+        raise InvalidConfig([f"query window w'={w_query} must be >= the index window w={w}"])
+    return winnow(hashes, w_query)
+
+
+_DISPATCH: Final[dict[str, Callable[..., Fingerprints]]] = {
+    "winnow": lambda h, w: winnow(h, w),
+    "robust": lambda h, w: robust_winnow(h, w),
+    "mod-p": lambda h, w, p: mod_p(h, p),
+    "safe-mod-p": lambda h, w, p: safe_mod_p(h, w, p),
+    "sif": lambda h, w, bits, k: sif_select(h, bits, k),
+    "bottom-n": lambda h, w, n: bottom_n(h, n),
+}
+assert tuple(_DISPATCH) == METHODS
+
+
+def select_fingerprints(
+    hashes: npt.ArrayLike, w: int, method: str = "winnow", **params: Any
+) -> Fingerprints:
+    """Select fingerprints from k-gram hashes with one of :data:`METHODS`.
+
+    ``params`` are the method's own parameters (``p`` for ``mod-p`` and
+    ``safe-mod-p``, ``bits`` and ``k`` for ``sif``, ``n`` for ``bottom-n``);
+    missing ones take the defaults of :func:`winnow.config.method_defaults`.
+    The result is a numpy structured array with fields ``hash`` and ``pos``;
+    ``len()`` counts fingerprints and iterating yields ``(hash, pos)`` records.
+    """
+    if method not in _DISPATCH:
+        raise InvalidConfig([f"method must be one of {', '.join(METHODS)}; got {method!r}"])
+    w = _check_positive("w", w)
+    known = {"p", "bits", "n", "k"}
+    unknown = set(params) - known
+    if unknown:
+        raise InvalidConfig([f"unknown parameter(s) for {method}: {', '.join(sorted(unknown))}"])
+    k = params.get("k")
+    if method == "sif" and k is None:
+        raise InvalidConfig(["sif selection needs k (the k-gram length) to skip overlaps"])
+    resolved = method_defaults(
+        method, k if k is not None else 1, w,
+        p=params.get("p"), bits=params.get("bits"), n=params.get("n"),
+    )
+    return _DISPATCH[method](hashes, w, **resolved)
+
+
+def positions_of(fingerprints: Fingerprints) -> npt.NDArray[np.int64]:
+    """The ``pos`` column, as a plain int64 array."""
+    return np.asarray(fingerprints["pos"], dtype=np.int64)
+
+
+def as_pairs(fingerprints: Fingerprints) -> list[tuple[int, int]]:
+    """``[(hash, pos), ...]`` as Python ints: for tests and small outputs only."""
+    pairs = zip(fingerprints["hash"], fingerprints["pos"], strict=True)
+    return [(int(h), int(p)) for h, p in pairs]
+
+
+def density(fingerprints: Fingerprints, n_hashes: int) -> float:
+    """Fraction of the hashes that were selected (the paper's *density*)."""
+    return len(fingerprints) / n_hashes if n_hashes else 0.0

@@ -1,0 +1,37 @@
+"""The library's errors: one base class, one subclass per kind of failure.
+
+Library code raises these; the CLI turns them into messages and exit codes
+(`exit_code` on each class).  Nothing in the library logs-and-returns-None.
+"""
+
+from __future__ import annotations
+
+
+class WinnowError(Exception):
+    """Base class of every error winnow raises on purpose."""
+
+    exit_code = 1
+
+
+class InvalidConfig(WinnowError, ValueError):
+    """Parameters that break the algorithms' preconditions (e.g. ``t < k``).
+
+    ``problems`` lists every problem found, not only the first.
+    """
+
+    exit_code = 2
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+class InputError(WinnowError):
+    """An input that cannot be used: missing, unreadable, a directory, corrupt."""
+
+    exit_code = 1
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")

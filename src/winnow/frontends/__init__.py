@@ -1,0 +1,1 @@
+"""Front-ends: per-format normalisation of documents into code-unit streams."""
