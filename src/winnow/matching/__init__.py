@@ -1,0 +1,32 @@
+"""Matching: all-against-all comparison of submissions (MOSS, winnowing paper section 5.2).
+
+The result model (:mod:`winnow.matching.model`) is what every report consumes.
+"""
+
+from __future__ import annotations
+
+from winnow.matching.model import (
+    Cluster,
+    ComparisonResult,
+    FileKey,
+    Issue,
+    PairResult,
+    Passage,
+    Region,
+    Role,
+    Submission,
+    SubmittedFile,
+)
+
+__all__ = [
+    "Cluster",
+    "ComparisonResult",
+    "FileKey",
+    "Issue",
+    "PairResult",
+    "Passage",
+    "Region",
+    "Role",
+    "Submission",
+    "SubmittedFile",
+]

@@ -1,0 +1,221 @@
+"""The result of ``winnow compare``: plain frozen data that every report consumes.
+
+Reports (table, CSV, JSON, HTML) read only these classes; none of them needs
+the index or the engine.  Conventions (see ``DESIGN.md``):
+
+* Spans are half-open ``[start, end)``: ``units`` index the front-end's
+  normalised stream of one file, ``bytes`` index that file's original bytes.
+* Lines are 1-based and *inclusive* ``(first, last)``, as people read them.
+* A *submission* is what the user gave as one PATH (a file, a folder or an
+  archive), named exactly as given; a *file* is one member of it, named by
+  its path inside the submission with ``/`` separators (for a single-file
+  submission, the file's own base name).
+* Scores are fractions in ``[0, 1]`` unless their name says otherwise; the
+  formulas are in ``docs/compare.md`` and on :class:`PairResult`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from winnow.model import Document, Span
+
+#: ``new``: a submission of this batch; ``archive``: from ``--archive`` (earlier
+#: years), compared with new submissions only, never with each other.
+Role = Literal["new", "archive"]
+
+#: Key of one file in :attr:`ComparisonResult.documents`: (submission name, file path).
+FileKey = tuple[str, str]
+
+
+@dataclass(frozen=True, slots=True)
+class SubmittedFile:
+    """One file of a submission.
+
+    ``path`` is the path inside the submission (``/``-separated); ``units`` the
+    length of its normalised stream; ``fingerprints`` how many distinct
+    fingerprints it kept after base-code exclusion and the ``-m`` cap.
+    """
+
+    path: str
+    size: int
+    units: int
+    fingerprints: int
+
+
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """One submission: a file, a folder or an archive, named as the user gave it.
+
+    ``files`` lists the files that were read (skipped ones are in
+    :attr:`ComparisonResult.issues`).  ``units`` and ``fingerprints`` are
+    totals over the files; ``fingerprints`` counts the distinct hashes of the
+    whole submission that survived base exclusion and the ``-m`` cap (the
+    ``|F|`` of the containment formulas).
+    """
+
+    name: str
+    role: Role
+    files: tuple[SubmittedFile, ...]
+    units: int
+    fingerprints: int
+
+
+@dataclass(frozen=True, slots=True)
+class Region:
+    """Where one side of a passage lies: a file of a submission and its ranges.
+
+    ``units`` indexes the file's normalised stream, ``bytes`` its original
+    bytes (both half-open); ``lines`` is ``(first, last)``, 1-based, inclusive.
+    """
+
+    file: str
+    units: Span
+    bytes: Span
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Passage:
+    """One matched passage between the two submissions of a pair.
+
+    ``a`` and ``b`` are the two sides (``a`` in :attr:`PairResult.a`).
+    ``length`` is the passage's length in units (the shorter side when the
+    extension step made them differ, which it does not for exact matches).
+    ``fingerprints`` is how many shared fingerprints it contains.  ``index``
+    numbers the passages of a pair from 0 in decreasing length, so reports can
+    give each its own colour and link the two sides.
+    """
+
+    index: int
+    a: Region
+    b: Region
+    length: int
+    fingerprints: int
+
+
+@dataclass(frozen=True, slots=True)
+class PairResult:
+    """Two submissions that share fingerprints, with every score.
+
+    With ``F_x`` the distinct fingerprints of submission ``x`` (after base
+    exclusion and the ``-m`` cap) and ``S = F_a ∩ F_b``:
+
+    * ``shared = |S|``
+    * ``containment_a = |S| / |F_a|`` (how much of ``a`` is found in ``b``),
+      ``containment_b = |S| / |F_b|``
+    * ``jaccard = |S| / |F_a ∪ F_b|`` (resemblance)
+    * ``weighted``: IDF-weighted overlap ``Σ_{h∈S} idf(h) / min(Σ_{F_a} idf, Σ_{F_b} idf)``
+      with ``idf(h) = ln(N / df(h))`` over the ``N`` submissions (compare50's idea).
+    * ``rarity``: mean ``df`` of the shared fingerprints divided by ``N``
+      (low = the shared fragments are rare in the batch, more suspicious).
+    * ``similarity``: the score that ranks pairs; which one is
+      :attr:`ComparisonResult.parameters` ``["similarity"]``.
+
+    Computed from passages (``None`` when the pair is not among the top pairs
+    whose passages were computed, see ``passages_computed``):
+
+    * ``coverage_a`` / ``coverage_b``: units of ``a`` (``b``) covered by
+      passages over all its units (MOSS's "File 1 (NN%)").
+    * ``lines_a`` / ``lines_b``: distinct lines touched by passages.
+    * ``longest``: the longest passage, in units.
+    """
+
+    a: str
+    b: str
+    similarity: float
+    shared: int
+    containment_a: float
+    containment_b: float
+    jaccard: float
+    weighted: float
+    rarity: float
+    passages_computed: bool = False
+    coverage_a: float | None = None
+    coverage_b: float | None = None
+    lines_a: int | None = None
+    lines_b: int | None = None
+    longest: int | None = None
+    passages: tuple[Passage, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Cluster:
+    """A group of submissions linked by pairs with ``similarity >= threshold``.
+
+    The connected components (of at least two submissions) of the graph whose
+    edges are those pairs; ``members`` sorted by name, clusters by size then
+    ``max_similarity`` descending.
+    """
+
+    index: int
+    members: tuple[str, ...]
+    pairs: int
+    max_similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class Issue:
+    """Something in the input that was skipped or degraded, naming the path.
+
+    ``skipped`` is true when the path's content is not in the result at all
+    (unreadable, binary in a code submission, broken archive, empty ...).
+    """
+
+    path: str
+    reason: str
+    skipped: bool = True
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+@dataclass(frozen=True)
+class ComparisonResult:
+    """Everything ``winnow compare`` found, ready for any report.
+
+    * ``submissions``: every submission read (new and archive), in input order.
+    * ``pairs``: ranked by ``similarity`` descending (ties: shared, then names);
+      includes every pair kept by ``top`` / ``min_similarity``.
+    * ``clusters``: see :class:`Cluster`.
+    * ``config``: the engine parameters (``WinnowConfig.as_dict()``).
+    * ``parameters``: the matching options used (``max_occurrences``, ``top``,
+      ``min_similarity``, ``similarity``, ``cluster_threshold``, ``frontend`` ...).
+    * ``issues``: what was skipped or degraded, each naming its path.
+    * ``documents``: ``(submission, file) -> Document``: each file's original
+      bytes (``Document.data``) and line map, for the side-by-side views.
+    * ``stats``: counts for the curious (fingerprints indexed, ignored by ``-m``
+      and by ``--base``, pairs sharing anything before ``top``).
+    """
+
+    submissions: tuple[Submission, ...]
+    pairs: tuple[PairResult, ...]
+    clusters: tuple[Cluster, ...]
+    config: Mapping[str, Any]
+    parameters: Mapping[str, Any]
+    issues: tuple[Issue, ...] = ()
+    documents: Mapping[FileKey, Document] = field(default_factory=dict)
+    stats: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def skipped(self) -> bool:
+        """Whether any input was left out (decides the CLI's exit code)."""
+        return any(issue.skipped for issue in self.issues)
+
+    def document(self, submission: str, file: str) -> Document:
+        """The document of ``file`` in ``submission`` (``KeyError`` if unknown)."""
+        return self.documents[(submission, file)]
+
+    def text(self, submission: str, file: str) -> str:
+        """The original text of a file, decoded as its front-end decoded it."""
+        doc = self.documents[(submission, file)]
+        return doc.data.decode(doc.encoding or "utf-8", errors="replace")
+
+    def submission(self, name: str) -> Submission:
+        """The submission called ``name`` (``KeyError`` if unknown)."""
+        for sub in self.submissions:
+            if sub.name == name:
+                return sub
+        raise KeyError(name)
