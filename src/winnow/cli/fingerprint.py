@@ -59,7 +59,8 @@ def print_table(result: dict[str, Any]) -> None:
 
 
 @click.command("fingerprint")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(path_type=Path, readable=False))
 @engine_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Output format.")

@@ -9,8 +9,28 @@ arithmetic into floats otherwise.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 from numba import njit
+
+
+def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit`` with the on-disk cache when one can be written.
+
+    Numba refuses to decorate a cached function when neither the package
+    folder nor a user cache folder is writable (a read-only install, a user
+    without a home); then compile in memory on each run instead of failing.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        try:
+            return njit(cache=True, **options)(func)
+        except RuntimeError:
+            return njit(cache=False, **options)(func)
+
+    return decorate
 
 _U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -19,7 +39,7 @@ _M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _S33 = np.uint64(33)
 
 
-@njit(cache=True, inline="always")
+@_jit(inline="always")
 def fmix64(x):  # type: ignore[no-untyped-def]
     """MurmurHash3's 64-bit finaliser: a bijection in which every input bit
     affects every output bit (avalanche)."""
@@ -31,13 +51,13 @@ def fmix64(x):  # type: ignore[no-untyped-def]
     return x
 
 
-@njit(cache=True, inline="always")
+@_jit(inline="always")
 def unit_digit(u, key):  # type: ignore[no-untyped-def]
     """The base-b digit of one code unit: a seeded, pseudo-random 64-bit value."""
     return fmix64((np.uint64(u) + _GOLDEN) ^ key)
 
 
-@njit(cache=True)
+@_jit()
 def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
     """Hash every k-gram of ``units`` in O(n) with the improved Karp-Rabin form.
 
@@ -63,7 +83,7 @@ def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
     return out
 
 
-@njit(cache=True)
+@_jit()
 def winnow_positions(hashes, w, robust):  # type: ignore[no-untyped-def]
     """Positions selected by (robust) winnowing, in order, each once.
 
@@ -101,7 +121,7 @@ def winnow_positions(hashes, w, robust):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
-@njit(cache=True)
+@_jit()
 def mod_p_positions(hashes, p):  # type: ignore[no-untyped-def]
     """Positions whose hash is 0 mod p (Manber's selection, section 2.3)."""
     n = hashes.shape[0]
@@ -116,7 +136,7 @@ def mod_p_positions(hashes, p):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
-@njit(cache=True)
+@_jit()
 def safe_mod_p_positions(hashes, w, p):  # type: ignore[no-untyped-def]
     """Positions that are not Ugly (Safe 0 mod p, section 3.1.2).
 
@@ -140,7 +160,7 @@ def safe_mod_p_positions(hashes, w, p):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
-@njit(cache=True)
+@_jit()
 def sif_positions(hashes, bits, k):  # type: ignore[no-untyped-def]
     """Manber's hash-based selection: hashes whose low ``bits`` bits are zero,
     never two overlapping k-grams (after a selection, skip to its end)."""

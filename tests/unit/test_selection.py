@@ -1,0 +1,151 @@
+"""Each selection kernel equals its brute-force definition (tests/oracles.py)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import winnow
+from tests import oracles
+from winnow.engine import (
+    as_pairs,
+    bottom_n,
+    mod_p,
+    query_winnow,
+    robust_winnow,
+    safe_mod_p,
+    sif_select,
+)
+from winnow.engine import winnow as plain_winnow
+from winnow.errors import InvalidConfig
+
+# Small value ranges give many ties (low entropy); wide ones behave like hashes.
+hash_lists = st.one_of(
+    st.lists(st.integers(0, 3), max_size=60),
+    st.lists(st.integers(0, 2**64 - 1), max_size=60),
+)
+windows = st.integers(1, 12)
+
+
+def positions(fps: np.ndarray) -> list[int]:
+    return [p for _, p in as_pairs(fps)]
+
+
+@settings(max_examples=1000, deadline=None)
+@given(hash_lists, windows)
+def test_winnow_matches_definition_1(h: list[int], w: int) -> None:
+    assert positions(plain_winnow(np.array(h, dtype=np.uint64), w)) == oracles.winnow(h, w)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(hash_lists, windows)
+def test_robust_matches_definition_3(h: list[int], w: int) -> None:
+    assert positions(robust_winnow(np.array(h, dtype=np.uint64), w)) == oracles.robust(h, w)
+
+
+@settings(max_examples=500, deadline=None)
+@given(hash_lists, st.integers(1, 7))
+def test_mod_p_matches_definition(h: list[int], p: int) -> None:
+    assert positions(mod_p(np.array(h, dtype=np.uint64), p)) == oracles.mod_p(h, p)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(hash_lists, windows, st.integers(1, 7))
+def test_safe_mod_p_matches_good_bad_ugly(h: list[int], w: int, p: int) -> None:
+    got = positions(safe_mod_p(np.array(h, dtype=np.uint64), w, p))
+    assert got == oracles.safe_mod_p(h, w, p)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(hash_lists, st.integers(0, 3), st.integers(1, 8))
+def test_sif_matches_definition(h: list[int], bits: int, k: int) -> None:
+    got = positions(sif_select(np.array(h, dtype=np.uint64), bits, k))
+    assert got == oracles.sif(h, bits, k)
+    assert all(b - a >= k for a, b in itertools.pairwise(got))  # never overlapping
+
+
+@settings(max_examples=500, deadline=None)
+@given(hash_lists, st.integers(1, 10))
+def test_bottom_n_matches_definition(h: list[int], n: int) -> None:
+    assert positions(bottom_n(np.array(h, dtype=np.uint64), n)) == oracles.bottom_n(h, n)
+
+
+@settings(max_examples=800, deadline=None)
+@given(hash_lists, windows, st.integers(0, 20))
+def test_query_window_selects_a_subset(h: list[int], w: int, extra: int) -> None:
+    """Section 3.2: winnowing with w' >= w selects a subset of the w selection."""
+    hashes = np.array(h, dtype=np.uint64)
+    coarse = set(as_pairs(query_winnow(hashes, w, w + extra)))
+    assert coarse <= set(as_pairs(plain_winnow(hashes, w)))
+
+
+def test_query_window_must_not_be_smaller() -> None:
+    with pytest.raises(InvalidConfig, match="must be >="):
+        query_winnow(np.arange(10, dtype=np.uint64), 5, 4)
+
+
+def test_each_window_has_a_selected_position() -> None:
+    rng = np.random.default_rng(7)
+    hashes = rng.integers(0, 50, size=5000, dtype=np.uint64)
+    for select in (plain_winnow, robust_winnow):
+        chosen = positions(select(hashes, 10))
+        assert max(np.diff(chosen)) <= 10
+        assert chosen[0] <= 9 and chosen[-1] >= len(hashes) - 10
+
+
+def test_select_fingerprints_dispatch_and_structured_result() -> None:
+    hashes = winnow.kgram_hashes(np.random.default_rng(1).integers(0, 256, 4000), 5)
+    for method in winnow.METHODS:
+        params = {"k": 5} if method == "sif" else {}
+        selected = winnow.select_fingerprints(hashes, 8, method, **params)
+        assert selected.dtype.names == ("hash", "pos")
+        assert len(selected) > 0
+        assert np.all(np.diff(selected["pos"]) > 0)
+        assert np.array_equal(selected["hash"], hashes[selected["pos"]])
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "message"),
+    [
+        ("nope", {}, "method must be one of"),
+        ("sif", {}, "needs k"),
+        ("mod-p", {"p": 0}, "p must be an integer >= 1"),
+        ("winnow", {"q": 3}, "unknown parameter"),
+    ],
+)
+def test_select_fingerprints_rejects_bad_parameters(
+    method: str, params: dict[str, int], message: str
+) -> None:
+    with pytest.raises(InvalidConfig, match=message):
+        winnow.select_fingerprints(np.arange(10, dtype=np.uint64), 3, method, **params)
+
+
+def test_window_must_be_positive() -> None:
+    with pytest.raises(InvalidConfig, match="w must be"):
+        winnow.select_fingerprints(np.arange(10, dtype=np.uint64), 0)
+
+
+def test_empty_input_selects_nothing() -> None:
+    for method in winnow.METHODS:
+        params = {"k": 5} if method == "sif" else {}
+        assert len(winnow.select_fingerprints(np.zeros(0, np.uint64), 4, method, **params)) == 0
+
+
+def test_anchor_fingerprints_start_at_each_anchor() -> None:
+    text = b"the cat sat on the mat; the end"
+    units = np.frombuffer(text, dtype=np.uint8)
+    selected = winnow.anchor_fingerprints(units, 4, [b"the", b"at"])
+    starts = [p for _, p in as_pairs(selected)]
+    expected = sorted({i for i in range(len(text)) if text.startswith((b"the", b"at"), i)})
+    assert starts == [i for i in expected if i + 4 <= len(text)]
+    hashes = winnow.kgram_hashes(units, 4)
+    assert [h for h, _ in as_pairs(selected)] == [int(hashes[p]) for p in starts]
+
+
+def test_anchor_fingerprints_need_anchors() -> None:
+    with pytest.raises(InvalidConfig, match="anchor"):
+        winnow.anchor_fingerprints(np.zeros(10, np.uint8), 3, [])
