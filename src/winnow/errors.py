@@ -35,3 +35,14 @@ class InputError(WinnowError):
         self.path = path
         self.reason = reason
         super().__init__(f"{path}: {reason}")
+
+
+class ReportError(WinnowError):
+    """A report that cannot be written (unwritable path, missing key file ...)."""
+
+    exit_code = 1
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")

@@ -1,0 +1,195 @@
+"""The self-contained HTML report of ``winnow compare --report``.
+
+One offline page (``--report FILE.html``) or a folder (``--report DIR``: ``index.html``
+plus one page per pair under ``pairs/``), openable from disk: every style and script is
+inline, and a Content-Security-Policy forbids loading anything else.  Layout follows
+MOSS's familiar report: an overview table ranked by similarity with "name (NN%)" for
+both sides and the lines matched, then per pair two side-by-side panes where each
+passage has its own colour and clicking a passage scrolls its counterpart into view.
+
+Submissions are untrusted.  Everything shown goes through Jinja2 with autoescape on;
+no submission text is ever placed inside ``<script>``; the script only reads numbers
+from ``data-*`` attributes; and the policy allows only the report's own inline script
+and stylesheet (by hash), so injected markup could run nothing even if escaping failed.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup
+
+import winnow
+from winnow.errors import ReportError
+from winnow.matching.model import ComparisonResult
+from winnow.reports.histogram import histogram
+from winnow.reports.html_view import Namer, PairView, pair_row, pair_view
+
+Progress = Callable[[int, int], None]
+
+#: Parameters shown in the overview, in order, when present: (key, label).
+SHOWN_CONFIG = (("k", "k"), ("t", "t"), ("method", "method"))
+SHOWN_PARAMETERS = (
+    ("frontend", "front-end"), ("similarity", "ranked by"),
+    ("max_occurrences", "-m"), ("top", "top"), ("min_similarity", "min similarity"),
+    ("cluster_threshold", "cluster threshold"),
+)
+_PAIR_PAGE = re.compile(r"pair-[0-9]+\.html")
+
+
+@dataclass(frozen=True)
+class _Assets:
+    css: Markup
+    js: Markup
+    csp: str
+
+
+def _sha256(text: str) -> str:
+    digest = hashlib.sha256(text.encode("utf-8")).digest()
+    return "'sha256-" + base64.b64encode(digest).decode("ascii") + "'"
+
+
+@cache
+def _assets() -> _Assets:
+    """The inline stylesheet and script, and the policy that allows exactly those."""
+    folder = resources.files("winnow.reports") / "templates"
+    css = (folder / "report.css").read_text(encoding="utf-8")
+    js = (folder / "report.js").read_text(encoding="utf-8")
+    for text in (css, js):
+        if "</" in text:  # would end the inline element early
+            raise AssertionError("report assets must not contain '</'")
+    csp = (f"default-src 'none'; script-src {_sha256(js)}; style-src {_sha256(css)}; "
+           "img-src 'none'; font-src 'none'; connect-src 'none'; media-src 'none'; "
+           "object-src 'none'; frame-src 'none'; base-uri 'none'; form-action 'none'")
+    return _Assets(Markup(css), Markup(js), csp)
+
+
+@cache
+def _environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.PackageLoader("winnow.reports", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _parameters(result: ComparisonResult) -> list[tuple[str, str]]:
+    shown = [(label, result.config[key]) for key, label in SHOWN_CONFIG if key in result.config]
+    shown += [(label, result.parameters[key]) for key, label in SHOWN_PARAMETERS
+              if result.parameters.get(key) is not None]
+    return [(label, str(value)) for label, value in shown]
+
+
+def _common(result: ComparisonResult, namer: Namer, home: str, single: bool) -> dict[str, Any]:
+    assets = _assets()
+    return {
+        "css": assets.css, "js": assets.js, "csp": assets.csp,
+        "version": winnow.__version__, "anonymized": namer.anonymized, "home": home,
+        "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "body_class": "single" if single else "paged",
+    }
+
+
+def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str, Any]:
+    threshold = result.parameters.get("cluster_threshold")
+    clusters = [
+        {"members": [namer.submission(m) for m in c.members], "pairs": c.pairs,
+         "max_similarity": f"{c.max_similarity:.0%}"}
+        for c in result.clusters
+    ]
+    if namer.anonymized:  # issue paths name people; keep the count and the reasons only
+        issues = [f"(name hidden) {i.reason}" for i in result.issues]
+    else:
+        issues = [str(i) for i in result.issues]
+    return {
+        "n_submissions": len(result.submissions),
+        "rows": [pair_row(namer, p, i, single) for i, p in enumerate(result.pairs, 1)],
+        "clusters": clusters, "issues": issues, "skipped": result.skipped,
+        "parameters": _parameters(result),
+        "hist": histogram([p.similarity for p in result.pairs],
+                          threshold=threshold if isinstance(threshold, float | int) else None),
+    }
+
+
+def _pair_views(result: ComparisonResult, namer: Namer, single: bool,
+                progress: Progress | None) -> Iterator[PairView]:
+    total = len(result.pairs)
+    for rank, pair in enumerate(result.pairs, 1):
+        if pair.passages_computed:
+            yield pair_view(result, namer, pair, rank, single)
+        if progress is not None:
+            progress(rank, total)
+
+
+def _write(path: Path, template: str, context: dict[str, Any]) -> None:
+    """Render ``template`` into ``path`` atomically (a temporary file, then rename)."""
+    fd, tmp = tempfile.mkstemp(prefix=".winnow-", suffix=".html", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            _environment().get_template(template).stream(**context).dump(out, "utf-8")
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def is_single_file(path: Path) -> bool:
+    """``--report`` names one file when it ends in ``.html``/``.htm`` and is no folder."""
+    return path.suffix.lower() in (".html", ".htm") and not path.is_dir()
+
+
+def write_report(
+    result: ComparisonResult,
+    path: str | os.PathLike[str],
+    *,
+    anonymize: bool = False,
+    key: bytes | None = None,
+    progress: Progress | None = None,
+) -> Path:
+    """Write the HTML report of ``result`` to ``path``; return the page to open.
+
+    ``path`` ending in ``.html`` gives one file holding every pair; anything else is a
+    folder that receives ``index.html`` and ``pairs/pair-N.html`` (N = rank), the
+    better choice for many pairs of large files.  ``anonymize`` replaces submission
+    and file names with stable pseudonyms (:mod:`winnow.reports.anonymize`, keyed by
+    ``key``).  ``progress(done, total)`` is called after each pair.  Raises
+    :class:`ReportError` when the report cannot be written.
+    """
+    target = Path(path)
+    namer = Namer(result, anonymize, key)
+    try:
+        if is_single_file(target):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            context = _common(result, namer, "#overview", True) | _overview(result, namer, True)
+            context["pairs"] = _pair_views(result, namer, True, progress)
+            _write(target, "index.html.j2", context)
+            return target
+        pages = target / "pairs"
+        pages.mkdir(parents=True, exist_ok=True)
+        for old in pages.iterdir():  # pages of an earlier report with more pairs
+            if _PAIR_PAGE.fullmatch(old.name):
+                old.unlink()
+        common = _common(result, namer, "../index.html", False)
+        for view in _pair_views(result, namer, False, progress):
+            _write(pages / f"{view.row.anchor}.html", "pair.html.j2", common | {"pair": view})
+        index = target / "index.html"
+        context = _common(result, namer, "index.html", False) | _overview(result, namer, False)
+        _write(index, "index.html.j2", context | {"pairs": []})
+        return index
+    except OSError as exc:
+        raise ReportError(str(exc.filename or target), exc.strerror or str(exc)) from exc

@@ -1,0 +1,95 @@
+"""Hand-made :class:`ComparisonResult` objects for the HTML report's tests.
+
+Built straight from the result model (no comparison engine involved) so the report's
+tests pin what the report does with a given result.  Units are bytes here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from winnow.matching.model import (
+    Cluster,
+    ComparisonResult,
+    Issue,
+    PairResult,
+    Passage,
+    Region,
+    Submission,
+    SubmittedFile,
+)
+from winnow.model import Document, Span, Stream
+
+#: (file_a, first_a, last_a, file_b, first_b, last_b): one passage by lines, inclusive.
+PassageSpec = tuple[str, int, int, str, int, int]
+
+
+def document(name: str, text: str) -> Document:
+    """A text document whose stream is its bytes."""
+    data = text.encode("utf-8")
+    units = np.frombuffer(data, dtype=np.uint8).astype(np.int64)
+    starts = np.arange(len(data), dtype=np.int64)
+    stream = Stream(units, starts, starts + 1)
+    return Document(name, data, "text", "bytes", stream, encoding="utf-8")
+
+
+def _region(doc: Document, file: str, first: int, last: int) -> Region:
+    starts = doc.line_starts
+    begin = int(starts[first - 1])
+    end = int(starts[last]) if last < len(starts) else len(doc.data)
+    return Region(file, Span(begin, end), Span(begin, end), (first, last))
+
+
+def build_result(
+    submissions: Mapping[str, Mapping[str, str]],
+    pairs: Sequence[tuple[str, str, Sequence[PassageSpec]]],
+    clusters: Sequence[Sequence[str]] = (),
+    issues: Sequence[Issue] = (),
+) -> ComparisonResult:
+    """A result with the given submissions (name -> {file: text}) and passages per pair.
+
+    Scores are derived from the passages so they are consistent: coverage is the share
+    of bytes covered, similarity the larger coverage.
+    """
+    docs = {(s, f): document(f, text) for s, files in submissions.items()
+            for f, text in files.items()}
+    subs = tuple(
+        Submission(s, "new", tuple(SubmittedFile(f, len(t.encode()), len(t.encode()), 10)
+                                   for f, t in files.items()),
+                   sum(len(t.encode()) for t in files.values()), 10 * len(files))
+        for s, files in submissions.items()
+    )
+    results = []
+    for a, b, specs in pairs:
+        passages = []
+        for i, (fa, la0, la1, fb, lb0, lb1) in enumerate(specs):
+            ra = _region(docs[(a, fa)], fa, la0, la1)
+            rb = _region(docs[(b, fb)], fb, lb0, lb1)
+            passages.append(Passage(i, ra, rb, min(len(ra.units), len(rb.units)), 3))
+        size_a = sum(len(d.data) for (s, _), d in docs.items() if s == a) or 1
+        size_b = sum(len(d.data) for (s, _), d in docs.items() if s == b) or 1
+        cov_a = min(1.0, sum(len(p.a.bytes) for p in passages) / size_a)
+        cov_b = min(1.0, sum(len(p.b.bytes) for p in passages) / size_b)
+        lines_a = sum(p.a.lines[1] - p.a.lines[0] + 1 for p in passages)
+        lines_b = sum(p.b.lines[1] - p.b.lines[0] + 1 for p in passages)
+        results.append(PairResult(
+            a, b, max(cov_a, cov_b), 3 * len(passages), cov_a, cov_b, min(cov_a, cov_b),
+            min(cov_a, cov_b), 0.1, bool(passages), cov_a, cov_b, lines_a, lines_b,
+            max((p.length for p in passages), default=0), tuple(passages)))
+    results.sort(key=lambda p: -p.similarity)
+    cl = tuple(Cluster(i, tuple(sorted(m)), len(m) - 1, 0.9) for i, m in enumerate(clusters))
+    return ComparisonResult(
+        subs, tuple(results), cl,
+        config={"k": 5, "t": 8, "method": "robust", "seed": 0},
+        parameters={"similarity": "coverage", "top": 250, "cluster_threshold": 0.5},
+        issues=tuple(issues), documents=docs)
+
+
+def program(name: str, body_lines: int, start: int = 0) -> str:
+    """A plausible Python file with ``body_lines`` distinct numbered functions."""
+    out = [f'"""Module {name}."""', ""]
+    for i in range(start, start + body_lines):
+        out += [f"def step_{i}(x):", f"    return x * {i} + {i % 7}", ""]
+    return "\n".join(out) + "\n"
