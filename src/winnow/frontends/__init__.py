@@ -1,1 +1,165 @@
-"""Front-ends: per-format normalisation of documents into code-unit streams."""
+"""Front-ends: per-format normalisation of documents into code-unit streams.
+
+The entry points are :func:`make_document` (bytes in memory) and
+:func:`read_document` (a file).  Both sniff the input (text or binary, which
+encoding), pick a front-end (``--frontend`` / ``--lang`` or automatically
+from the name, ``#!`` line and content) and return a
+:class:`winnow.model.Document` whose stream's offsets point into the original
+bytes.  Malformed content never raises: it is decoded with replacement or
+compared as bytes, and ``Document.warnings`` says so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path, PurePath
+
+from winnow.errors import InputError
+from winnow.frontends.base import DocumentFrontEnd, FrontEnd, Input, Result
+from winnow.frontends.bytes import BytesFrontEnd
+from winnow.frontends.code import CodeFrontEnd
+from winnow.frontends.languages import (
+    LANGUAGES,
+    find_language,
+    language_for_path,
+    language_for_shebang,
+)
+from winnow.frontends.lexpygments import UnknownLanguage
+from winnow.frontends.options import (
+    DEFAULT_OPTIONS,
+    DEFAULT_PARAMS,
+    FrontEndOptions,
+    default_params,
+)
+from winnow.frontends.text import TextFrontEnd
+from winnow.model import Document
+from winnow.sources.sniff import decode, sniff
+
+FRONTENDS: dict[str, DocumentFrontEnd] = {
+    fe.name: fe
+    for fe in (TextFrontEnd(), CodeFrontEnd(), BytesFrontEnd())
+}
+
+_HTML_EXT = {".html", ".htm", ".xhtml", ".shtml"}
+_DOC_EXT = {".pdf", ".docx"}
+
+
+class UnknownFrontEnd(InputError):
+    """A ``--frontend`` name that is not registered."""
+
+    exit_code = 2
+
+
+def choose_frontend(data: bytes, name: str, lang: str | None = None) -> str:
+    """The front-end automatic selection picks: by extension, then ``#!`` line.
+
+    ``.ipynb`` is a notebook, ``.html`` HTML, ``.pdf``/``.docx`` a document, a
+    known source extension (or ``lang``, or a ``#!`` naming an interpreter) is
+    code, everything else text (binary data is settled by the caller).
+    """
+    suffix = PurePath(name).suffix.lower()
+    if lang is not None:
+        return "code"
+    if suffix == ".ipynb":
+        return "notebook"
+    if suffix in _HTML_EXT:
+        return "html"
+    if suffix in _DOC_EXT:
+        return "document"
+    if language_for_path(name) is not None or language_for_shebang(data[:256]) is not None:
+        return "code"
+    return "text"
+
+
+def make_document(data: bytes, name: str, *, frontend: str | None = None,
+                  lang: str | None = None, options: FrontEndOptions | None = None
+                  ) -> Document:
+    """Sniff, decode and normalise one document held in memory.
+
+    Never raises on malformed content: binary data in a text format goes to
+    the ``bytes`` front-end and invalid text is decoded with replacement,
+    each with a warning in ``Document.warnings``.  Raises
+    :class:`UnknownFrontEnd` / ``UnknownLanguage`` only for bad arguments.
+    """
+    opts = options or DEFAULT_OPTIONS
+    chosen = frontend or choose_frontend(data, name, lang)
+    if chosen not in FRONTENDS and chosen in ("html", "notebook", "document"):
+        chosen = "text"  # not registered yet
+    if chosen not in FRONTENDS:
+        raise UnknownFrontEnd(name, f"unknown front-end {chosen!r} "
+                                    f"(choose from {', '.join(FRONTENDS)})")
+    fe = FRONTENDS[chosen]
+    sniffed = sniff(data)
+    warnings: list[str] = []
+    if fe.binary_input:
+        result = fe.process(Input(data, name, None, lang, opts))
+        kind = result.kind or ("binary" if chosen == "bytes" else "text")
+        return _document(name, data, kind, fe.name, result, result.encoding, warnings)
+    if sniffed.kind == "binary":
+        warnings.append(f"looks binary ({sniffed.reason}); compared as bytes, "
+                        f"not as {chosen}")
+        result = FRONTENDS["bytes"].process(Input(data, name, None, lang, opts))
+        return _document(name, data, "binary", "bytes", result, None, warnings)
+    decoded = decode(data, sniffed)
+    warnings.extend(decoded.warnings)
+    result = fe.process(Input(data, name, decoded, lang, opts))
+    return _document(name, data, "text", fe.name, result, decoded.encoding, warnings)
+
+
+def _document(name: str, data: bytes, kind: str, frontend: str, result: Result,
+              encoding: str | None, warnings: list[str]) -> Document:
+    all_warnings = (*warnings, *result.warnings)
+    if not data:
+        all_warnings = (*all_warnings, "empty file")
+    elif len(result.stream) == 0:
+        all_warnings = (*all_warnings, "no content left after normalisation")
+    return Document(name=name, data=result.data if result.data is not None else data,
+                    kind="binary" if kind == "binary" else "text", frontend=frontend,
+                    stream=result.stream, language=result.language,
+                    encoding=encoding, warnings=all_warnings)
+
+
+def read_document(path: Path, *, name: str | None = None, frontend: str | None = None,
+                  lang: str | None = None, options: FrontEndOptions | None = None
+                  ) -> Document:
+    """Read a file and :func:`make_document` it.
+
+    Raises :class:`winnow.errors.InputError` when the file cannot be read at
+    all (missing, a directory, permission denied, I/O error).
+    """
+    path = Path(path)
+    label = name if name is not None else str(path)
+    if path.is_dir():
+        raise InputError(label, "is a directory (give files)")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError as error:
+        raise InputError(label, "no such file") from error
+    except PermissionError as error:
+        raise InputError(label, "permission denied") from error
+    except OSError as error:
+        raise InputError(label, error.strerror or str(error)) from error
+    return make_document(data, label, frontend=frontend, lang=lang, options=options)
+
+
+def languages() -> list[tuple[str, tuple[str, ...], str]]:
+    """``(name, extensions, backend)`` of every listed language; backend is
+    ``fast`` or ``fallback`` (Pygments)."""
+    return [(lang.name, lang.extensions, lang.backend) for lang in LANGUAGES]
+
+
+__all__ = [
+    "DEFAULT_PARAMS",
+    "FRONTENDS",
+    "Document",
+    "DocumentFrontEnd",
+    "FrontEnd",
+    "FrontEndOptions",
+    "UnknownFrontEnd",
+    "UnknownLanguage",
+    "choose_frontend",
+    "default_params",
+    "find_language",
+    "languages",
+    "make_document",
+    "read_document",
+]

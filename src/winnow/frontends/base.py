@@ -3,13 +3,20 @@
 A front-end removes what should not distinguish documents (layout, comments,
 identifier names, case ...) and knows nothing of hashing (winnowing paper,
 section 5.2).  It must give every unit the byte range it came from.
+
+:class:`FrontEnd` is the minimal interface; :class:`DocumentFrontEnd` adds
+``process``, which :func:`winnow.frontends.make_document` calls with the
+already sniffed and decoded input, the language and the options.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Protocol
 
+from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
+from winnow.sources.sniff import Decoded
 
 
 class FrontEnd(Protocol):
@@ -20,4 +27,47 @@ class FrontEnd(Protocol):
 
     def stream(self, data: bytes, name: str) -> Stream:
         """Normalise one document.  ``name`` (a path) may guide decisions."""
+        ...
+
+
+@dataclass(frozen=True)
+class Input:
+    """One document as a front-end receives it.
+
+    ``decoded`` is the text (``None`` for binary data); ``lang`` the language
+    asked for (``None``: detect); offsets always refer to ``data``.
+    """
+
+    data: bytes
+    name: str
+    decoded: Decoded | None
+    lang: str | None = None
+    options: FrontEndOptions = DEFAULT_OPTIONS
+
+
+@dataclass(frozen=True)
+class Result:
+    """A front-end's answer: the stream, the language it used, what went wrong.
+
+    Front-ends that extract text from a container (PDF, DOCX) set ``data`` to
+    the extracted text, which their offsets index, and ``encoding``; ``kind``
+    overrides the document kind (``binary`` when extraction failed).
+    """
+
+    stream: Stream
+    language: str | None = None
+    warnings: tuple[str, ...] = field(default=())
+    data: bytes | None = None
+    encoding: str | None = None
+    kind: str | None = None
+
+
+class DocumentFrontEnd(FrontEnd, Protocol):
+    """A front-end that :func:`winnow.frontends.make_document` can drive."""
+
+    #: True when the front-end reads raw bytes (PDF, DOCX, bytes), not decoded text.
+    binary_input: bool
+
+    def process(self, inp: Input) -> Result:
+        """Normalise one document; never raises on malformed content."""
         ...

@@ -1,0 +1,86 @@
+"""The code front-end: source code as a stream of normalised tokens.
+
+Keywords and operators stay distinct, identifiers collapse to one symbol,
+literals to one symbol per kind, comments and layout vanish (winnowing paper,
+section 5.2; MOSS does the same).  Common languages use the fast path
+(:mod:`winnow.frontends.lexfast`), the rest Pygments
+(:mod:`winnow.frontends.lexpygments`).  The language comes from ``--lang``, the
+file extension, a ``#!`` line or, last, Pygments' guess.
+"""
+
+from __future__ import annotations
+
+from winnow.frontends.base import Input, Result
+from winnow.frontends.languages import (
+    find_language,
+    language_for_path,
+    language_for_shebang,
+)
+from winnow.frontends.lexfast import FAST_LEXERS
+from winnow.frontends.lexpygments import lex_pygments, pygments_lexer
+from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.model import Stream
+from winnow.sources.sniff import Decoded, decode, sniff
+
+
+def resolve_language(name: str, data: bytes, lang: str | None) -> tuple[str, str, list[str]]:
+    """``(language name, backend key, warnings)`` for a document.
+
+    The backend key is a fast-lexer name or a Pygments alias.  An unknown
+    ``lang`` raises :class:`winnow.frontends.lexpygments.UnknownLanguage`.
+    """
+    if lang is not None:
+        known = find_language(lang)
+        if known is not None:
+            return known.name, known.pygments, []
+        pygments_lexer(lang)  # raises UnknownLanguage when Pygments lacks it too
+        return lang.lower(), lang.lower(), []
+    found = language_for_path(name) or language_for_shebang(data)
+    if found is not None:
+        return found.name, found.pygments, []
+    return _guess(data)
+
+
+def _guess(data: bytes) -> tuple[str, str, list[str]]:
+    from pygments.lexers import guess_lexer
+    from pygments.util import ClassNotFound
+
+    try:
+        lexer = guess_lexer(data[:8192].decode("utf-8", "replace"))
+    except ClassNotFound:
+        return "text", "text", ["language unknown; lexed as plain text tokens"]
+    alias = lexer.aliases[0] if lexer.aliases else "text"
+    known = find_language(alias)
+    if known is not None:
+        return known.name, known.pygments, [f"language guessed from content: {known.name}"]
+    return alias, alias, [f"language guessed from content: {alias}"]
+
+
+def code_stream(decoded: Decoded, language: str, backend: str,
+                options: FrontEndOptions = DEFAULT_OPTIONS) -> Stream:
+    """Tokens of decoded source text, offsets mapped to the original bytes."""
+    fast = FAST_LEXERS.get(language)
+    if fast is not None:
+        ids, starts, ends, labels = fast.lex(decoded.utf8, options.keep_identifiers,
+                                             options.keep_literals)
+    else:
+        ids, starts, ends, labels = lex_pygments(decoded.utf8, backend,
+                                                 options.keep_identifiers, options.keep_literals)
+    return Stream(ids, decoded.original(starts), decoded.original(ends), labels)
+
+
+class CodeFrontEnd:
+    """Source code in any language :mod:`winnow.frontends.languages` lists (and
+    any Pygments alias)."""
+
+    name = "code"
+    binary_input = False
+
+    def stream(self, data: bytes, name: str) -> Stream:
+        return self.process(Input(data, name, decode(data, sniff(data)))).stream
+
+    def process(self, inp: Input) -> Result:
+        decoded = inp.decoded if inp.decoded is not None else decode(inp.data, sniff(inp.data))
+        language, backend, warnings = resolve_language(inp.name, inp.data, inp.lang)
+        stream = code_stream(decoded, language, backend, inp.options)
+        return Result(stream, language, tuple(warnings))

@@ -1,0 +1,56 @@
+"""Front-end options and the per-front-end default parameters ``k`` and ``t``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Unit = Literal["chars", "words"]
+
+
+@dataclass(frozen=True)
+class FrontEndOptions:
+    """What a front-end keeps.  Defaults follow the winnowing paper (section 5.2).
+
+    Text: ``unit`` is one character (default) or one word; case, punctuation
+    and whitespace are dropped unless kept.  Code: identifiers collapse to one
+    symbol and literals to one symbol per kind unless kept.  Notebooks: code
+    cells only unless ``notebook_markdown``.
+    """
+
+    unit: Unit = "chars"
+    keep_case: bool = False
+    keep_punctuation: bool = False
+    keep_whitespace: bool = False
+    keep_identifiers: bool = False
+    keep_literals: bool = False
+    notebook_markdown: bool = False
+
+    def __post_init__(self) -> None:
+        if self.unit not in ("chars", "words"):
+            raise ValueError(f"unit must be 'chars' or 'words', not {self.unit!r}")
+
+
+DEFAULT_OPTIONS = FrontEndOptions()
+
+#: Default noise threshold ``k`` and guarantee threshold ``t`` per front-end,
+#: in that front-end's units.  One table, to be tuned on labelled data.
+#: Code: ~15 tokens is about one or two statements (MOSS-like); text: 40
+#: characters is about 7 words; words: 8 words.
+DEFAULT_PARAMS: dict[str, tuple[int, int]] = {
+    "code": (15, 30),
+    "notebook": (15, 30),
+    "text": (40, 80),
+    "text-words": (8, 16),
+    "html": (40, 80),
+    "document": (40, 80),
+    "bytes": (50, 149),
+}
+
+
+def default_params(frontend: str, options: FrontEndOptions | None = None) -> tuple[int, int]:
+    """``(k, t)`` for a front-end (``text`` in word mode has its own row)."""
+    if options is not None and options.unit == "words" and frontend in ("text", "html",
+                                                                         "document"):
+        return DEFAULT_PARAMS["text-words"]
+    return DEFAULT_PARAMS.get(frontend, DEFAULT_PARAMS["bytes"])

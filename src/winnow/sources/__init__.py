@@ -1,0 +1,1 @@
+"""Sources: where documents come from (files, folders, archives) and what they are."""
