@@ -46,3 +46,21 @@ class ReportError(WinnowError):
         self.path = path
         self.reason = reason
         super().__init__(f"{path}: {reason}")
+
+
+class IndexBusy(WinnowError):
+    """The index database is locked by another process (one writer at a time)."""
+
+    exit_code = 3
+
+
+class IndexMismatch(WinnowError):
+    """An index used with parameters other than those it was built with."""
+
+    exit_code = 2
+
+
+class IndexCorrupt(WinnowError):
+    """A file that is not a winnow index, or one that cannot be read."""
+
+    exit_code = 1
