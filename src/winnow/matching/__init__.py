@@ -5,6 +5,7 @@ The result model (:mod:`winnow.matching.model`) is what every report consumes.
 
 from __future__ import annotations
 
+from winnow.matching.compare import compare
 from winnow.matching.model import (
     Cluster,
     ComparisonResult,
@@ -17,9 +18,12 @@ from winnow.matching.model import (
     Submission,
     SubmittedFile,
 )
+from winnow.matching.options import SIMILARITIES, CompareOptions
 
 __all__ = [
+    "SIMILARITIES",
     "Cluster",
+    "CompareOptions",
     "ComparisonResult",
     "FileKey",
     "Issue",
@@ -29,4 +33,5 @@ __all__ = [
     "Role",
     "Submission",
     "SubmittedFile",
+    "compare",
 ]

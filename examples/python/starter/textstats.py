@@ -1,0 +1,28 @@
+"""Assignment 3: text statistics.
+
+Complete the functions marked TODO.  Do not change load_text or main.
+Run as:  python textstats.py FILE
+"""
+
+import sys
+
+
+def load_text(path):
+    """Return the contents of the file at path as one string."""
+    with open(path, encoding="utf-8") as handle:
+        return handle.read()
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: python textstats.py FILE")
+        return 2
+    text = load_text(argv[1])
+    report = build_report(text)
+    for key, value in report.items():
+        print(f"{key:>20}: {value}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,215 @@
+"""``compare``: all-against-all comparison of submissions, MOSS's job.
+
+The two passes of the winnowing paper, section 5.2 (Schleimer, Wilkerson,
+Aiken 2003):
+
+1. fingerprint every file (in parallel), drop base code and fingerprints in
+   more than ``-m`` submissions, and count shared fingerprints per pair of
+   submissions by sorting — never enumerating all pairs
+   (:mod:`winnow.matching.table`, :mod:`winnow.matching.counting`);
+2. rank the pairs, and only for the reported ones build passages, mapped to
+   bytes and lines of the originals (:mod:`winnow.matching.passages`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from concurrent.futures import Executor
+from functools import partial
+
+import numpy as np
+
+from winnow.config import WinnowConfig
+from winnow.errors import InputError
+from winnow.matching.clusters import connected_clusters
+from winnow.matching.counting import resolve_cap
+from winnow.matching.model import (
+    ComparisonResult,
+    FileKey,
+    Issue,
+    PairResult,
+    Role,
+    Submission,
+    SubmittedFile,
+)
+from winnow.matching.options import CompareOptions
+from winnow.matching.pairs import FileInfo, file_info, pair_chains, pair_result, to_passages
+from winnow.matching.prints import (
+    FileLike,
+    FilePrints,
+    Progress,
+    SubmissionLike,
+    fingerprint_file,
+    load_document,
+    parallel_map,
+)
+from winnow.matching.scores import pair_scores, rank
+from winnow.matching.table import FingerprintTable, build_table
+from winnow.model import Document
+
+
+class _Batch:
+    """The fingerprinted files of a batch: owner ``-1`` is base code."""
+
+    def __init__(self, subs: Sequence[SubmissionLike], base: Sequence[SubmissionLike]) -> None:
+        self.subs = list(subs)
+        self.files: list[FileLike] = []
+        owners: list[int] = []
+        for owner, sub in enumerate(self.subs):
+            self.files.extend(sub.files)
+            owners.extend([owner] * len(sub.files))
+        for sub in base:
+            self.files.extend(sub.files)
+            owners.extend([-1] * sum(1 for _ in sub.files))
+        self.owner = np.array(owners, dtype=np.int64)
+        self.issues = [Issue(p.path, p.reason) for sub in [*subs, *base] for p in sub.problems]
+        self.prints: list[FilePrints | None] = []
+
+    def fingerprint(self, config: WinnowConfig, options: CompareOptions, jobs: int,
+                    progress: Progress | None, executor: Executor | None) -> None:
+        work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary)
+        for file, result in zip(self.files, parallel_map(
+            work, self.files, jobs=jobs, stage="fingerprint", progress=progress,
+            executor=executor,
+        ), strict=True):
+            if isinstance(result, InputError):
+                self.issues.append(Issue(result.path, result.reason))
+                self.prints.append(None)
+                continue
+            if result.hashes.shape[0] == 0:
+                self.issues.append(Issue(file.location, (
+                    f"shorter than k = {config.k} units after normalisation; cannot match"
+                ), skipped=False))
+            self.issues.extend(Issue(file.location, w, skipped=False) for w in result.warnings)
+            self.prints.append(result)
+        for owner, sub in enumerate(self.subs):
+            used = [self.prints[i] for i in np.flatnonzero(self.owner == owner).tolist()]
+            if sub.files and not any(p is not None for p in used):
+                self.issues.append(Issue(sub.name, "no usable files; submission left out"))
+
+    def table(self, cap: int) -> FingerprintTable:
+        """The fingerprint table of the new and archive submissions."""
+        ids = [i for i, p in enumerate(self.prints) if p is not None and self.owner[i] >= 0]
+        base = [p.hashes for i, p in enumerate(self.prints) if p is not None and self.owner[i] < 0]
+        lengths = [self._prints(i).hashes.shape[0] for i in ids]
+
+        def cat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+            return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+
+        return build_table(
+            cat([self._prints(i).hashes for i in ids], np.uint64),
+            np.repeat(np.array(ids, dtype=np.int64), lengths),
+            cat([self._prints(i).positions for i in ids], np.int64),
+            self.owner, len(self.subs),
+            base_hashes=np.unique(cat(base, np.uint64)),
+            cap=cap,
+            archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
+        )
+
+    def _prints(self, i: int) -> FilePrints:
+        prints = self.prints[i]
+        assert prints is not None
+        return prints
+
+    def units(self) -> np.ndarray:
+        """Total units per submission (files that were read)."""
+        totals = np.zeros(len(self.subs), dtype=np.int64)
+        for i, p in enumerate(self.prints):
+            if p is not None and self.owner[i] >= 0:
+                totals[self.owner[i]] += p.units
+        return totals
+
+    def submissions(self, table: FingerprintTable) -> tuple[Submission, ...]:
+        out = []
+        for owner, sub in enumerate(self.subs):
+            files = tuple(
+                SubmittedFile(self.files[i].path, p.size, p.units, int(table.file_prints[i]))
+                for i in np.flatnonzero(self.owner == owner).tolist()
+                if (p := self.prints[i]) is not None
+            )
+            role: Role = "archive" if sub.role == "archive" else "new"
+            out.append(Submission(sub.name, role, files, sum(f.units for f in files),
+                                  int(table.sizes[owner])))
+        return tuple(out)
+
+
+def compare(
+    submissions: Sequence[SubmissionLike],
+    config: WinnowConfig | None = None,
+    options: CompareOptions | None = None,
+    *,
+    base: Sequence[SubmissionLike] = (),
+    jobs: int = 1,
+    progress: Progress | None = None,
+    executor: Executor | None = None,
+) -> ComparisonResult:
+    """Compare every submission with every other and rank the pairs.
+
+    ``submissions`` (role ``new`` or ``archive``; archives are never paired
+    with each other) and ``base`` (starter code, ignored everywhere) are
+    shaped like :class:`winnow.sources.submissions.SubmissionSource`, e.g.
+    from :func:`winnow.sources.submissions.load_submissions`.  ``jobs``
+    processes fingerprint the files (``0`` = all cores), or ``executor``;
+    ``progress(stage, done, total)`` follows the work.  Bad input never
+    raises: it is listed in the result's ``issues``.
+    """
+    config = config or WinnowConfig()
+    options = options or CompareOptions()
+    batch = _Batch(submissions, base)
+    batch.fingerprint(config, options, jobs, progress, executor)
+    names = [s.name for s in batch.subs]
+    cap = resolve_cap(options.max_occurrences, len(names))
+    table = batch.table(cap)
+    scores = pair_scores(table.counts, table.sizes, table.weight_totals, len(names))
+    similarity = scores.by_name(options.similarity)
+    ranked = rank(similarity, scores.shared, names, scores.a, scores.b,
+                  top=options.top, min_similarity=options.min_similarity)
+    documents: dict[FileKey, Document] = {}
+    infos: dict[int, FileInfo] = {}
+    if options.passages and ranked.shape[0]:
+        owners = np.union1d(scores.a[ranked], scores.b[ranked])
+        infos = _load_infos(batch, table, owners, config, jobs, progress, executor)
+        documents = {(names[f.owner], f.path): f.document for f in infos.values()}
+    gap = config.k if options.merge_gap is None else options.merge_gap
+    units = batch.units()
+    pairs: list[PairResult] = []
+    for done, i in enumerate(ranked.tolist(), 1):
+        passages = None
+        if options.passages:
+            chains = pair_chains(table, int(scores.a[i]), int(scores.b[i]), infos, config.k, gap)
+            passages = to_passages(chains, infos)
+            if progress is not None:
+                progress("passages", done, ranked.shape[0])
+        pairs.append(pair_result(scores, float(similarity[i]), i, names, units, passages))
+    return ComparisonResult(
+        submissions=batch.submissions(table),
+        pairs=tuple(pairs),
+        clusters=connected_clusters(names, scores.a, scores.b, similarity,
+                                    options.cluster_threshold),
+        config=config.as_dict(),
+        parameters={**options.as_dict(),
+                    "max_occurrences_resolved": cap,
+                    "merge_gap_resolved": gap},
+        issues=tuple(batch.issues),
+        documents=documents,
+        stats={**table.stats, "pairs_reported": len(pairs)},
+    )
+
+
+def _load_infos(
+    batch: _Batch, table: FingerprintTable, owners: np.ndarray, config: WinnowConfig,
+    jobs: int, progress: Progress | None, executor: Executor | None,
+) -> dict[int, FileInfo]:
+    """Documents (re-read) and masked units of every file of ``owners``."""
+    ids = [i for i in np.flatnonzero(np.isin(batch.owner, owners)).tolist()
+           if batch.prints[i] is not None]
+    infos: dict[int, FileInfo] = {}
+    loaded = parallel_map(load_document, [batch.files[i] for i in ids], jobs=jobs,
+                          stage="documents", progress=progress, executor=executor)
+    for i, doc in zip(ids, loaded, strict=True):
+        if isinstance(doc, InputError):
+            batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
+            continue
+        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, i, table,
+                             config.k, config.seed)
+    return infos

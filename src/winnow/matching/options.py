@@ -1,0 +1,77 @@
+"""The options of a comparison, beside the engine's :class:`~winnow.config.WinnowConfig`.
+
+One frozen, validated object, shared by the library, ``winnow compare`` and
+``winnow evaluate``, so tuning is a change of defaults here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Final
+
+from winnow.errors import InvalidConfig
+
+#: The scores :attr:`CompareOptions.similarity` can rank by (see docs/compare.md).
+SIMILARITIES: Final = ("dice", "jaccard", "containment-max", "containment-mean", "weighted")
+
+
+@dataclass(frozen=True, slots=True)
+class CompareOptions:
+    """How submissions are matched, ranked and reported.
+
+    * ``max_occurrences`` — MOSS ``-m``: a fingerprint in more than this many
+      submissions is ignored everywhere.  An integer ``>= 1``, a fraction
+      ``0 < f < 1`` of the submissions, or ``0`` for no cap.
+    * ``top`` — pairs reported (and given passages), best first; ``0`` = all
+      pairs that share anything.
+    * ``min_similarity`` — pairs below are not reported.
+    * ``similarity`` — the score that ranks pairs, one of :data:`SIMILARITIES`.
+    * ``cluster_threshold`` — pairs at or above link submissions into clusters.
+    * ``merge_gap`` — matched runs at most this many units apart in *both*
+      files, in the same order, are merged into one passage; ``None`` = ``k``.
+    * ``passages`` — compute passages for reported pairs (off: scores only).
+    * ``allow_binary`` — compare files sniffed as binary (else skipped with a
+      warning: a binary in a code submission is usually a mistake).
+    """
+
+    max_occurrences: float = 10
+    top: int = 250
+    min_similarity: float = 0.0
+    similarity: str = "dice"
+    cluster_threshold: float = 0.5
+    merge_gap: int | None = None
+    passages: bool = True
+    allow_binary: bool = False
+
+    def __post_init__(self) -> None:
+        problems: list[str] = []
+        m = self.max_occurrences
+        if isinstance(m, bool) or not isinstance(m, int | float) or m < 0 or (
+            m >= 1 and m != int(m)
+        ):
+            problems.append(
+                f"max_occurrences must be 0, an integer >= 1 or a fraction in (0, 1); got {m!r}"
+            )
+        if isinstance(self.top, bool) or not isinstance(self.top, int) or self.top < 0:
+            problems.append(f"top must be an integer >= 0 (0 = all pairs); got {self.top!r}")
+        for name in ("min_similarity", "cluster_threshold"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                0.0 <= value <= 1.0
+            ):
+                problems.append(f"{name} must be in [0, 1]; got {value!r}")
+        if self.similarity not in SIMILARITIES:
+            problems.append(
+                f"similarity must be one of {', '.join(SIMILARITIES)}; got {self.similarity!r}"
+            )
+        if self.merge_gap is not None and (
+            isinstance(self.merge_gap, bool) or not isinstance(self.merge_gap, int)
+            or self.merge_gap < 0
+        ):
+            problems.append(f"merge_gap must be an integer >= 0; got {self.merge_gap!r}")
+        if problems:
+            raise InvalidConfig(problems)
+
+    def as_dict(self) -> dict[str, Any]:
+        """Plain-data form, for JSON output."""
+        return asdict(self)

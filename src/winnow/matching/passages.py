@@ -1,0 +1,194 @@
+"""Passages: the second pass, run only for the pairs worth showing.
+
+Section 5.2 of the winnowing paper (Schleimer, Wilkerson, Aiken 2003): once a
+pair is found, its matching fingerprints are merged into passages, and the
+paper suggests refining a found pair with a closer look.  Here:
+
+1. **Seeds** — every occurrence pair ``(file_a, pos_a, file_b, pos_b)`` of a
+   kept fingerprint shared by the two submissions (:func:`join_seeds`).
+2. **Maximal runs** — each seed is extended left and right over equal units
+   of the two normalised streams, to the maximal exact match containing it
+   (:func:`maximal_runs`); seeds inside an already found run (same diagonal)
+   are absorbed.  Units covered by excluded k-grams (base code, ``-m``) are
+   masked so that a run never extends into them.
+3. **One-to-one** — runs are taken longest first; a run overlapping one
+   already taken on either side is dropped (:func:`assemble`).
+4. **Merging** — runs that follow each other in the same order in both
+   files, with gaps of at most ``gap`` units on both sides, become one
+   passage (the consecutive-match merge of section 5.2).
+
+Plain functions over numpy arrays; positions are unit indices, half-open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
+
+#: Occurrence pairs of one hash beyond this many are not used as seeds
+#: (a fragment repeated many times in both files adds nothing but cost).
+MAX_SEEDS_PER_HASH = 64
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """An exact match: ``length`` units from ``sa`` in file ``fa`` and ``sb`` in ``fb``."""
+
+    fa: int
+    fb: int
+    sa: int
+    sb: int
+    length: int
+    seeds: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A passage in unit coordinates: ``[sa, ea)`` of ``fa`` against ``[sb, eb)`` of ``fb``;
+    ``matched`` units are exact matches, ``seeds`` shared fingerprints inside."""
+
+    fa: int
+    fb: int
+    sa: int
+    ea: int
+    sb: int
+    eb: int
+    matched: int
+    seeds: int
+
+
+def join_seeds(
+    ha: U64, fa: I64, pa: I64, hb: U64, fb: I64, pb: I64
+) -> tuple[I64, I64, I64, I64]:
+    """All ``(fa, pa, fb, pb)`` with equal hashes; ``ha`` and ``hb`` sorted."""
+    lo = np.searchsorted(hb, ha, side="left")
+    hi = np.searchsorted(hb, ha, side="right")
+    counts = hi - lo
+    counts[counts > MAX_SEEDS_PER_HASH] = 0
+    left = np.repeat(np.arange(ha.shape[0]), counts)
+    if left.shape[0] == 0:
+        empty = np.zeros(0, dtype=np.int64)
+        return empty, empty, empty, empty
+    offsets = np.arange(left.shape[0]) - np.repeat(np.cumsum(counts) - counts, counts)
+    right = np.repeat(lo, counts) + offsets
+    return fa[left], pa[left], fb[right], pb[right]
+
+
+def _forward(x: I64, y: I64, i: int, j: int) -> int:
+    """How many units are equal in ``x[i:]`` and ``y[j:]`` from the start."""
+    n, step = 0, 32
+    while True:
+        m = min(step, x.shape[0] - i - n, y.shape[0] - j - n)
+        if m <= 0:
+            return n
+        eq = x[i + n:i + n + m] == y[j + n:j + n + m]
+        if not eq.all():
+            return n + int(np.argmin(eq))
+        n, step = n + m, min(step * 2, 1 << 16)
+
+
+def _backward(x: I64, y: I64, i: int, j: int) -> int:
+    """How many units are equal in ``x[:i]`` and ``y[:j]`` counting back from the end."""
+    n, step = 0, 32
+    while True:
+        m = min(step, i - n, j - n)
+        if m <= 0:
+            return n
+        eq = x[i - n - m:i - n] == y[j - n - m:j - n]
+        if not eq.all():
+            return n + int(np.argmin(eq[::-1]))
+        n, step = n + m, min(step * 2, 1 << 16)
+
+
+def maximal_runs(
+    units: dict[int, I64], fa: I64, pa: I64, fb: I64, pb: I64, min_length: int
+) -> list[Run]:
+    """The maximal exact runs through the seeds, each found once.
+
+    ``units[f]`` is file ``f``'s stream with excluded units masked by values
+    that match nothing.  Runs shorter than ``min_length`` (a hash collision,
+    or a seed cut by a mask) are dropped.
+    """
+    order = np.lexsort((pa, pb - pa, fb, fa))
+    runs: list[Run] = []
+    last: tuple[int, int, int, int] | None = None  # fa, fb, diagonal, end in a
+    absorbed = 0
+    for idx in order.tolist():
+        f_a, f_b, p_a, p_b = int(fa[idx]), int(fb[idx]), int(pa[idx]), int(pb[idx])
+        diagonal = p_b - p_a
+        if last is not None and last[:3] == (f_a, f_b, diagonal) and p_a < last[3]:
+            absorbed += 1
+            continue
+        if runs and absorbed:
+            runs[-1] = _with_seeds(runs[-1], runs[-1].seeds + absorbed)
+        absorbed = 0
+        x, y = units[f_a], units[f_b]
+        back = _backward(x, y, p_a, p_b)
+        length = back + _forward(x, y, p_a, p_b)
+        if length < min_length:
+            continue
+        runs.append(Run(f_a, f_b, p_a - back, p_b - back, length, 1))
+        last = (f_a, f_b, diagonal, p_a - back + length)
+    if runs and absorbed:
+        runs[-1] = _with_seeds(runs[-1], runs[-1].seeds + absorbed)
+    return runs
+
+
+def _with_seeds(run: Run, seeds: int) -> Run:
+    return Run(run.fa, run.fb, run.sa, run.sb, run.length, seeds)
+
+
+def assemble(runs: list[Run], sizes: dict[int, int], gap: int) -> list[Chain]:
+    """One-to-one runs (longest first), merged into passages; longest passage first.
+
+    ``sizes[f]`` is the length in units of file ``f``.
+    """
+    claimed = {f: np.zeros(n, dtype=bool) for f, n in sizes.items()}
+    taken: list[Run] = []
+    for run in sorted(runs, key=lambda r: (-r.length, r.fa, r.sa, r.fb, r.sb)):
+        side_a = claimed[run.fa][run.sa:run.sa + run.length]
+        side_b = claimed[run.fb][run.sb:run.sb + run.length]
+        if side_a.any() or side_b.any():
+            continue
+        side_a[:] = True
+        side_b[:] = True
+        taken.append(run)
+    taken.sort(key=lambda r: (r.fa, r.fb, r.sa))
+    chains: list[Chain] = []
+    for run in taken:
+        if chains:
+            cur = chains[-1]
+            if (
+                cur.fa == run.fa and cur.fb == run.fb
+                and 0 <= run.sa - cur.ea <= gap and 0 <= run.sb - cur.eb <= gap
+            ):
+                chains[-1] = Chain(
+                    cur.fa, cur.fb, cur.sa, run.sa + run.length, cur.sb, run.sb + run.length,
+                    cur.matched + run.length, cur.seeds + run.seeds,
+                )
+                continue
+        chains.append(Chain(
+            run.fa, run.fb, run.sa, run.sa + run.length, run.sb, run.sb + run.length,
+            run.length, run.seeds,
+        ))
+    chains.sort(key=lambda c: (-c.matched, c.fa, c.sa))
+    return chains
+
+
+def masked_units(units: npt.NDArray[np.integer], excluded_positions: I64, k: int,
+                 sentinel: int) -> I64:
+    """``units`` as int64 with every unit covered by an excluded k-gram (one
+    starting at a position in ``excluded_positions``) set to ``sentinel``,
+    a negative value unique to the file so masked units never match."""
+    out = np.asarray(units).astype(np.int64, copy=True)
+    if excluded_positions.shape[0]:
+        marks = np.zeros(out.shape[0] + 1, dtype=np.int64)
+        np.add.at(marks, excluded_positions, 1)
+        np.add.at(marks, np.minimum(excluded_positions + k, out.shape[0]), -1)
+        out[np.cumsum(marks[:-1]) > 0] = sentinel
+    return out

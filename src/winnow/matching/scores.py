@@ -1,0 +1,105 @@
+"""Pair scores from shared-fingerprint counts, vectorised, and the ranking.
+
+With ``F_x`` the distinct kept fingerprints of submission ``x`` and
+``S = F_a ∩ F_b`` (formulas also in ``docs/compare.md``):
+
+* containment ``c_a = |S| / |F_a|``, ``c_b = |S| / |F_b|`` (Broder 1997);
+* resemblance (Jaccard) ``|S| / (|F_a| + |F_b| - |S|)``;
+* Dice ``2 |S| / (|F_a| + |F_b|)`` — the harmonic mean of the two
+  containments, the default ranking score (Dolos uses the same form on
+  covered tokens);
+* weighted ``Σ_{h∈S} idf(h) / min(W_a, W_b)`` with ``W_x = Σ_{h∈F_x} idf(h)``;
+* rarity ``mean_{h∈S} df(h) / N``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.matching.counting import SharedCounts
+
+F64 = npt.NDArray[np.float64]
+I64 = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """Scores of every pair that shares something, as parallel arrays."""
+
+    a: I64
+    b: I64
+    shared: I64
+    containment_a: F64
+    containment_b: F64
+    jaccard: F64
+    dice: F64
+    weighted: F64
+    rarity: F64
+
+    def by_name(self, name: str) -> F64:
+        """The score column called ``name`` (a :data:`SIMILARITIES` entry)."""
+        if name == "containment-max":
+            return np.maximum(self.containment_a, self.containment_b)
+        if name == "containment-mean":
+            return (self.containment_a + self.containment_b) / 2.0
+        column: F64 = getattr(self, name)
+        return column
+
+
+def _ratio(num: F64, den: F64) -> F64:
+    out = np.zeros(num.shape[0], dtype=np.float64)
+    np.divide(num, den, out=out, where=den > 0)
+    return np.minimum(out, 1.0)
+
+
+def pair_scores(
+    counts: SharedCounts, sizes: I64, weight_totals: F64, n_owners: int
+) -> PairScores:
+    """All scores of the pairs in ``counts``.
+
+    ``sizes[x] = |F_x|`` and ``weight_totals[x] = W_x`` per owner.
+    """
+    s = counts.shared.astype(np.float64)
+    fa = sizes[counts.a].astype(np.float64)
+    fb = sizes[counts.b].astype(np.float64)
+    wmin = np.minimum(weight_totals[counts.a], weight_totals[counts.b])
+    return PairScores(
+        a=counts.a,
+        b=counts.b,
+        shared=counts.shared,
+        containment_a=_ratio(s, fa),
+        containment_b=_ratio(s, fb),
+        jaccard=_ratio(s, fa + fb - s),
+        dice=_ratio(2.0 * s, fa + fb),
+        weighted=_ratio(counts.weight, wmin),
+        rarity=_ratio(counts.df_sum, s * max(n_owners, 1)),
+    )
+
+
+def rank(
+    similarity: F64, shared: I64, names: list[str], a: I64, b: I64,
+    *, top: int, min_similarity: float,
+) -> I64:
+    """Indices of the reported pairs, best first.
+
+    Order: ``similarity`` descending, then ``shared`` descending, then the
+    two names; only pairs with ``similarity >= min_similarity``; at most
+    ``top`` of them (``0`` = all).
+    """
+    candidates = np.flatnonzero(similarity >= min_similarity - 1e-12)
+    if candidates.shape[0] == 0:
+        return candidates.astype(np.int64)
+    name_rank = np.argsort(np.argsort(np.array(names, dtype=object)))
+    order = np.lexsort((
+        name_rank[b[candidates]],
+        name_rank[a[candidates]],
+        -shared[candidates],
+        -similarity[candidates],
+    ))
+    ranked = candidates[order]
+    if top > 0:
+        ranked = ranked[:top]
+    return ranked.astype(np.int64)

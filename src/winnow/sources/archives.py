@@ -1,0 +1,202 @@
+"""Reading zip and tar archives safely, member by member, into memory.
+
+Submissions arrive as archives from untrusted people, so nothing is ever
+written to disk and every member is checked before it is read:
+
+* names that are absolute (``/x``, ``C:\\x``) or climb out (``../x``) are refused;
+* symbolic and hard links, devices and FIFOs are refused (a link could point
+  out of the archive); for tar, :func:`tarfile.data_filter` (PEP 706) is applied
+  as well, so anything it rejects is refused too;
+* size limits stop decompression bombs: the number of members, the size of one
+  member and the total size are counted on the bytes actually decompressed,
+  never trusted from headers.
+
+A refused member becomes a problem naming ``archive/member`` and the rest of
+the archive is still read; an archive that is corrupt or over a limit is
+refused whole with one problem naming it.  Problems are
+:class:`~winnow.errors.InputError` values, collected rather than raised.
+"""
+
+from __future__ import annotations
+
+import stat
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import IO, Final
+
+from winnow.errors import InputError
+
+#: File-name endings read as archives (lower-cased comparison).
+ARCHIVE_SUFFIXES: Final = (
+    ".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz",
+)
+
+_CHUNK: Final = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveLimits:
+    """Limits against archive bombs; a member or archive over one is refused."""
+
+    max_members: int = 20_000
+    max_member_bytes: int = 64 << 20
+    max_total_bytes: int = 512 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Member:
+    """One regular file read from an archive: its safe relative path and bytes."""
+
+    path: str
+    data: bytes
+
+
+class ArchiveRefused(InputError):
+    """The whole archive is unusable: corrupt, unreadable or over a limit."""
+
+
+def is_archive(name: str) -> bool:
+    """Whether ``name`` ends like an archive winnow reads (by name only)."""
+    lower = name.lower()
+    return lower.endswith(ARCHIVE_SUFFIXES)
+
+
+def safe_member_path(name: str) -> str | None:
+    """The member's path, normalised to ``a/b/c``, or ``None`` if it is unsafe.
+
+    Unsafe: absolute (``/``, ``\\`` or a drive letter), containing ``..``,
+    empty, or containing a NUL.  ``.`` components are dropped.
+    """
+    if not name or "\0" in name:
+        return None
+    cleaned = name.replace("\\", "/")
+    if cleaned.startswith("/") or (len(cleaned) > 1 and cleaned[1] == ":"):
+        return None
+    parts = [part for part in PurePosixPath(cleaned).parts if part not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+def read_archive(
+    path: str, limits: ArchiveLimits = ArchiveLimits()
+) -> tuple[list[Member], list[InputError]]:
+    """All regular files of the archive at ``path`` and the problems met.
+
+    Raises :class:`ArchiveRefused` when the archive as a whole cannot be used.
+    """
+    budget = _Budget(path, limits)
+    try:
+        if path.lower().endswith(".zip") or (
+            not path.lower().endswith(ARCHIVE_SUFFIXES[1:]) and zipfile.is_zipfile(path)
+        ):
+            return _collect(_zip_members(path, budget))
+        return _collect(_tar_members(path, budget))
+    except ArchiveRefused:
+        raise
+    except (OSError, EOFError, zipfile.BadZipFile, tarfile.TarError, ValueError) as error:
+        raise ArchiveRefused(path, f"cannot read archive: {error}") from error
+
+
+def _collect(
+    items: Iterator[Member | InputError],
+) -> tuple[list[Member], list[InputError]]:
+    members: list[Member] = []
+    problems: list[InputError] = []
+    for item in items:
+        (members if isinstance(item, Member) else problems).append(item)  # type: ignore[arg-type]
+    return members, problems
+
+
+class _Budget:
+    """Counts members and decompressed bytes against :class:`ArchiveLimits`."""
+
+    def __init__(self, archive: str, limits: ArchiveLimits) -> None:
+        self.archive = archive
+        self.limits = limits
+        self.members = 0
+        self.total = 0
+
+    def admit(self) -> None:
+        self.members += 1
+        if self.members > self.limits.max_members:
+            raise ArchiveRefused(
+                self.archive, f"more than {self.limits.max_members} members (refused)"
+            )
+
+    def read(self, stream: IO[bytes], member: str) -> bytes | InputError:
+        """Read a member in chunks, stopping as soon as a limit is passed."""
+        chunks: list[bytes] = []
+        size = 0
+        while chunk := stream.read(_CHUNK):
+            size += len(chunk)
+            self.total += len(chunk)
+            if self.total > self.limits.max_total_bytes:
+                raise ArchiveRefused(
+                    self.archive,
+                    f"more than {self.limits.max_total_bytes} bytes uncompressed (refused)",
+                )
+            if size > self.limits.max_member_bytes:
+                return InputError(
+                    f"{self.archive}/{member}",
+                    f"larger than {self.limits.max_member_bytes} bytes (skipped)",
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+
+def _zip_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            if info.is_dir():
+                continue
+            budget.admit()
+            where = f"{path}/{info.filename}"
+            safe = safe_member_path(info.filename)
+            if safe is None:
+                yield InputError(where, "unsafe member path (absolute or '..'); refused")
+                continue
+            mode = info.external_attr >> 16
+            if mode and not stat.S_ISREG(mode):
+                kind = "symbolic link" if stat.S_ISLNK(mode) else "special file"
+                yield InputError(where, f"{kind} in archive; refused")
+                continue
+            try:
+                with archive.open(info) as stream:
+                    data = budget.read(stream, safe)
+            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as error:
+                yield InputError(where, f"cannot read member: {error}")
+                continue
+            yield data if isinstance(data, InputError) else Member(safe, data)
+
+
+def _tar_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
+    with tarfile.open(path, mode="r:*") as archive:
+        for info in archive:
+            if info.isdir():
+                continue
+            budget.admit()
+            where = f"{path}/{info.name}"
+            safe = safe_member_path(info.name)
+            if safe is None:
+                yield InputError(where, "unsafe member path (absolute or '..'); refused")
+                continue
+            if not info.isfile():
+                kind = "link" if info.issym() or info.islnk() else "special file"
+                yield InputError(where, f"{kind} in archive; refused")
+                continue
+            try:
+                tarfile.data_filter(info, "/nonexistent-winnow-destination")
+            except tarfile.FilterError as error:
+                yield InputError(where, f"refused by tar data filter: {error}")
+                continue
+            stream = archive.extractfile(info)
+            if stream is None:
+                yield InputError(where, "cannot read member")
+                continue
+            with stream:
+                data = budget.read(stream, safe)
+            yield data if isinstance(data, InputError) else Member(safe, data)

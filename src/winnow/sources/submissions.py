@@ -1,0 +1,228 @@
+"""Submissions: what the user names on the command line, turned into files.
+
+A *submission* is one PATH: a single file, a folder (all its files, MOSS
+``-d``) or a zip/tar archive (read safely, see :mod:`winnow.sources.archives`).
+With ``each=True`` every entry of a folder is one submission (the common
+"one folder per student" layout).  Submissions are named exactly as the user
+gave them; their files by their path inside the submission (``/``-separated).
+
+Walking never loops: directories are identified by ``(device, inode)`` and a
+directory already on the way down is not entered again.  Anything that cannot
+be used (unreadable, broken link, corrupt archive, empty submission ...)
+becomes an :class:`~winnow.errors.InputError` in the submission's
+``problems``; nothing here raises for one bad input.
+
+Skipped silently while walking (documented in ``docs/compare.md``): names
+starting with ``.`` (``.git``, ``.DS_Store`` ...), ``__MACOSX`` and
+``__pycache__``.
+"""
+
+from __future__ import annotations
+
+import errno
+import fnmatch
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from winnow.errors import InputError
+from winnow.frontends.options import FrontEndOptions
+from winnow.model import Document
+from winnow.sources.archives import ArchiveLimits, ArchiveRefused, is_archive, read_archive
+
+Role = Literal["new", "archive", "base"]
+
+_IGNORED_NAMES = frozenset({"__MACOSX", "__pycache__"})
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOptions:
+    """How files become documents (passed to :func:`winnow.frontends.make_document`)
+    and which files of a folder are taken.
+
+    ``include`` / ``exclude`` are shell globs matched against a file's path
+    inside its submission and against its base name; with ``include`` empty
+    every file is taken.
+    """
+
+    frontend: str | None = None
+    lang: str | None = None
+    options: FrontEndOptions | None = None
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    limits: ArchiveLimits = field(default_factory=ArchiveLimits)
+
+    def wants(self, path: str) -> bool:
+        """Whether the file at ``path`` (inside its submission) is taken."""
+        base = path.rsplit("/", 1)[-1]
+
+        def hit(patterns: tuple[str, ...]) -> bool:
+            return any(fnmatch.fnmatch(path, p) or fnmatch.fnmatch(base, p) for p in patterns)
+
+        return (not self.include or hit(self.include)) and not hit(self.exclude)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One file of a submission, read lazily from disk or held from an archive.
+
+    ``path`` is its path inside the submission; ``location`` names it for
+    messages (a real path, or ``archive.zip/member``).  Picklable, so worker
+    processes can build its document.
+    """
+
+    path: str
+    location: str
+    read_options: ReadOptions
+    data: bytes | None = None
+
+    def read(self) -> bytes:
+        """The file's bytes, or an :class:`InputError` saying why not."""
+        if self.data is not None:
+            return self.data
+        try:
+            with open(self.location, "rb") as handle:
+                return handle.read()
+        except OSError as error:
+            raise InputError(self.location, _describe(error)) from error
+
+    def document(self) -> Document:
+        """Read and normalise the file with the configured front-end."""
+        from winnow.frontends import make_document
+
+        opts = self.read_options
+        return make_document(
+            self.read(), self.location, frontend=opts.frontend, lang=opts.lang,
+            options=opts.options,
+        )
+
+
+@dataclass(frozen=True)
+class SubmissionSource:
+    """One submission's files and the problems met reading it."""
+
+    name: str
+    role: Role
+    files: tuple[SourceFile, ...]
+    problems: tuple[InputError, ...] = ()
+
+
+def load_submission(
+    path: str, role: Role = "new", read_options: ReadOptions | None = None,
+    name: str | None = None,
+) -> SubmissionSource:
+    """The submission at ``path`` (file, folder or archive), named ``name or path``."""
+    opts = read_options or ReadOptions()
+    label = name or path
+    files: list[SourceFile] = []
+    problems: list[InputError] = []
+    try:
+        info = os.stat(path)
+    except OSError as error:
+        return SubmissionSource(label, role, (), (InputError(path, _describe(error)),))
+    if os.path.isdir(path):
+        for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}):
+            (files if isinstance(item, SourceFile) else problems).append(item)  # type: ignore[arg-type]
+    elif is_archive(path):
+        _add_archive(path, "", opts, files, problems)
+    else:
+        files.append(SourceFile(os.path.basename(path) or path, path, opts))
+    if not files and not problems:
+        problems.append(InputError(path, "empty submission: no files to compare"))
+    return SubmissionSource(label, role, tuple(files), tuple(problems))
+
+
+def load_submissions(
+    paths: Sequence[str], *, each: bool = False, role: Role = "new",
+    read_options: ReadOptions | None = None,
+) -> list[SubmissionSource]:
+    """Submissions for ``paths``; with ``each``, one per entry of each folder path.
+
+    Entries of an ``each`` folder are named ``folder/entry`` (as given +
+    entry), skipping hidden and ignored names; a path that is not a folder is
+    one submission as usual.
+    """
+    out: list[SubmissionSource] = []
+    for path in paths:
+        if each and os.path.isdir(path):
+            try:
+                entries = sorted(os.listdir(path))
+            except OSError as error:
+                out.append(SubmissionSource(path, role, (), (InputError(path, _describe(error)),)))
+                continue
+            for entry in entries:
+                if not _ignored(entry):
+                    out.append(load_submission(os.path.join(path, entry), role, read_options))
+        else:
+            out.append(load_submission(path, role, read_options))
+    return out
+
+
+def _walk(
+    root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]]
+) -> Iterator[SourceFile | InputError]:
+    """Files under ``root`` in name order, following links but never a loop."""
+    try:
+        entries = sorted(os.scandir(root), key=lambda entry: entry.name)
+    except OSError as error:
+        yield InputError(root, _describe(error))
+        return
+    for entry in entries:
+        if _ignored(entry.name):
+            continue
+        rel = f"{prefix}{entry.name}"
+        try:
+            info = os.stat(entry.path)
+        except OSError as error:
+            yield InputError(entry.path, _describe(error))
+            continue
+        if os.path.isdir(entry.path):
+            key = (info.st_dev, info.st_ino)
+            if key in ancestors:
+                yield InputError(entry.path, "symbolic link loop; not followed")
+                continue
+            yield from _walk(entry.path, rel + "/", opts, ancestors | {key})
+        elif not opts.wants(rel) and not is_archive(entry.name):
+            continue
+        elif is_archive(entry.name):
+            files: list[SourceFile] = []
+            problems: list[InputError] = []
+            _add_archive(entry.path, rel + "/", opts, files, problems)
+            yield from problems
+            yield from files
+        else:
+            yield SourceFile(rel, entry.path, opts)
+
+
+def _add_archive(
+    path: str, prefix: str, opts: ReadOptions,
+    files: list[SourceFile], problems: list[InputError],
+) -> None:
+    try:
+        members, member_problems = read_archive(path, opts.limits)
+    except ArchiveRefused as error:
+        problems.append(error)
+        return
+    problems.extend(member_problems)
+    for member in members:
+        parts = member.path.split("/")
+        if any(_ignored(part) for part in parts) or not opts.wants(member.path):
+            continue
+        files.append(
+            SourceFile(prefix + member.path, f"{path}/{member.path}", opts, member.data)
+        )
+
+
+def _ignored(name: str) -> bool:
+    return name.startswith(".") or name in _IGNORED_NAMES
+
+
+def _describe(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "symbolic link loop"
+    if error.errno == errno.EACCES:
+        return "permission denied"
+    if error.errno == errno.ENOENT:
+        return "no such file or directory (or a broken link)"
+    return error.strerror or str(error)
