@@ -17,6 +17,8 @@ from winnow.errors import InputError
 from winnow.frontends.base import DocumentFrontEnd, FrontEnd, Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.code import CodeFrontEnd
+from winnow.frontends.documents import DocumentsFrontEnd
+from winnow.frontends.html import HtmlFrontEnd
 from winnow.frontends.languages import (
     LANGUAGES,
     find_language,
@@ -24,6 +26,7 @@ from winnow.frontends.languages import (
     language_for_shebang,
 )
 from winnow.frontends.lexpygments import UnknownLanguage
+from winnow.frontends.notebook import NotebookFrontEnd
 from winnow.frontends.options import (
     DEFAULT_OPTIONS,
     DEFAULT_PARAMS,
@@ -36,7 +39,8 @@ from winnow.sources.sniff import decode, sniff
 
 FRONTENDS: dict[str, DocumentFrontEnd] = {
     fe.name: fe
-    for fe in (TextFrontEnd(), CodeFrontEnd(), BytesFrontEnd())
+    for fe in (TextFrontEnd(), CodeFrontEnd(), HtmlFrontEnd(), NotebookFrontEnd(),
+               DocumentsFrontEnd(), BytesFrontEnd())
 }
 
 _HTML_EXT = {".html", ".htm", ".xhtml", ".shtml"}
@@ -82,8 +86,6 @@ def make_document(data: bytes, name: str, *, frontend: str | None = None,
     """
     opts = options or DEFAULT_OPTIONS
     chosen = frontend or choose_frontend(data, name, lang)
-    if chosen not in FRONTENDS and chosen in ("html", "notebook", "document"):
-        chosen = "text"  # not registered yet
     if chosen not in FRONTENDS:
         raise UnknownFrontEnd(name, f"unknown front-end {chosen!r} "
                                     f"(choose from {', '.join(FRONTENDS)})")

@@ -1,0 +1,71 @@
+"""Text assembled from pieces of a source, each character knowing its source bytes.
+
+HTML's visible text and a notebook's code cells are not contiguous in the
+file.  :class:`Assembled` holds such text with, for every character, the
+``[start, end)`` range it came from in the source's UTF-8 bytes (an entity
+like ``&amp;`` gives one character spanning five bytes), so a front-end can
+run on the assembled text and still report offsets into the original file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.sources.sniff import codepoints, utf8_widths
+
+I64 = npt.NDArray[np.int64]
+
+
+def char_offsets(text: str) -> I64:
+    """UTF-8 byte offset of every character of ``text``, plus the total length."""
+    widths = utf8_widths(codepoints(text))
+    return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(widths)]).astype(np.int64)
+
+
+@dataclass
+class Assembler:
+    """Collects pieces; :meth:`done` gives the :class:`Assembled` text."""
+
+    texts: list[str] = field(default_factory=list)
+    starts: list[I64] = field(default_factory=list)
+    ends: list[I64] = field(default_factory=list)
+
+    def copy(self, text: str, src_starts: I64, src_ends: I64) -> None:
+        """A piece copied from the source: character ``i`` came from the given range."""
+        self.texts.append(text)
+        self.starts.append(src_starts)
+        self.ends.append(src_ends)
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        """A piece standing for the source bytes ``[start, end)`` as a whole."""
+        self.texts.append(text)
+        self.starts.append(np.full(len(text), start, dtype=np.int64))
+        self.ends.append(np.full(len(text), end, dtype=np.int64))
+
+    def done(self) -> Assembled:
+        text = "".join(self.texts)
+        if not text:
+            empty = np.zeros(0, dtype=np.int64)
+            return Assembled(b"", empty, empty)
+        widths = utf8_widths(codepoints(text))
+        starts = np.repeat(np.concatenate(self.starts), widths)
+        ends = np.repeat(np.concatenate(self.ends), widths)
+        return Assembled(text.encode("utf-8", "surrogateescape"), starts, ends)
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """UTF-8 text plus, for each of its bytes, the source range it came from."""
+
+    utf8: bytes
+    byte_starts: I64
+    byte_ends: I64
+
+    def source_spans(self, starts: I64, ends: I64) -> tuple[I64, I64]:
+        """Map unit spans in :attr:`utf8` to spans in the source."""
+        if starts.shape[0] == 0:
+            return starts, ends
+        return self.byte_starts[starts], self.byte_ends[ends - 1]

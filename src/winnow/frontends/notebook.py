@@ -1,0 +1,205 @@
+"""The notebook front-end: Jupyter ``.ipynb`` code cells through the code front-end.
+
+Code cells are lexed in the notebook's language (``metadata.kernelspec`` or
+``language_info``; Python by default); markdown cells go through the text
+front-end when ``FrontEndOptions.notebook_markdown`` is set.  A notebook's
+sources are JSON strings, so every character's offset is mapped back through
+the JSON escapes to the ``.ipynb`` bytes; :func:`cell_of` turns an offset into
+(cell number, line in cell).  IPython magics and shell escapes (lines starting
+with ``%`` or ``!``) are skipped in Python notebooks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from winnow.frontends.base import Input, Result
+from winnow.frontends.code import code_stream, resolve_language
+from winnow.frontends.mapped import Assembled, Assembler, char_offsets
+from winnow.frontends.options import FrontEndOptions
+from winnow.frontends.text import text_stream
+from winnow.model import Stream
+from winnow.sources.sniff import Decoded, decode, sniff
+
+_DECODER = json.JSONDecoder()
+_SOURCE_KEY = re.compile(r'"source"\s*:\s*')
+_ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[0-9a-fA-F]{4}|u[0-9a-fA-F]{4}|.)")
+
+
+@dataclass(frozen=True)
+class Line:
+    """One JSON string of a cell's source: its value and raw body in the JSON text."""
+
+    value: str
+    start: int  # character index of the body (after the opening quote)
+    end: int  # character index of the closing quote
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: type and its source lines as found in the raw JSON."""
+
+    cell_type: str
+    lines: tuple[Line, ...]
+
+
+def _string_at(raw: str, i: int) -> tuple[Line, int]:
+    value, end = _DECODER.raw_decode(raw, i)
+    return Line(str(value), i + 1, end - 1), end
+
+
+def _source_strings(raw: str) -> list[tuple[Line, ...]]:
+    """Every ``"source": ...`` value in the raw JSON, in order."""
+    found = []
+    for match in _SOURCE_KEY.finditer(raw):
+        i = match.end()
+        lines: list[Line] = []
+        if raw.startswith('"', i):
+            lines.append(_string_at(raw, i)[0])
+        elif raw.startswith("[", i):
+            i += 1
+            while True:
+                while raw[i] in " \t\r\n,":
+                    i += 1
+                if raw[i] != '"':
+                    break
+                line, i = _string_at(raw, i)
+                lines.append(line)
+        found.append(tuple(lines))
+    return found
+
+
+def parse_cells(raw: str) -> tuple[list[Cell], dict[str, Any]]:
+    """The cells (with raw positions) and metadata of a v4 notebook; ``ValueError``
+    if it is not one."""
+    notebook = json.loads(raw)
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise ValueError("no 'cells' list (not an nbformat 4 notebook)")
+    found = _source_strings(raw)
+    cells: list[Cell] = []
+    at = 0
+    for cell in notebook["cells"]:
+        source = cell.get("source", "")
+        text = "".join(source) if isinstance(source, list) else str(source)
+        while at < len(found) and "".join(line.value for line in found[at]) != text:
+            at += 1
+        if at == len(found):
+            raise ValueError("cell sources could not be located in the file")
+        cells.append(Cell(str(cell.get("cell_type", "")), found[at]))
+        at += 1
+    metadata = notebook.get("metadata", {})
+    return cells, metadata if isinstance(metadata, dict) else {}
+
+
+def _line_piece(out: Assembler, raw: str, offsets: np.ndarray[Any, Any], line: Line) -> None:
+    """Append one JSON string's value, each character mapped to its raw bytes."""
+    starts: list[int] = []
+    ends: list[int] = []
+    i = line.start
+    for esc in _ESCAPE.finditer(raw, line.start, line.end):
+        starts.extend(range(i, esc.start()))
+        ends.extend(range(i + 1, esc.start() + 1))
+        decoded = json.loads(f'"{esc.group()}"')
+        starts.extend([esc.start()] * len(decoded))
+        ends.extend([esc.end()] * len(decoded))
+        i = esc.end()
+    starts.extend(range(i, line.end))
+    ends.extend(range(i + 1, line.end + 1))
+    out.copy(line.value, offsets[np.asarray(starts, dtype=np.int64)],
+              offsets[np.asarray(ends, dtype=np.int64)])
+
+
+def _assemble(raw: str, cells: list[Cell], cell_type: str, skip_magics: bool) -> Assembled:
+    offsets = char_offsets(raw)
+    out = Assembler()
+    for cell in cells:
+        if cell.cell_type != cell_type:
+            continue
+        for line in cell.lines:
+            if skip_magics and line.value.lstrip().startswith(("%", "!")):
+                continue
+            _line_piece(out, raw, offsets, line)
+        if cell.lines:
+            end = int(offsets[cell.lines[-1].end])
+            out.replace("\n", end, end)
+    return out.done()
+
+
+def notebook_language(metadata: dict[str, Any]) -> str:
+    """The notebook's language from its metadata (Python if it says nothing)."""
+    for key in ("kernelspec", "language_info"):
+        section = metadata.get(key)
+        if isinstance(section, dict):
+            name = section.get("language") or section.get("name")
+            if isinstance(name, str) and name:
+                return name
+    return "python"
+
+
+def notebook_stream(decoded: Decoded, name: str, options: FrontEndOptions
+                    ) -> tuple[Stream, str, list[str]]:
+    """Tokens of the code cells (and markdown if asked), offsets into the .ipynb."""
+    raw = decoded.text()
+    cells, metadata = parse_cells(raw)
+    language, backend, warnings = resolve_language(name + ".cell", b"",
+                                                   notebook_language(metadata))
+    code = _assemble(raw, cells, "code", language == "python")
+    cstream = code_stream(Decoded(code.utf8, "utf-8"), language, backend, options)
+    starts, ends = code.source_spans(cstream.starts, cstream.ends)
+    parts = [(cstream.units.astype(np.uint32), starts, ends)]
+    labels = dict(cstream.labels)
+    if not any(cell.cell_type == "code" and cell.lines for cell in cells):
+        warnings.append("notebook has no code cells")
+    if options.notebook_markdown:
+        md = _assemble(raw, cells, "markdown", False)
+        tstream = text_stream(Decoded(md.utf8, "utf-8"), options)
+        mstarts, mends = md.source_spans(tstream.starts, tstream.ends)
+        parts.append((tstream.units.astype(np.uint32), mstarts, mends))
+        labels.update(tstream.labels)
+    units = np.concatenate([p[0] for p in parts])
+    all_starts = np.concatenate([p[1] for p in parts])
+    order = np.argsort(all_starts, kind="stable")
+    all_ends = np.concatenate([p[2] for p in parts])
+    stream = Stream(units[order], decoded.original(all_starts[order]),
+                    decoded.original(all_ends[order]), labels)
+    return stream, language, warnings
+
+
+def cell_of(data: bytes, offset: int) -> tuple[int, int] | None:
+    """(1-based cell number, 1-based line in that cell) of a byte offset in a
+    UTF-8 notebook, or ``None`` if the offset is outside every cell source."""
+    raw = data.decode("utf-8", "replace")
+    offsets = char_offsets(raw)
+    cells, _ = parse_cells(raw)
+    for number, cell in enumerate(cells, start=1):
+        for line_no, line in enumerate(cell.lines, start=1):
+            if offsets[line.start] <= offset < offsets[line.end]:
+                return number, line_no
+    return None
+
+
+class NotebookFrontEnd:
+    """Jupyter notebooks (nbformat 4)."""
+
+    name = "notebook"
+    binary_input = False
+
+    def stream(self, data: bytes, name: str) -> Stream:
+        return self.process(Input(data, name, decode(data, sniff(data)))).stream
+
+    def process(self, inp: Input) -> Result:
+        decoded = inp.decoded if inp.decoded is not None else decode(inp.data, sniff(inp.data))
+        try:
+            stream, language, warnings = notebook_stream(decoded, inp.name, inp.options)
+        except (ValueError, IndexError) as error:
+            reason = f"not a readable notebook ({error}); compared as text"
+            return Result(text_stream(decoded, inp.options), None, (reason,))
+        return Result(stream, language, tuple(warnings))
+
+
+__all__ = ["NotebookFrontEnd", "cell_of"]
