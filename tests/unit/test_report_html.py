@@ -1,0 +1,189 @@
+"""The HTML report's pieces without a browser: blocks, escaping, policy, files, pseudonyms."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.report_fixtures import build_result, program
+from winnow.errors import ReportError
+from winnow.matching.model import ComparisonResult, Issue
+from winnow.reports import html_view
+from winnow.reports.anonymize import KEY_ENV, Pseudonyms, default_key
+from winnow.reports.histogram import histogram
+from winnow.reports.html import write_report
+from winnow.reports.html_view import blocks, percent, split_lines
+
+HOSTILE = "<script>alert(1)</script>\n<img src=x onerror=alert(1)>\n</textarea>\n"
+
+
+def sample(name_b: str = "bob", text_b: str | None = None) -> ComparisonResult:
+    subs = {
+        "alice": {"main.py": program("a", 20), "notes.txt": "nothing shared\n"},
+        name_b: {"b.py": text_b if text_b is not None else program("a", 20, 3)},
+        "carol": {"c.py": program("c", 5, 900)},
+    }
+    return build_result(
+        subs, [("alice", name_b, [("main.py", 3, 10, "b.py", 1, 8)]), ("alice", "carol", [])],
+        clusters=[["alice", name_b]], issues=[Issue("subs/dave/x.bin", "binary file")])
+
+
+def lines(n: int) -> list[str]:
+    return [f"line {i}" for i in range(1, n + 1)]
+
+
+def test_blocks_cut_at_every_passage_boundary_and_keep_overlaps() -> None:
+    out = blocks(lines(10), [(0, 2, 5), (1, 4, 7)])
+    assert [(b.first, b.last, b.passages) for b in out] == [
+        (1, 1, ()), (2, 3, (0,)), (4, 5, (0, 1)), (6, 7, (1,)), (8, 10, ())]
+    assert out[2].text == "line 4\nline 5" and out[2].gutter == "4\n5"
+    assert out[2].data_p == "0 1" and out[2].colour == 0 and out[3].colour == 1
+    assert "\n".join(b.text for b in out) == "\n".join(lines(10))
+
+
+def test_blocks_clamp_ranges_and_colour_cycles() -> None:
+    out = blocks(lines(3), [(13, 0, 99)])
+    assert [(b.first, b.last, b.colour) for b in out] == [(1, 3, 13 % html_view.COLOURS)]
+    assert blocks([], [(0, 1, 2)]) == ()
+
+
+def test_long_files_elide_unmatched_stretches_but_keep_context() -> None:
+    n = html_view.FULL_FILE_LINES + 1000
+    out = blocks(lines(n), [(0, 2000, 2010)])
+    gaps = [b for b in out if b.elided]
+    assert len(gaps) == 2
+    shown = sum(b.last - b.first + 1 for b in out if not b.elided)
+    assert shown == 11 + 2 * html_view.CONTEXT_LINES
+    assert sum(b.elided for b in gaps) + shown == n
+    matched = next(b for b in out if b.passages)
+    assert (matched.first, matched.last) == (2000, 2010)
+
+
+def test_split_lines_matches_document_line_numbers() -> None:
+    assert split_lines("a\r\nb\n\nc") == ["a", "b", "", "c"]
+    assert split_lines("a\n") == ["a"]
+    long = split_lines("x" * (html_view.MAX_LINE_CHARS + 5))[0]
+    assert long.endswith("[5 more characters]")
+
+
+def test_percent_rounds_down() -> None:
+    shown = (percent(0.999), percent(1.0), percent(0.5), percent(None))
+    assert shown == ("99%", "100%", "50%", "–")
+
+
+def test_histogram_bins() -> None:
+    hist = histogram([0.0, 0.04, 0.05, 0.5, 1.0, 1.0], bins=20, threshold=0.5)
+    counts = [b.count for b in hist.bars]
+    assert counts[0] == 2 and counts[1] == 1 and counts[10] == 1 and counts[19] == 2
+    assert sum(counts) == hist.total == 6
+    tallest = max(hist.bars, key=lambda b: b.count)
+    assert tallest.y == hist.plot_top and tallest.y + tallest.height == hist.plot_bottom
+    assert hist.threshold_x == (hist.plot_left + hist.plot_right) / 2
+    assert [t.label for t in hist.y_ticks] == ["0", "1", "2"]
+    assert sum(b.count for b in histogram([]).bars) == 0
+
+
+def _inline(page: str, tag: str) -> str:
+    found = re.search(rf"<{tag}>(.*?)</{tag}>", page, re.S)
+    assert found is not None
+    return found.group(1)
+
+
+def _sha(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def test_policy_admits_only_the_inline_script_and_style(tmp_path: Path) -> None:
+    page = write_report(sample(), tmp_path / "r.html").read_text()
+    csp = html.unescape(re.search(r'http-equiv="Content-Security-Policy" content="([^"]*)"',
+                                  page).group(1))  # type: ignore[union-attr]
+    assert "default-src 'none'" in csp
+    assert f"script-src 'sha256-{_sha(_inline(page, 'script'))}';" in csp
+    assert f"style-src 'sha256-{_sha(_inline(page, 'style'))}';" in csp
+    assert not re.search(r"(src|href)=\"(https?:)?//", page)  # nothing remote
+
+
+def test_hostile_text_and_names_are_escaped(tmp_path: Path) -> None:
+    evil_name = '<img src=x onerror=alert(1)>"'
+    page = write_report(sample(evil_name, HOSTILE + program("a", 20, 3)),
+                        tmp_path / "r.html").read_text()
+    assert page.count("<script") == 1 and "<img" not in page and "</textarea>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;img src=x onerror=alert(1)&gt;&#34;" in page
+    assert "&lt;/textarea&gt;" in page
+
+
+def test_single_file_holds_every_computed_pair(tmp_path: Path) -> None:
+    out = write_report(sample(), tmp_path / "sub" / "report.HTML")
+    assert out == tmp_path / "sub" / "report.HTML"
+    page = out.read_text()
+    assert 'id="pair-1"' in page and 'href="#pair-1"' in page
+    assert 'id="pair-2"' not in page  # alice/carol has no passages: listed, not linked
+    assert page.count('class="pane"') == 2
+    assert "subs/dave/x.bin: binary file" in page
+
+
+def test_directory_has_index_and_one_page_per_pair(tmp_path: Path) -> None:
+    stale = tmp_path / "out" / "pairs" / "pair-9.html"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("old")
+    keep = tmp_path / "out" / "pairs" / "notes.txt"
+    keep.write_text("mine")
+    out = write_report(sample(), tmp_path / "out")
+    assert out == tmp_path / "out" / "index.html"
+    assert sorted(p.name for p in out.parent.joinpath("pairs").iterdir()) == [
+        "notes.txt", "pair-1.html"]
+    assert 'href="pairs/pair-1.html"' in out.read_text()
+    pair = (out.parent / "pairs" / "pair-1.html").read_text()
+    assert 'href="../index.html"' in pair and 'data-side="a"' in pair and 'data-side="b"' in pair
+    assert not list(out.parent.rglob(".winnow-*"))  # no temporary files left
+
+
+def test_unwritable_target_is_a_report_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    with pytest.raises(ReportError) as err:
+        write_report(sample(), blocker / "out")
+    assert err.value.exit_code == 1
+
+
+def test_anonymize_hides_every_name_with_stable_pseudonyms(tmp_path: Path) -> None:
+    key = b"k1"
+    first = write_report(sample(), tmp_path / "a.html", anonymize=True, key=key).read_text()
+    again = write_report(sample(), tmp_path / "b.html", anonymize=True, key=key).read_text()
+    other = write_report(sample(), tmp_path / "c.html", anonymize=True, key=b"k2").read_text()
+    for name in ("alice", "bob", "carol", "main.py", "b.py", "notes.txt", "dave"):
+        assert not re.search(rf"(?<![\w-]){re.escape(name)}", first), name
+    names = sorted(set(re.findall(r"student-[0-9a-f]{6}", first)))
+    assert len(names) == 3
+    assert sorted(set(re.findall(r"student-[0-9a-f]{6}", again))) == names
+    assert sorted(set(re.findall(r"student-[0-9a-f]{6}", other))) != names
+    assert re.search(r"file-[0-9a-f]{4}\.py", first)
+
+
+def test_pseudonyms_never_collide_and_keep_safe_extensions() -> None:
+    pseudo = Pseudonyms([f"s{i}" for i in range(3000)], key=b"k")
+    names = {pseudo.submission(f"s{i}") for i in range(3000)}
+    assert len(names) == 3000
+    files = ["a.py", "b.py", "c.<x>", "d"]
+    shown = [pseudo.file("s1", f, files) for f in files]
+    assert len(set(shown)) == 4
+    assert shown[0].endswith(".py") and "<" not in shown[2] and "." not in shown[3]
+
+
+def test_default_key_comes_from_env_or_a_private_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(KEY_ENV, "secret")
+    assert default_key() == b"secret"
+    monkeypatch.delenv(KEY_ENV)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    key = default_key()
+    path = tmp_path / "winnow" / "anonymize.key"
+    assert len(key) == 64 and path.stat().st_mode & 0o077 == 0
+    assert default_key() == key
