@@ -7,81 +7,98 @@ from pathlib import Path
 from typing import Any
 
 import click
-import numpy as np
 
-from winnow.cli.common import build_config, engine_options, exit_with, fail
+from winnow.cli.common import build_config, engine_options, exit_with, fail, warn
+from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
-from winnow.errors import InputError, WinnowError
+from winnow.errors import WinnowError
+from winnow.frontends import default_params, read_document
+from winnow.model import Document, Span
 
 
-def read_bytes(path: Path) -> np.ndarray[Any, np.dtype[np.uint8]]:
-    """The file's bytes as a uint8 array, or an :class:`InputError` saying why not."""
-    if not path.exists():
-        raise InputError(str(path), "no such file")
-    if path.is_dir():
-        raise InputError(str(path), "is a directory (give files)")
-    try:
-        return np.fromfile(path, dtype=np.uint8)
-    except PermissionError as error:
-        raise InputError(str(path), "permission denied") from error
-    except OSError as error:
-        raise InputError(str(path), error.strerror or str(error)) from error
+def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
+    """Fingerprints of one document, as plain data.
 
-
-def describe(path: Path, config: WinnowConfig) -> dict[str, Any]:
-    """Fingerprints of one file, as plain data."""
-    units = read_bytes(path)
+    ``start``/``end`` are unit positions in the normalised stream; ``byte_start``
+    /``byte_end`` the bytes of the original they cover and ``line_start``/
+    ``line_end`` their 1-based lines (through the front-end's offset map).
+    """
+    units = doc.stream.units
     selected = fingerprint(units, config)
-    n_kgrams = max(0, units.size - config.k + 1)
+    n_kgrams = max(0, len(doc.stream) - config.k + 1)
+    prints = []
+    for h, p in zip(selected["hash"].tolist(), selected["pos"].tolist(), strict=True):
+        span = doc.stream.byte_span(Span(p, p + config.k))
+        first, last = doc.lines_of(span)
+        prints.append({"hash": h, "start": p, "end": p + config.k, "byte_start": span.start,
+                       "byte_end": span.end, "line_start": first, "line_end": last})
     return {
-        "path": str(path),
-        "size": int(units.size),
+        "path": doc.name,
+        "size": len(doc.data),
+        "kind": doc.kind,
+        "frontend": doc.frontend,
+        "language": doc.language,
+        "units": len(doc.stream),
         "kgrams": n_kgrams,
         "density": (len(selected) / n_kgrams) if n_kgrams else 0.0,
         "config": config.as_dict(),
-        "fingerprints": [
-            {"hash": int(h), "start": int(p), "end": int(p) + config.k}
-            for h, p in zip(selected["hash"], selected["pos"], strict=True)
-        ],
+        "warnings": list(doc.warnings),
+        "fingerprints": prints,
     }
 
 
 def print_table(result: dict[str, Any]) -> None:
     fps = result["fingerprints"]
+    lang = f" {result['language']}" if result["language"] else ""
     click.echo(
-        f"== {result['path']}: {result['size']} bytes, {result['kgrams']} k-grams, "
+        f"== {result['path']}: {result['size']} bytes, front-end {result['frontend']}{lang}, "
+        f"{result['units']} units, {result['kgrams']} k-grams, "
         f"{len(fps)} fingerprints, density {result['density']:.6f}"
     )
-    click.echo(f"{'hash':>20}  {'start':>10}  {'end':>10}")
+    click.echo(f"{'hash':>20}  {'start':>10}  {'end':>10}  lines")
     for fp in fps:
-        click.echo(f"{fp['hash']:>20}  {fp['start']:>10}  {fp['end']:>10}")
+        lines = f"{fp['line_start']}" if fp["line_start"] == fp["line_end"] \
+            else f"{fp['line_start']}-{fp['line_end']}"
+        click.echo(f"{fp['hash']:>20}  {fp['start']:>10}  {fp['end']:>10}  {lines}")
 
 
 @click.command("fingerprint")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(path_type=Path, readable=False))
 @engine_options
+@frontend_options
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="Output format.")
 def fingerprint_command(
-    files: tuple[Path, ...], k: int | None, t: int | None, method: str, seed: int, fmt: str
+    files: tuple[Path, ...], k: int | None, t: int | None, method: str, seed: int,
+    frontend: str | None, lang: str | None, unit: str, keep: tuple[str, ...], fmt: str
 ) -> None:
-    """Print the fingerprints selected for each FILE, with positions and density.
+    """Print the fingerprints selected for each FILE, with positions, lines and density.
 
-    Positions are byte offsets: a fingerprint covers bytes [start, end).
+    Each file goes through its front-end (chosen from the name and content, or
+    --frontend/--lang).  A fingerprint covers units [start, end) of the
+    normalised stream; "lines" are the 1-based lines of the original it maps to.
+    Without -k/-t the front-end's defaults apply (`winnow.frontends.default_params`).
     A file that cannot be read is reported and skipped; the exit code is then 1.
     """
-    config = build_config(k, t, method, seed)
+    options = build_frontend_options(unit, keep)
     results: list[dict[str, Any]] = []
     failed = False
     for path in files:
         try:
-            result = describe(path, config)
+            doc = read_document(path, frontend=frontend, lang=lang, options=options)
         except WinnowError as error:
             fail(error)
             failed = True
             continue
+        for message in doc.warnings:
+            warn(f"{doc.name}: {message}")
+        default_k, default_t = default_params(doc.frontend, options)
+        config = build_config(default_k if k is None else k,
+                              (default_t if k is None else k + 99) if t is None else t,
+                              method, seed)
+        result = describe(doc, config)
         if fmt == "table":
             print_table(result)
         else:

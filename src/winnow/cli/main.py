@@ -11,6 +11,8 @@ import click
 
 from winnow import __version__
 from winnow.cli.fingerprint import fingerprint_command
+from winnow.cli.languages import languages_command
+from winnow.cli.tokens import tokens_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -20,3 +22,5 @@ def main() -> None:
 
 
 main.add_command(fingerprint_command)
+main.add_command(tokens_command)
+main.add_command(languages_command)

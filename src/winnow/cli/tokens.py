@@ -1,0 +1,141 @@
+"""``winnow tokens``: the normalised stream beside the original ("why did these match?").
+
+Also home of the front-end options every file-reading command shares
+(:func:`frontend_options`, :func:`build_frontend_options`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO, Any, TypeVar
+
+import click
+
+from winnow.cli.common import exit_with, fail, warn
+from winnow.errors import WinnowError
+from winnow.frontends import FRONTENDS, FrontEndOptions, read_document
+from winnow.model import Document
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def frontend_options(func: F) -> F:
+    """``--frontend``, ``--lang``, ``--unit`` and the keep-switches."""
+    options = [
+        click.option("--frontend", type=click.Choice(sorted(FRONTENDS)), default=None,
+                     help="Front-end (default: from the file name, #! line and content)."),
+        click.option("--lang", default=None,
+                     help="Source language for the code front-end (see `winnow languages`; "
+                          "any Pygments alias also works)."),
+        click.option("--unit", type=click.Choice(["chars", "words"]), default="chars",
+                     show_default=True, help="Text unit: characters or words."),
+        click.option("--keep", "keep", multiple=True,
+                     type=click.Choice(["case", "punctuation", "whitespace", "identifiers",
+                                        "literals", "markdown"]),
+                     help="Keep what the front-end normally drops (repeatable)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def build_frontend_options(unit: str, keep: tuple[str, ...]) -> FrontEndOptions:
+    """The :class:`FrontEndOptions` for the shared command-line options."""
+    return FrontEndOptions(
+        unit="words" if unit == "words" else "chars",
+        keep_case="case" in keep, keep_punctuation="punctuation" in keep,
+        keep_whitespace="whitespace" in keep, keep_identifiers="identifiers" in keep,
+        keep_literals="literals" in keep, notebook_markdown="markdown" in keep,
+    )
+
+
+def unit_label(doc: Document, unit: int) -> str:
+    """How a unit is shown: its label, else the character (text) or byte value."""
+    label = doc.stream.labels.get(unit)
+    if label is not None:
+        return label
+    if doc.kind == "binary":
+        return f"{unit:02x}"
+    return chr(unit) if unit < 0x110000 else str(unit)
+
+
+def token_rows(doc: Document) -> Iterator[dict[str, Any]]:
+    """One row per unit: index, id, label, byte span, 1-based line, original text."""
+    stream = doc.stream
+    for i, (unit, start, end) in enumerate(zip(stream.units.tolist(), stream.starts.tolist(),
+                                              stream.ends.tolist(), strict=True)):
+        yield {"index": i, "unit": unit, "label": unit_label(doc, unit), "start": start,
+               "end": end, "line": doc.line_of(start),
+               "text": doc.data[start:end].decode("utf-8", "backslashreplace")}
+
+
+def _show_line(text: str, width: int = 60) -> str:
+    text = "".join(c if c.isprintable() else repr(c)[1:-1]
+                   for c in text.rstrip("\r\n").expandtabs(4))
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def print_side_by_side(doc: Document, out: IO[str]) -> None:
+    """Each original line that has units, beside the labels of those units."""
+    header = (f"== {doc.name}: front-end {doc.frontend}"
+              f"{', language ' + doc.language if doc.language else ''}"
+              f"{', encoding ' + doc.encoding if doc.encoding else ''}, {len(doc.stream)} units")
+    click.echo(header, file=out)
+    by_line: dict[int, list[str]] = {}
+    for row in token_rows(doc):
+        by_line.setdefault(row["line"], []).append(row["label"])
+    lines = doc.data.split(b"\n")
+    sep = "" if doc.frontend in ("text", "html", "document") and not doc.stream.labels else " "
+    for number, labels in by_line.items():
+        original = lines[number - 1].decode("utf-8", "backslashreplace") \
+            if number - 1 < len(lines) else ""
+        click.echo(f"{number:>6} | {_show_line(original):<60} | {sep.join(labels)}", file=out)
+
+
+@click.command("tokens")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@frontend_options
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "jsonl"]),
+              default="table", show_default=True, help="Output format.")
+@click.option("-o", "--output", type=click.File("w"), default="-", help="Write to FILE.")
+def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | None, unit: str,
+                   keep: tuple[str, ...], fmt: str, output: IO[str]) -> None:
+    """Show each FILE's normalised stream beside the original text.
+
+    The table shows every original line with the units it produced; csv,
+    json and jsonl give one record per unit (index, unit, label, start, end,
+    line, text; start/end are byte offsets, line is 1-based).
+    """
+    options = build_frontend_options(unit, keep)
+    failed = False
+    records: list[dict[str, Any]] = []
+    writer: Any = None
+    for path in files:
+        try:
+            doc = read_document(path, frontend=frontend, lang=lang, options=options)
+        except WinnowError as error:
+            fail(error)
+            failed = True
+            continue
+        for message in doc.warnings:
+            warn(f"{doc.name}: {message}")
+        if fmt == "table":
+            print_side_by_side(doc, output)
+            continue
+        for row in token_rows(doc):
+            row = {"file": doc.name, **row}
+            if fmt == "jsonl":
+                output.write(json.dumps(row) + "\n")
+            elif fmt == "csv":
+                if writer is None:
+                    writer = csv.DictWriter(output, fieldnames=list(row))
+                    writer.writeheader()
+                writer.writerow(row)
+            else:
+                records.append(row)
+    if fmt == "json":
+        output.write(json.dumps(records, indent=2) + "\n")
+    exit_with(1 if failed else 0)
