@@ -1,0 +1,91 @@
+"""HTML report speed and size: 250 pairs (MOSS's default --top) of large files.
+
+Builds a synthetic :class:`ComparisonResult` (SUBMISSIONS submissions of LINES-line
+files, PAIRS pairs with PASSAGES passages each) straight from the result model, then
+times ``write_report`` to a folder (index + one page per pair) and to one file.
+
+    .venv/bin/python benchmarks/report_html.py [--pairs 250] [--lines 3000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+from winnow.matching.model import (
+    ComparisonResult,
+    PairResult,
+    Passage,
+    Region,
+    Submission,
+    SubmittedFile,
+)
+from winnow.model import Document, Span, Stream
+from winnow.reports.html import write_report
+
+
+def _document(name: str, lines: int, seed: int) -> Document:
+    text = "".join(f"    value_{seed}_{i} = compute(value_{seed}_{i - 1}, {i})  # step\n"
+                   for i in range(lines))
+    data = text.encode()
+    starts = np.arange(len(data), dtype=np.int64)
+    units = np.frombuffer(data, dtype=np.uint8).astype(np.int64)
+    return Document(name, data, "text", "bytes", Stream(units, starts, starts + 1))
+
+
+def _region(doc: Document, first: int, last: int) -> Region:
+    begin, end = int(doc.line_starts[first - 1]), int(doc.line_starts[last])
+    return Region(doc.name, Span(begin, end), Span(begin, end), (first, last))
+
+
+def build(n_subs: int, n_pairs: int, lines: int, passages: int) -> ComparisonResult:
+    """A result whose pairs each carry ``passages`` passages of 20 lines."""
+    docs = {(f"student{s:03d}", "main.py"): _document("main.py", lines, s) for s in range(n_subs)}
+    subs = tuple(Submission(s, "new", (SubmittedFile(f, len(d.data), len(d.data), 100),),
+                            len(d.data), 100) for (s, f), d in docs.items())
+    rng = np.random.default_rng(0)
+    pairs = []
+    for p in range(n_pairs):
+        a, b = (f"student{int(x):03d}" for x in rng.choice(n_subs, 2, replace=False))
+        da, db = docs[(a, "main.py")], docs[(b, "main.py")]
+        found = []
+        for i in range(passages):
+            fa, fb = (int(x) for x in rng.integers(1, lines - 20, 2))
+            found.append(Passage(i, _region(da, fa, fa + 19), _region(db, fb, fb + 19), 900, 9))
+        sim = 1.0 - p / n_pairs
+        pairs.append(PairResult(a, b, sim, 100, sim, sim, sim, sim, 0.1, True, sim, sim,
+                                20 * passages, 20 * passages, 900, tuple(found)))
+    return ComparisonResult(subs, tuple(pairs), (), {"k": 50, "t": 149, "method": "robust"},
+                            {"top": n_pairs}, documents=docs)
+
+
+def _size(path: Path) -> int:
+    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else (
+        path.stat().st_size)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--submissions", type=int, default=100)
+    parser.add_argument("--pairs", type=int, default=250)
+    parser.add_argument("--lines", type=int, default=3000)
+    parser.add_argument("--passages", type=int, default=20)
+    args = parser.parse_args()
+    result = build(args.submissions, args.pairs, args.lines, args.passages)
+    print(f"{args.pairs} pairs, {args.submissions} submissions of {args.lines} lines, "
+          f"{args.passages} passages per pair")
+    with tempfile.TemporaryDirectory() as tmp:
+        for target in (Path(tmp) / "report", Path(tmp) / "report.html"):
+            start = time.perf_counter()
+            write_report(result, target)
+            took = time.perf_counter() - start
+            kind = "folder" if target.is_dir() else "one file"
+            print(f"{kind:9s}: {took:6.2f} s, {_size(target) / 1e6:7.1f} MB")
+
+
+if __name__ == "__main__":
+    main()
