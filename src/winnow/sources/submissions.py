@@ -226,3 +226,25 @@ def _describe(error: OSError) -> str:
     if error.errno == errno.ENOENT:
         return "no such file or directory (or a broken link)"
     return error.strerror or str(error)
+
+
+def dominant_frontend(submissions: Sequence[SubmissionSource], read_options: ReadOptions,
+                      sample: int = 5000) -> str:
+    """The front-end most files of a batch will get, for choosing default ``k``/``t``.
+
+    ``read_options.frontend`` if set, ``code`` if a language is forced, else
+    the most common automatic choice by file name over up to ``sample``
+    files (ties: the first seen); ``text`` for an empty batch.
+    """
+    from winnow.frontends import choose_frontend
+
+    if read_options.frontend:
+        return read_options.frontend
+    if read_options.lang:
+        return "code"
+    counts: dict[str, int] = {}
+    files = (f for sub in submissions for f in sub.files)
+    for _, file in zip(range(sample), files, strict=False):
+        name = choose_frontend(b"", file.location)
+        counts[name] = counts.get(name, 0) + 1
+    return max(counts, key=lambda name: counts[name]) if counts else "text"

@@ -1,0 +1,240 @@
+"""``winnow compare``: rank the suspicious pairs of a batch of submissions.
+
+Exit codes: 0 every input was compared; 1 the comparison completed but some
+input was skipped (each named in a warning on standard error); 2 usage error
+(bad option values); 3 the command could not complete (e.g. the output or
+the report could not be written).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+
+from winnow.cli.common import engine_options, exit_with, fail, format_option, warn
+from winnow.cli.tokens import build_frontend_options, frontend_options
+from winnow.config import WinnowConfig
+from winnow.errors import InvalidConfig, WinnowError
+from winnow.frontends import default_params
+from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
+from winnow.reports.table import safe
+from winnow.sources.submissions import (
+    ReadOptions,
+    SubmissionSource,
+    dominant_frontend,
+    load_submissions,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
+
+
+def _max_occurrences(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError as error:
+        raise click.BadParameter(f"{value!r} is not a number") from error
+    return int(number) if number >= 1 and number == int(number) else number
+
+
+def compare_options(func: F) -> F:
+    """Every option of the comparison itself (shared with ``winnow evaluate``)."""
+    options = [
+        click.option("--base", "base", multiple=True, metavar="PATH",
+                     help="Starter code (file, folder or archive; repeatable): its "
+                          "fingerprints are ignored everywhere (MOSS -b)."),
+        click.option("-m", "--max-occurrences", "max_occurrences", default="10",
+                     show_default=True, callback=lambda c, p, v: _max_occurrences(v),
+                     help="Ignore fingerprints found in more than N submissions (MOSS -m); "
+                          "a fraction below 1 means that share of the submissions; 0 = no cap."),
+        click.option("--similarity", type=click.Choice(SIMILARITIES), default="dice",
+                     show_default=True, help="The score that ranks pairs (docs/compare.md)."),
+        click.option("--cluster-threshold", type=click.FloatRange(0, 1), default=0.5,
+                     show_default=True,
+                     help="Pairs at or above this similarity link submissions into clusters."),
+        click.option("--merge-gap", type=click.IntRange(0), default=None,
+                     help="Merge matches at most this many units apart into one passage "
+                          "(default k)."),
+        click.option("--include", multiple=True, metavar="GLOB",
+                     help="Only files matching GLOB (path in the submission or base name; "
+                          "repeatable)."),
+        click.option("--exclude", multiple=True, metavar="GLOB",
+                     help="Leave out files matching GLOB (repeatable)."),
+        click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
+                     help="Processes fingerprinting files (0 = all cores)."),
+        frontend_options,
+        engine_options,
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@dataclass(frozen=True)
+class CompareSettings:
+    """What the comparison options resolve to."""
+
+    read: ReadOptions
+    config: WinnowConfig
+    options: CompareOptions
+    base: tuple[str, ...]
+    jobs: int
+
+
+def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSettings:
+    """Resolve the parsed :func:`compare_options` (plus ``top``, ``min_similarity``
+    and ``passages``) for the batch ``subs``; defaults for ``k``/``t`` come from the
+    front-end most files get.  Raises :class:`click.UsageError` on bad values."""
+    read = read_options_of(params)
+    default_k, default_t = default_params(dominant_frontend(subs, read), read.options)
+    k = default_k if params["k"] is None else params["k"]
+    t = params["t"] if params["t"] is not None else k + (default_t - default_k)
+    try:
+        config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
+        options = CompareOptions(
+            max_occurrences=params["max_occurrences"], top=params.get("top", 0),
+            min_similarity=params.get("min_similarity", 0.0),
+            similarity=params["similarity"], cluster_threshold=params["cluster_threshold"],
+            merge_gap=params["merge_gap"], passages=params.get("passages", True),
+            allow_binary=params["frontend"] == "bytes",
+        )
+    except InvalidConfig as error:
+        raise click.UsageError("; ".join(error.problems)) from error
+    return CompareSettings(read, config, options, tuple(params["base"]), params["jobs"])
+
+
+def read_options_of(params: dict[str, Any]) -> ReadOptions:
+    """The :class:`ReadOptions` of the parsed options (for loading the submissions)."""
+    return ReadOptions(
+        frontend=params["frontend"], lang=params["lang"],
+        options=build_frontend_options(params["unit"], params["keep"]),
+        include=tuple(params["include"]), exclude=tuple(params["exclude"]),
+    )
+
+
+class ProgressBar:
+    """A tqdm bar per stage on standard error, only when it is a terminal."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.stage: str | None = None
+        self.bar: Any = None
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        if not self.enabled:
+            return
+        if stage != self.stage:
+            from tqdm import tqdm
+
+            self.close()
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=stage, unit="file" if stage != "passages"
+                            else "pair", leave=False, file=sys.stderr)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
+                params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
+    """Load the submissions and compare them, as the options say."""
+    read = read_options_of(params)
+    subs = load_submissions(paths, each=each, read_options=read)
+    subs += load_submissions(archive, each=each, role="archive", read_options=read)
+    chosen = settings(subs, params)
+    base = load_submissions(chosen.base, role="base", read_options=chosen.read)
+    try:
+        return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
+                       progress=progress)
+    finally:
+        progress.close()
+
+
+def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:
+    """Write ``result`` to ``out`` in ``fmt`` (table, csv, json, jsonl)."""
+    from winnow.reports.csv import write_csv
+    from winnow.reports.json import write_json, write_jsonl
+    from winnow.reports.table import write_table
+
+    writers = {"table": write_table, "csv": write_csv, "json": write_json,
+               "jsonl": write_jsonl}
+    writers[fmt](result, out)
+
+
+def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
+    """Warn about every skipped input; show the first ``notes`` other notes."""
+    other = [issue for issue in result.issues if not issue.skipped]
+    for issue in result.issues:
+        if issue.skipped:
+            warn(f"{safe(issue.path)}: {safe(issue.reason)}")
+    for issue in other[:notes]:
+        warn(f"{safe(issue.path)}: {safe(issue.reason)} (note)")
+    if len(other) > notes:
+        warn(f"... and {len(other) - notes} more notes (all in --format json/jsonl)")
+
+
+@click.command("compare")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--each", is_flag=True,
+              help="Each entry of a folder PATH is one submission (one folder per student).")
+@click.option("--archive", multiple=True, metavar="PATH",
+              help="Earlier submissions (repeatable): compared with the new ones, never "
+                   "with each other.")
+@compare_options
+@click.option("-n", "--top", type=click.IntRange(0), default=250, show_default=True,
+              help="Report (and show passages of) the N best pairs; 0 = every pair that "
+                   "shares anything.")
+@click.option("--min-similarity", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+              help="Leave out pairs below this similarity.")
+@click.option("--no-passages", is_flag=True, help="Scores only: skip the passages pass.")
+@format_option()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the result here instead of standard output.")
+@click.option("--report", type=click.Path(path_type=Path),
+              help="Also write the HTML report: a folder, or one FILE.html.")
+@click.option("--anonymize", is_flag=True,
+              help="Stable pseudonyms instead of names in the HTML report.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def compare_command(
+    paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
+    min_similarity: float, no_passages: bool, fmt: str, output: Path | None,
+    report: Path | None, anonymize: bool, quiet: bool, **params: Any,
+) -> None:
+    """Compare submissions all against all and rank the suspicious pairs.
+
+    Each PATH is one submission: a file, a folder (all its files) or a zip/tar
+    archive; with --each, every entry of a folder PATH is one.  Pairs inside one
+    submission are never reported.  Exit codes: 0 all input compared; 1 done,
+    but some input was skipped (named on standard error); 2 usage error; 3 failed.
+    """
+    params.update(top=top, min_similarity=min_similarity, passages=not no_passages)
+    progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
+    try:
+        result = run_compare(paths, each, archive, params, progress)
+        _report_issues(result)
+        with ExitStack() as stack:
+            out: TextIO = sys.stdout if output is None else stack.enter_context(
+                open(output, "w", encoding="utf-8", newline=""))
+            write_output(result, fmt, out)
+        if report is not None:
+            from winnow.reports.html import write_report
+
+            page = write_report(result, report, anonymize=anonymize)
+            click.echo(f"winnow: report written to {page}", err=True)
+    except OSError as error:
+        click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
+        exit_with(EXIT_FAILED)
+    except WinnowError as error:
+        fail(error)
+        exit_with(EXIT_USAGE if isinstance(error, InvalidConfig) else EXIT_FAILED)
+    exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)

@@ -1,0 +1,33 @@
+"""CSV report: one row per reported pair, best first.
+
+The header is :data:`~winnow.reports.records.PAIR_COLUMNS` (stable, documented
+in ``docs/compare.md``): ``file_a,file_b,similarity`` first, then the other
+scores.  Fractions are written with 6 decimals; a score that was not computed
+(no passages for the pair) is an empty cell.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import Any, TextIO
+
+from winnow.matching.model import ComparisonResult
+from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    return str(value)
+
+
+def write_csv(result: ComparisonResult, out: TextIO) -> None:
+    """Write the pairs of ``result`` as CSV to ``out``."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(PAIR_COLUMNS)
+    clusters = cluster_of(result)
+    for pair in result.pairs:
+        row = pair_scores(pair, clusters)
+        writer.writerow([_cell(row[column]) for column in PAIR_COLUMNS])

@@ -1,0 +1,102 @@
+"""Plain-data records of a comparison result, shared by the CSV, JSON and table reports.
+
+``FORMAT_VERSION`` versions the machine-readable outputs (CSV header, JSON
+shape); it changes when a field is renamed or removed, not when one is added.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from winnow.matching.model import (
+    Cluster,
+    ComparisonResult,
+    Issue,
+    PairResult,
+    Passage,
+    Region,
+    Submission,
+)
+
+FORMAT_VERSION: Final = 1
+
+#: The CSV columns, in order: ``file_a,file_b,similarity`` first, then every
+#: other score (empty when not computed), then the pair's cluster (empty if none).
+PAIR_COLUMNS: Final = (
+    "file_a", "file_b", "similarity",
+    "coverage_a", "coverage_b", "lines_a", "lines_b",
+    "shared", "containment_a", "containment_b", "jaccard", "weighted", "rarity",
+    "longest", "passages", "cluster",
+)
+
+
+def cluster_of(result: ComparisonResult) -> dict[str, int]:
+    """Submission name -> index of its cluster."""
+    return {name: c.index for c in result.clusters for name in c.members}
+
+
+def pair_scores(pair: PairResult, clusters: dict[str, int]) -> dict[str, Any]:
+    """One pair's scores under the :data:`PAIR_COLUMNS` names (``None`` = not computed)."""
+    ca, cb = clusters.get(pair.a), clusters.get(pair.b)
+    return {
+        "file_a": pair.a, "file_b": pair.b, "similarity": pair.similarity,
+        "coverage_a": pair.coverage_a, "coverage_b": pair.coverage_b,
+        "lines_a": pair.lines_a, "lines_b": pair.lines_b,
+        "shared": pair.shared, "containment_a": pair.containment_a,
+        "containment_b": pair.containment_b, "jaccard": pair.jaccard,
+        "weighted": pair.weighted, "rarity": pair.rarity, "longest": pair.longest,
+        "passages": len(pair.passages) if pair.passages_computed else None,
+        "cluster": ca if ca is not None and ca == cb else None,
+    }
+
+
+def region_record(region: Region) -> dict[str, Any]:
+    """One side of a passage: file, unit, byte and (1-based, inclusive) line ranges."""
+    return {
+        "file": region.file,
+        "units": [region.units.start, region.units.end],
+        "bytes": [region.bytes.start, region.bytes.end],
+        "lines": [region.lines[0], region.lines[1]],
+    }
+
+
+def passage_record(passage: Passage) -> dict[str, Any]:
+    return {
+        "index": passage.index, "length": passage.length,
+        "fingerprints": passage.fingerprints,
+        "a": region_record(passage.a), "b": region_record(passage.b),
+    }
+
+
+def pair_record(pair: PairResult, clusters: dict[str, int]) -> dict[str, Any]:
+    """Scores and every passage of one pair."""
+    return {**pair_scores(pair, clusters),
+            "passages": [passage_record(p) for p in pair.passages],
+            "passages_computed": pair.passages_computed}
+
+
+def submission_record(sub: Submission) -> dict[str, Any]:
+    return {
+        "name": sub.name, "role": sub.role, "units": sub.units,
+        "fingerprints": sub.fingerprints,
+        "files": [{"path": f.path, "size": f.size, "units": f.units,
+                   "fingerprints": f.fingerprints} for f in sub.files],
+    }
+
+
+def cluster_record(cluster: Cluster) -> dict[str, Any]:
+    return {"index": cluster.index, "members": list(cluster.members),
+            "pairs": cluster.pairs, "max_similarity": cluster.max_similarity}
+
+
+def issue_record(issue: Issue) -> dict[str, Any]:
+    return {"path": issue.path, "reason": issue.reason, "skipped": issue.skipped}
+
+
+def header_record(result: ComparisonResult) -> dict[str, Any]:
+    """What the run was: format version, engine config, matching parameters, counts."""
+    return {
+        "format": "winnow-compare", "version": FORMAT_VERSION,
+        "config": dict(result.config), "parameters": dict(result.parameters),
+        "stats": dict(result.stats), "skipped": result.skipped,
+    }

@@ -1,0 +1,68 @@
+"""The terminal table: MOSS's familiar layout, best pair first.
+
+``#``, similarity, each submission with its coverage (MOSS's "File 1 (NN%)"),
+lines matched on each side, shared fingerprints; then the clusters.  Names
+come from untrusted input, so control characters (terminal escapes) are
+shown escaped.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import TextIO
+
+from winnow.matching.model import ComparisonResult, PairResult
+
+
+def safe(text: str) -> str:
+    """``text`` with control and format characters written as ``\\xNN``/``\\uNNNN``."""
+    return "".join(
+        ch if unicodedata.category(ch)[0] != "C" else ch.encode("unicode_escape").decode()
+        for ch in text
+    )
+
+
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
+
+
+def _row(rank: int, pair: PairResult) -> list[str]:
+    lines = "-" if pair.lines_a is None else f"{pair.lines_a}/{pair.lines_b}"
+    return [
+        str(rank), f"{100 * pair.similarity:.1f}%",
+        f"{safe(pair.a)} ({_percent(pair.coverage_a)})",
+        f"{safe(pair.b)} ({_percent(pair.coverage_b)})",
+        lines, str(pair.shared),
+    ]
+
+
+def write_table(result: ComparisonResult, out: TextIO) -> None:
+    """Write the ranked pairs and the clusters as an aligned text table."""
+    header = ["#", "similarity", "submission a (coverage)", "submission b (coverage)",
+              "lines", "shared"]
+    rows = [_row(rank, pair) for rank, pair in enumerate(result.pairs, 1)]
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+    right = {0, 1, 4, 5}
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(
+            cell.rjust(widths[i]) if i in right else cell.ljust(widths[i])
+            for i, cell in enumerate(cells)
+        ).rstrip()
+
+    out.write(line(header) + "\n")
+    for row in rows:
+        out.write(line(row) + "\n")
+    if not rows:
+        out.write("(no pair of submissions shares a fingerprint)\n")
+    subs = len(result.submissions)
+    shared = result.stats.get("pairs_sharing", len(rows))
+    out.write(f"\n{len(rows)} of {shared} pairs sharing fingerprints shown; "
+              f"{subs} submissions.\n")
+    if result.clusters:
+        threshold = result.parameters.get("cluster_threshold")
+        out.write(f"\nClusters (pairs with similarity >= {threshold}):\n")
+        for cluster in result.clusters:
+            members = ", ".join(safe(m) for m in cluster.members)
+            out.write(f"  {cluster.index + 1}. {members}  "
+                      f"(max {100 * cluster.max_similarity:.1f}%)\n")
