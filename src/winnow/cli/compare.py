@@ -8,6 +8,7 @@ the report could not be written).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from contextlib import ExitStack
@@ -231,6 +232,9 @@ def compare_command(
 
             page = write_report(result, report, anonymize=anonymize)
             click.echo(f"winnow: report written to {page}", err=True)
+    except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        raise SystemExit(EXIT_OK) from None
     except OSError as error:
         click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
         exit_with(EXIT_FAILED)

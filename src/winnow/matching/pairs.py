@@ -59,7 +59,7 @@ def pair_chains(
     files = {int(f) for f in np.unique(np.concatenate([seed_fa, seed_fb]))}
     units = {f: infos[f].units for f in files}
     runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k)
-    return assemble(runs, {f: units[f].shape[0] for f in files}, gap)
+    return assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
 
 
 def _region(info: FileInfo, start: int, end: int) -> Region:

@@ -12,7 +12,8 @@ paper suggests refining a found pair with a closer look.  Here:
    are absorbed.  Units covered by excluded k-grams (base code, ``-m``) are
    masked so that a run never extends into them.
 3. **One-to-one** — runs are taken longest first; a run overlapping one
-   already taken on either side is dropped (:func:`assemble`).
+   already taken on either side is trimmed to its longest free stretch, or
+   dropped when that is shorter than ``k`` (:func:`assemble`).
 4. **Merging** — runs that follow each other in the same order in both
    files, with gaps of at most ``gap`` units on both sides, become one
    passage (the consecutive-match merge of section 5.2).
@@ -143,21 +144,36 @@ def _with_seeds(run: Run, seeds: int) -> Run:
     return Run(run.fa, run.fb, run.sa, run.sb, run.length, seeds)
 
 
-def assemble(runs: list[Run], sizes: dict[int, int], gap: int) -> list[Chain]:
+def longest_stretch(free: npt.NDArray[np.bool_]) -> tuple[int, int]:
+    """Start and length of the longest run of ``True`` in ``free`` (``(0, 0)`` if none)."""
+    if not free.any():
+        return 0, 0
+    padded = np.concatenate([[False], free, [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(padded))
+    starts, ends = edges[0::2], edges[1::2]
+    best = int(np.argmax(ends - starts))
+    return int(starts[best]), int(ends[best] - starts[best])
+
+
+def assemble(runs: list[Run], sizes: dict[int, int], gap: int, min_length: int = 1
+             ) -> list[Chain]:
     """One-to-one runs (longest first), merged into passages; longest passage first.
 
-    ``sizes[f]`` is the length in units of file ``f``.
+    ``sizes[f]`` is the length in units of file ``f``.  A run overlapping runs
+    already taken is trimmed to its longest stretch free on both sides, and
+    dropped if that is shorter than ``min_length``.
     """
     claimed = {f: np.zeros(n, dtype=bool) for f, n in sizes.items()}
     taken: list[Run] = []
     for run in sorted(runs, key=lambda r: (-r.length, r.fa, r.sa, r.fb, r.sb)):
         side_a = claimed[run.fa][run.sa:run.sa + run.length]
         side_b = claimed[run.fb][run.sb:run.sb + run.length]
-        if side_a.any() or side_b.any():
+        offset, length = longest_stretch(~(side_a | side_b))
+        if length < min(min_length, run.length):
             continue
-        side_a[:] = True
-        side_b[:] = True
-        taken.append(run)
+        side_a[offset:offset + length] = True
+        side_b[offset:offset + length] = True
+        taken.append(Run(run.fa, run.fb, run.sa + offset, run.sb + offset, length, run.seeds))
     taken.sort(key=lambda r: (r.fa, r.fb, r.sa))
     chains: list[Chain] = []
     for run in taken:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -124,6 +125,8 @@ def load_submission(
     if os.path.isdir(path):
         for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}):
             (files if isinstance(item, SourceFile) else problems).append(item)  # type: ignore[arg-type]
+    elif not stat.S_ISREG(info.st_mode):
+        problems.append(InputError(path, "not a regular file (device, FIFO or socket); skipped"))
     elif is_archive(path):
         _add_archive(path, "", opts, files, problems)
     else:
@@ -183,6 +186,8 @@ def _walk(
                 yield InputError(entry.path, "symbolic link loop; not followed")
                 continue
             yield from _walk(entry.path, rel + "/", opts, ancestors | {key})
+        elif not stat.S_ISREG(info.st_mode):
+            yield InputError(entry.path, "not a regular file (device, FIFO or socket); skipped")
         elif not opts.wants(rel) and not is_archive(entry.name):
             continue
         elif is_archive(entry.name):
