@@ -211,24 +211,35 @@ def test_screenshot_of_a_pair(page: Any, single: str, tmp_path: Path) -> None:
     assert png_size(shot) == (VIEWPORT["width"], VIEWPORT["height"])
 
 
+def _winnow(*args: str, env: dict[str, str] | None = None) -> None:
+    exe = shutil.which("winnow", path=str(Path(sys.executable).parent)) or "winnow"
+    run = subprocess.run([exe, "compare", *args], capture_output=True, text=True, timeout=120,
+                         env=None if env is None else {**os.environ, **env})
+    assert run.returncode == 0, run.stderr
+
+
 def test_real_cli_report_opens_in_the_browser(page: Any, tmp_path: Path) -> None:
     """``winnow compare ... --report`` on a small tree, then the report in Chromium."""
-    compare = Path(__file__).parents[2] / "src" / "winnow" / "cli" / "compare.py"
-    if not compare.exists():
-        pytest.skip("winnow compare is not built yet")
     subs = tmp_path / "subs"
-    base = program("shared", 40)
+    shared = program("shared", 40)
     for name, extra in (("ann", 0), ("ben", 300), ("cat", 600)):
         (subs / name).mkdir(parents=True)
-        (subs / name / "main.py").write_text(program(name, 15, extra) + base)
-    out = tmp_path / "report"
-    winnow = shutil.which("winnow", path=str(Path(sys.executable).parent)) or "winnow"
-    run = subprocess.run([winnow, "compare", "--each", str(subs), "-k", "12", "-t", "24",
-                          "--report", str(out)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr
-    page.goto((out / "index.html").as_uri())
-    assert page.locator("table.pairs tbody tr").count() == 3
-    page.locator("table.pairs tbody tr").nth(0).locator("a").first.click()
-    assert page.locator('.pane[data-side="a"] .blk[data-p]').count() > 0
-    assert page.locator('.pane[data-side="b"] .blk[data-p]').count() > 0
+        (subs / name / "main.py").write_text(program(name, 15, extra) + shared)
+    common = ["--each", str(subs), "-k", "12", "-t", "24", "-j", "1", "-q"]
+    _winnow(*common, "--report", str(tmp_path / "report"))
+    page.goto((tmp_path / "report" / "index.html").as_uri())
+    rows = page.locator("table.pairs tbody tr")
+    assert rows.count() == 3 and "ann" in rows.nth(0).inner_text()
+    rows.nth(0).locator("a").first.click()
+    page.wait_for_url("**/pairs/pair-1.html")
+    a_pane, b_pane = '.pane[data-side="a"]', '.pane[data-side="b"]'
+    assert page.locator(f"{a_pane} .blk[data-p]").count() > 0
+    page.locator(f"{a_pane} .blk[data-p]").first.click()
+    assert in_view(page, b_pane, f'{b_pane} .blk[data-p="0"]')
+    # --anonymize into one file: no name of a submission is left
+    _winnow(*common, "--report", str(tmp_path / "anon.html"), "--anonymize",
+            env={"WINNOW_ANONYMIZE_KEY": "test-key"})
+    page.goto((tmp_path / "anon.html").as_uri())
+    text = page.locator("body").inner_text()
+    assert "student-" in text and not any(n in text for n in ("ann", "ben", "cat"))
     assert page.errors == [] and page.dialogs == []
