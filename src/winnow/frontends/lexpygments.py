@@ -31,9 +31,13 @@ from pygments.util import ClassNotFound
 
 from winnow.errors import WinnowError
 from winnow.frontends.ids import stable_id
+from winnow.frontends.lexfast import OPERATORS
 from winnow.sources.sniff import codepoints, utf8_widths
 
 I64 = npt.NDArray[np.int64]
+
+#: Multi-character punctuation kept whole (``->``, ``:=``, Prolog's ``:-`` ...).
+_OPERATORS = frozenset([*OPERATORS, ":-", "?-", "=>", "<=", "/=", "=="])
 
 
 class UnknownLanguage(WinnowError, ValueError):
@@ -54,11 +58,17 @@ def pygments_lexer(alias: str) -> Lexer:
 def _classify(ttype: Any, value: str, keep_identifiers: bool, keep_literals: bool
               ) -> tuple[str | None, bool]:
     """(label or None to drop, mergeable literal?)."""
-    if (ttype in Comment and ttype not in Comment.Preproc) or ttype in Text:
+    if ttype in Comment and ttype not in Comment.Preproc:
         return None, False
+    if ttype in Text:  # bare words (shell commands, Tcl, MATLAB) are names
+        if not value.strip():
+            return None, False
+        return ("id:" + value.strip() if keep_identifiers else "ID"), False
     if ttype in Comment.Preproc:
         word = value.strip().lstrip("#").strip().split(" ")[0]
-        return (f"#{word}" if word else None), False
+        if not word:
+            return None, False
+        return (f"#{word}" if word.isalpha() else word), False
     if ttype in String or ttype in Literal.String:
         return ("lit:" + value if keep_literals else "STR"), not keep_literals
     if ttype in Number:
@@ -112,7 +122,7 @@ def _split_punctuation(ttype: Any, value: str, index: int, label: str
 
     Other tokens give one unit spanning the token without surrounding blanks.
     """
-    if ttype in Punctuation:
+    if ttype in Punctuation and value.strip() not in _OPERATORS:
         return [(ch, index + i, index + i + 1) for i, ch in enumerate(value)
                 if not ch.isspace()]
     start = index + len(value) - len(value.lstrip())
