@@ -29,6 +29,7 @@ counts only.
 from __future__ import annotations
 
 import csv
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -36,7 +37,13 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import numpy.typing as npt
 
+from winnow.config import WinnowConfig
 from winnow.errors import InputError
+from winnow.matching.compare import compare
+from winnow.matching.model import ComparisonResult
+from winnow.matching.options import CompareOptions
+from winnow.matching.prints import Progress, SubmissionLike
+from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submission
 
 REQUIRED_COLUMNS = ("file_a", "file_b", "label")
 
@@ -276,3 +283,54 @@ def evaluate(label_set: LabelSet, similarity: Mapping[tuple[str, str], float],
                 rows = rows | ~y
             groups.append(GroupScores(column, value, score_arrays(y[rows], s[rows])))
     return Evaluation(score_arrays(y, s), tuple(groups), tuple(missing_files))
+
+
+def evaluation_rows(evaluation: Evaluation) -> list[dict[str, object]]:
+    """One flat record per line of the report: overall first (``column`` None), then groups.
+
+    Keys: ``column, value, n_pairs, n_positive, n_negative, roc_auc, pr_auc, best_f1,
+    threshold, precision, recall`` (metrics None where a group has one class).
+    """
+    records = [_record(None, "all", evaluation.overall)]
+    records += [_record(g.column, g.value, g.scores) for g in evaluation.groups]
+    return records
+
+
+def _record(column: str | None, value: str, scores: Scores) -> dict[str, object]:
+    best = scores.best_f1
+    return {
+        "column": column, "value": value, "n_pairs": scores.n_pairs,
+        "n_positive": scores.n_positive, "n_negative": scores.n_negative,
+        "roc_auc": scores.roc_auc, "pr_auc": scores.pr_auc,
+        "best_f1": best.f1 if best else None, "threshold": best.threshold if best else None,
+        "precision": best.precision if best else None, "recall": best.recall if best else None,
+    }
+
+
+def labelled_submissions(label_set: LabelSet, root: Path,
+                         read_options: ReadOptions | None = None) -> list[SubmissionSource]:
+    """One submission per file the labels name, named by its path relative to ``root``."""
+    return [load_submission(str(root / name), read_options=read_options, name=name)
+            for name in label_set.files()]
+
+
+def compare_labelled(
+    submissions: Sequence[SubmissionLike], config: WinnowConfig | None = None,
+    options: CompareOptions | None = None, *, base: Sequence[SubmissionLike] = (),
+    jobs: int = 1, progress: Progress | None = None,
+) -> tuple[dict[tuple[str, str], float], ComparisonResult]:
+    """Compare the submissions all against all and return every pair's ``similarity``,
+    keyed by :func:`pair_key` of the submission names, with the comparison itself.
+
+    Every pair that shares anything is scored (``top`` = 0, no ``min_similarity``);
+    passages are not computed (no ranking score needs them).
+    """
+    opts = dataclasses.replace(options or CompareOptions(), top=0, min_similarity=0.0,
+                               passages=False)
+    result = compare(submissions, config, opts, base=base, jobs=jobs, progress=progress)
+    return {pair_key(p.a, p.b): p.similarity for p in result.pairs}, result
+
+
+def unread_files(result: ComparisonResult) -> tuple[str, ...]:
+    """Submissions of which no file could be used (missing, unreadable, empty ...)."""
+    return tuple(s.name for s in result.submissions if not s.files)

@@ -11,6 +11,7 @@ import click
 
 from winnow import __version__
 from winnow.cli.compare import compare_command
+from winnow.cli.evaluate import evaluate_command
 from winnow.cli.fingerprint import fingerprint_command
 from winnow.cli.languages import languages_command
 from winnow.cli.tokens import tokens_command
@@ -24,5 +25,6 @@ def main() -> None:
 
 main.add_command(fingerprint_command)
 main.add_command(compare_command)
+main.add_command(evaluate_command)
 main.add_command(tokens_command)
 main.add_command(languages_command)

@@ -1,0 +1,190 @@
+"""``winnow evaluate``: score the comparison's ranking against labelled pairs.
+
+Takes every option of ``winnow compare`` (the same decorator), so a setting
+tuned here is used as is there.  Exit codes: 0 every labelled file was
+compared; 1 done, but some labelled file could not be used (named on standard
+error; its pairs score 0); 2 usage error or unusable labels file; 3 the output
+could not be written.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, TextIO
+
+import click
+
+from winnow.cli.common import exit_with, fail, format_option, warn
+from winnow.cli.compare import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_SKIPPED,
+    EXIT_USAGE,
+    ProgressBar,
+    compare_options,
+    read_options_of,
+    settings,
+)
+from winnow.errors import WinnowError
+from winnow.evaluation import (
+    Evaluation,
+    LabelSet,
+    compare_labelled,
+    evaluate,
+    evaluation_rows,
+    labelled_submissions,
+    load_labels,
+    unread_files,
+)
+from winnow.matching import ComparisonResult
+from winnow.reports.table import safe
+from winnow.sources.submissions import load_submissions
+
+COLUMNS = ("column", "value", "n_pairs", "n_positive", "n_negative", "roc_auc", "pr_auc",
+           "best_f1", "threshold", "precision", "recall")
+
+
+def _conditions(values: tuple[str, ...]) -> dict[str, str]:
+    conditions = {}
+    for value in values:
+        column, sep, wanted = value.partition("=")
+        if not sep or not column:
+            raise click.BadParameter(f"{value!r} is not COLUMN=VALUE", param_hint="--where")
+        conditions[column.strip()] = wanted.strip()
+    return conditions
+
+
+def select(labels: LabelSet, where: tuple[str, ...], group: tuple[str, ...]) -> LabelSet:
+    """The rows kept by ``--where``, checking the ``--group`` columns exist."""
+    unknown = sorted(set(group) - set(labels.extra_columns))
+    if unknown:
+        raise click.BadParameter(f"no such column {', '.join(unknown)} (the labels file has: "
+                                 f"{', '.join(labels.extra_columns) or 'none'})",
+                                 param_hint="--group")
+    try:
+        kept = labels.where(_conditions(where))
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--where") from error
+    if not kept.pairs:
+        raise click.BadParameter("no labelled pair matches", param_hint="--where")
+    return kept
+
+
+def summary(labels_path: Path, root: Path, evaluation: Evaluation,
+            result: ComparisonResult) -> dict[str, Any]:
+    """Everything ``--format json`` prints."""
+    rows = evaluation_rows(evaluation)
+    return {"labels": str(labels_path), "root": str(root),
+            "files": len(result.submissions), "unread": list(evaluation.missing_files),
+            "config": dict(result.config), "parameters": dict(result.parameters),
+            "overall": rows[0], "groups": rows[1:]}
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.4f}" if isinstance(value, float) else str(value)
+
+
+def write_table(data: dict[str, Any], out: TextIO) -> None:
+    """An aligned terminal table: one line overall, then one per group value."""
+    config, params = data["config"], data["parameters"]
+    out.write(f"{safe(data['labels'])}: {data['files']} files under {safe(data['root'])}; "
+              f"k={config['k']} t={config['t']} {config['method']}, "
+              f"-m {params['max_occurrences']}, similarity {params['similarity']}\n")
+    head = ("group", "value", "pairs", "pos", "neg", "ROC AUC", "PR AUC", "best F1",
+            "threshold", "precision", "recall")
+    lines = [[_cell(r[c]) if c != "column" else (r[c] or "all") for c in COLUMNS]
+             for r in [data["overall"], *data["groups"]]]
+    lines = [[safe(cell) for cell in line] for line in lines]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(head)]
+    for line in [list(head), *lines]:
+        out.write("  ".join(cell.rjust(w) if i > 1 else cell.ljust(w)
+                            for i, (cell, w) in enumerate(zip(line, widths, strict=True)))
+                  .rstrip() + "\n")
+
+
+def write_output(data: dict[str, Any], fmt: str, out: TextIO) -> None:
+    """Write the evaluation in ``fmt`` (table, csv, json, jsonl)."""
+    rows = [data["overall"], *data["groups"]]
+    if fmt == "table":
+        write_table(data, out)
+    elif fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({c: ("" if r[c] is None else r[c]) for c in COLUMNS} for r in rows)
+    elif fmt == "json":
+        out.write(json.dumps(data, indent=2) + "\n")
+    else:
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+
+
+def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
+                   group: tuple[str, ...], params: dict[str, Any],
+                   progress: ProgressBar) -> dict[str, Any]:
+    """Load the labels, compare their files, score the ranking."""
+    labels = select(load_labels(labels_path), where, group)
+    read = read_options_of(params)
+    subs = labelled_submissions(labels, root, read)
+    chosen = settings(subs, {**params, "top": 0, "passages": False})
+    base = load_submissions(chosen.base, role="base", read_options=chosen.read)
+    try:
+        similarity, result = compare_labelled(subs, chosen.config, chosen.options, base=base,
+                                              jobs=chosen.jobs, progress=progress)
+    finally:
+        progress.close()
+    for issue in result.issues:
+        if issue.skipped:
+            warn(f"{safe(issue.path)}: {safe(issue.reason)}")
+    unread = unread_files(result)
+    if unread:
+        warn(f"{len(unread)} labelled file(s) could not be compared; their pairs score 0")
+    evaluation = evaluate(labels, similarity, group_columns=group or None,
+                          missing_files=unread)
+    return summary(labels_path, root, evaluation, result)
+
+
+@click.command("evaluate")
+@click.argument("labels", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--root", required=True, type=click.Path(file_okay=False, path_type=Path),
+              help="Folder the labels' paths are relative to.")
+@click.option("--where", multiple=True, metavar="COLUMN=VALUE",
+              help="Only the labelled pairs whose COLUMN equals VALUE (repeatable).")
+@click.option("--group", multiple=True, metavar="COLUMN",
+              help="Break the scores down by this extra column (repeatable; default: "
+                   "every extra column).")
+@compare_options
+@format_option()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the result here instead of standard output.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tuple[str, ...],
+                     fmt: str, output: Path | None, quiet: bool, **params: Any) -> None:
+    """Score the ranking of `winnow compare` against labelled pairs.
+
+    LABELS is a CSV `file_a,file_b,label[,extra columns]` (label 1 = copied,
+    0 = independent), paths relative to --root.  Every file it names is one
+    submission; the comparison takes the same options as `winnow compare`.
+    Prints ROC AUC, PR AUC (average precision) and the best F1 with its
+    threshold, overall and per value of each extra column (a value holding
+    only positive pairs is scored against every negative pair).
+    """
+    progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
+    try:
+        data = run_evaluation(labels, root, where, group, params, progress)
+        with ExitStack() as stack:
+            out: TextIO = sys.stdout if output is None else stack.enter_context(
+                open(output, "w", encoding="utf-8", newline=""))
+            write_output(data, fmt, out)
+    except OSError as error:
+        click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
+        exit_with(EXIT_FAILED)
+    except WinnowError as error:
+        fail(error)
+        exit_with(EXIT_USAGE)
+    exit_with(EXIT_SKIPPED if data["unread"] else EXIT_OK)
