@@ -47,6 +47,7 @@ def build_result(
     pairs: Sequence[tuple[str, str, Sequence[PassageSpec]]],
     clusters: Sequence[Sequence[str]] = (),
     issues: Sequence[Issue] = (),
+    archive: Sequence[str] = (),
 ) -> ComparisonResult:
     """A result with the given submissions (name -> {file: text}) and passages per pair.
 
@@ -56,8 +57,9 @@ def build_result(
     docs = {(s, f): document(f, text) for s, files in submissions.items()
             for f, text in files.items()}
     subs = tuple(
-        Submission(s, "new", tuple(SubmittedFile(f, len(t.encode()), len(t.encode()), 10)
-                                   for f, t in files.items()),
+        Submission(s, "archive" if s in archive else "new",
+                   tuple(SubmittedFile(f, len(t.encode()), len(t.encode()), 10)
+                         for f, t in files.items()),
                    sum(len(t.encode()) for t in files.values()), 10 * len(files))
         for s, files in submissions.items()
     )

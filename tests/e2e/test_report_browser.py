@@ -85,7 +85,7 @@ def page(browser: Any) -> Iterator[Any]:
 
 def sample_result() -> ComparisonResult:
     """Three submissions; pair 1's first passage is at the top of a and far down b."""
-    evil_file = EVIL_TEXT + program("evil", 20)
+    evil_file = EVIL_TEXT + "cr\rinside\u2028line\ttab\n" + program("evil", 20)
     subs = {
         "alice": {"main.py": program("a", 60), "util.py": program("u", 5, 100)},
         "bob": {"bob.py": program("b", 60, 500) + program("a", 60)},
@@ -178,6 +178,10 @@ def test_hostile_submission_shows_as_text_and_runs_nothing(page: Any, single: st
     assert page.locator("img").count() == 0
     assert page.locator("svg [onload], textarea").count() == 0
     assert page.locator("script").count() == 1  # the report's own
+    heights = pane.locator(".blk:not(.gap)").evaluate_all(
+        "els => els.map(e => [e.querySelector('.ln').offsetHeight,"
+        " e.querySelector('.tx').offsetHeight])")
+    assert heights and all(ln == tx for ln, tx in heights)  # numbers stay beside their lines
 
 
 def test_directory_report_links_to_pair_pages(page: Any, tmp_path: Path) -> None:

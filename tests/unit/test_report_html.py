@@ -67,6 +67,7 @@ def test_long_files_elide_unmatched_stretches_but_keep_context() -> None:
 def test_split_lines_matches_document_line_numbers() -> None:
     assert split_lines("a\r\nb\n\nc") == ["a", "b", "", "c"]
     assert split_lines("a\n") == ["a"]
+    assert split_lines("x\ry\u2028z\r\n") == ["x\u240dy\u2424z"]  # one line stays one line
     long = split_lines("x" * (html_view.MAX_LINE_CHARS + 5))[0]
     assert long.endswith("[5 more characters]")
 
@@ -142,6 +143,15 @@ def test_directory_has_index_and_one_page_per_pair(tmp_path: Path) -> None:
     pair = (out.parent / "pairs" / "pair-1.html").read_text()
     assert 'href="../index.html"' in pair and 'data-side="a"' in pair and 'data-side="b"' in pair
     assert not list(out.parent.rglob(".winnow-*"))  # no temporary files left
+
+
+def test_archive_submissions_are_tagged(tmp_path: Path) -> None:
+    subs = {"new": {"a.py": program("a", 5)}, "2023/old": {"a.py": program("a", 5)}}
+    result = build_result(subs, [("new", "2023/old", [("a.py", 1, 5, "a.py", 1, 5)])],
+                          archive=["2023/old"])
+    page = write_report(result, tmp_path / "r.html").read_text()
+    row = re.search(r"<tbody>.*?</tbody>", page, re.S).group(0)  # type: ignore[union-attr]
+    assert row.count('class="tag">archive<') == 1 and row.index("2023/old") < row.index("tag")
 
 
 def test_unwritable_target_is_a_report_error(tmp_path: Path) -> None:

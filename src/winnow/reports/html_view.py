@@ -106,6 +106,8 @@ class PairRow:
     computed: bool
     href: str
     anchor: str
+    a_archive: bool = False
+    b_archive: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +142,11 @@ class Namer:
         """Whether names are replaced."""
         return self._pseudo is not None
 
+    def is_archive(self, name: str) -> bool:
+        """Whether ``name`` comes from ``--archive`` (earlier years)."""
+        sub = self._subs.get(name)
+        return sub is not None and sub.role == "archive"
+
     def submission(self, name: str) -> str:
         """How submission ``name`` is shown."""
         return name if self._pseudo is None else self._pseudo.submission(name)
@@ -153,6 +160,13 @@ class Namer:
         return self._pseudo.file(submission, path, siblings)
 
 
+#: Characters a browser could show as a line break (or drop) inside ``<pre>``, shown as
+#: visible symbols instead so the line numbers stay aligned with the text.
+_VISIBLE = str.maketrans({"\r": "\u240d", "\x0b": "\u240b", "\x0c": "\u240c",
+                          "\x85": "\u2424", "\u2028": "\u2424", "\u2029": "\u2424",
+                          "\x00": "\u2400"})
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as :meth:`Document.line_of` counts them (``\\n`` only), without ends."""
     lines = text.split("\n")
@@ -160,7 +174,7 @@ def split_lines(text: str) -> list[str]:
         lines.pop()
     out = []
     for line in lines:
-        line = line.removesuffix("\r")
+        line = line.removesuffix("\r").translate(_VISIBLE)
         if len(line) > MAX_LINE_CHARS:
             line = line[:MAX_LINE_CHARS] + f" … [{len(line) - MAX_LINE_CHARS} more characters]"
         out.append(line)
@@ -271,7 +285,8 @@ def pair_row(namer: Namer, pair: PairResult, rank: int, single_file: bool) -> Pa
                    percent(pair.coverage_a), percent(pair.coverage_b), lines,
                    percent(pair.similarity), pair.similarity, pair.shared,
                    "–" if pair.longest is None else str(pair.longest),
-                   pair.passages_computed, href, anchor)
+                   pair.passages_computed, href, anchor,
+                   namer.is_archive(pair.a), namer.is_archive(pair.b))
 
 
 def _scores(pair: PairResult) -> tuple[tuple[str, str], ...]:
