@@ -283,7 +283,7 @@ def pair_row(namer: Namer, pair: PairResult, rank: int, single_file: bool) -> Pa
     href = f"#{anchor}" if single_file else f"pairs/{anchor}.html"
     return PairRow(rank, namer.submission(pair.a), namer.submission(pair.b),
                    percent(pair.coverage_a), percent(pair.coverage_b), lines,
-                   percent(pair.similarity), pair.similarity, pair.shared,
+                   percent(pair.similarity), min(1.0, max(0.0, pair.similarity)), pair.shared,
                    "–" if pair.longest is None else str(pair.longest),
                    pair.passages_computed, href, anchor,
                    namer.is_archive(pair.a), namer.is_archive(pair.b))
