@@ -11,9 +11,14 @@ import click
 
 from winnow import __version__
 from winnow.cli.compare import compare_command
+from winnow.cli.dircmp import dircmp_command
 from winnow.cli.evaluate import evaluate_command
 from winnow.cli.fingerprint import fingerprint_command
+from winnow.cli.groups import groups_command
+from winnow.cli.index import index_command
 from winnow.cli.languages import languages_command
+from winnow.cli.query import query_command
+from winnow.cli.scan import scan_command
 from winnow.cli.tokens import tokens_command
 
 
@@ -28,3 +33,8 @@ main.add_command(compare_command)
 main.add_command(evaluate_command)
 main.add_command(tokens_command)
 main.add_command(languages_command)
+main.add_command(index_command)
+main.add_command(query_command)
+main.add_command(groups_command)
+main.add_command(scan_command)
+main.add_command(dircmp_command)

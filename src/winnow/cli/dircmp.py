@@ -1,0 +1,45 @@
+"""``winnow dircmp``: compare two directories by content (sif's future-work item)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+
+from winnow.cli.common import exit_with, fail, format_option
+from winnow.cli.index import output, output_option, print_summary, run_index
+from winnow.errors import WinnowError
+from winnow.index import FingerprintIndex
+from winnow.sif.dircmp import compare_dirs
+from winnow.sif.render import write_dircmp
+
+
+@click.command("dircmp")
+@click.argument("dir_a", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dir_b", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Index both folders into this file (default: a temporary one).")
+@click.option("--threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
+              help="Minimum similarity for pairing differently named files.")
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
+@format_option()
+@output_option
+def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
+                   jobs: int | None, quiet: bool, fmt: str, out_path: Path | None) -> None:
+    """Compare DIR_A and DIR_B by content: identical, renamed, modified, similar,
+    only on one side, and an overall similarity for the two folders."""
+    try:
+        with tempfile.TemporaryDirectory(prefix="winnow-dircmp-") as tmp:
+            target = db if db is not None else Path(tmp) / "dircmp.db"
+            summary = run_index(target, (dir_a, dir_b), None, jobs, False, quiet)
+            if not quiet:
+                print_summary(summary)
+            with FingerprintIndex(target, read_only=True) as index:
+                result = compare_dirs(index, str(dir_a), str(dir_b), threshold)
+        with output(out_path) as out:
+            write_dircmp(result, fmt, out)
+    except WinnowError as error:
+        fail(error)
+        exit_with(error.exit_code)

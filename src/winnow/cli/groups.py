@@ -1,0 +1,75 @@
+"""``winnow groups``: sif's all-against-all groups, from the index alone."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from winnow.cli.common import exit_with, fail, format_option
+from winnow.cli.index import db_option, output, output_option
+from winnow.errors import WinnowError
+from winnow.index import FingerprintIndex
+from winnow.sif.groups import GroupOptions, find_groups
+from winnow.sif.render import write_groups
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def group_options(func: F) -> F:
+    """Post-processing options: none of them re-reads a file."""
+    options = [
+        click.option("--threshold", type=click.FloatRange(0, 100), default=50.0,
+                     show_default=True,
+                     help="Minimum similarity: shared fingerprints as a percentage of the "
+                          "reference file's."),
+        click.option("--size-ratio", type=click.FloatRange(0, 1), default=None,
+                     help="Only pair files whose smaller size is at least this fraction "
+                          "of the larger."),
+        click.option("--same-suffix", is_flag=True,
+                     help="Only pair files with the same extension."),
+        click.option("--mix-kinds", is_flag=True,
+                     help="Also compare text files with binary files."),
+        click.option("--max-df", type=click.IntRange(2), default=200, show_default=True,
+                     help="Ignore fingerprints found in more distinct files than this."),
+        click.option("--include-empty", is_flag=True,
+                     help="Group empty files as identical too."),
+        click.option("--interesting", is_flag=True,
+                     help="Also list sif's interesting sets: maximal sets of pairwise "
+                          "similar files."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None) -> None:
+    with FingerprintIndex(db, read_only=True) as index:
+        result = find_groups(index, options)
+    with output(out_path) as out:
+        write_groups(result, fmt, out)
+
+
+@click.command("groups")
+@db_option
+@group_options
+@format_option()
+@output_option
+def groups_command(db: Path, threshold: float, size_ratio: float | None, same_suffix: bool,
+                   mix_kinds: bool, max_df: int, include_empty: bool, interesting: bool,
+                   fmt: str, out_path: Path | None) -> None:
+    """Print groups of identical files, then groups of similar files (sif's layout).
+
+    Each similar group is a reference file (R100) and the files sharing at
+    least THRESHOLD percent of its fingerprints, with that percentage and
+    their sizes; a set is printed once.  Only the index is read.
+    """
+    options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
+                           include_empty, interesting)
+    try:
+        print_groups(db, options, fmt, out_path)
+    except WinnowError as error:
+        fail(error)
+        exit_with(error.exit_code)

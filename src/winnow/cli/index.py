@@ -1,0 +1,187 @@
+"""``winnow index``: build, update, inspect or shrink the sif index (one DuckDB file).
+
+Also the option sets the other sif commands share (``--db``, the index
+parameters, output choice) and the end-of-run summary.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TextIO, TypeVar
+
+import click
+from tqdm import tqdm
+
+from winnow.cli.common import exit_with, fail
+from winnow.config import METHODS, WinnowConfig
+from winnow.errors import InvalidConfig, WinnowError
+from winnow.index import FingerprintIndex, IndexParams
+from winnow.sif.build import BuildSummary, remove_paths, update_index
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULT_DB = "winnow.db"
+
+
+def db_option(func: F) -> F:
+    return click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
+                        default=DEFAULT_DB, show_default=True,
+                        help="The index database file.")(func)
+
+
+def params_options(func: F) -> F:
+    """How fingerprints are made; omitted options mean "what the index has"."""
+    options = [
+        click.option("-k", "k", type=int, default=None,
+                     help="k-gram length in front-end units (sif default 50 bytes)."),
+        click.option("-t", "t", type=int, default=None,
+                     help="Guarantee threshold for winnowing methods (default k + 99)."),
+        click.option("--method", type=click.Choice(METHODS), default=None,
+                     help="Fingerprint selection (default sif: hash's last --bits bits zero, "
+                          "no overlaps)."),
+        click.option("--bits", type=int, default=None,
+                     help="sif selection: keep about one k-gram in 2^bits (default 8)."),
+        click.option("--seed", type=int, default=None, help="Hash seed (default 0)."),
+        click.option("--frontend", default=None,
+                     help="Front-end: bytes (default, sif's way), text, code, auto ..."),
+        click.option("--frontend-option", "frontend_options", multiple=True,
+                     metavar="NAME=VALUE",
+                     help="A front-end option, e.g. keep_case=true (repeatable)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    return int(text) if text.isdigit() else text
+
+
+def build_params(k: int | None, t: int | None, method: str | None, bits: int | None,
+                 seed: int | None, frontend: str | None,
+                 frontend_options: tuple[str, ...]) -> IndexParams | None:
+    """The requested parameters, or ``None`` when none was given."""
+    if all(v is None for v in (k, t, method, bits, seed, frontend)) and not frontend_options:
+        return None
+    method = method or "sif"
+    k_value = 50 if k is None else k
+    t_value = t if t is not None else (k_value if method == "sif" else k_value + 99)
+    fe_options: dict[str, Any] = {}
+    for item in frontend_options:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise click.UsageError(f"--frontend-option wants NAME=VALUE, got {item!r}")
+        fe_options[name.strip()] = _value(value.strip())
+    try:
+        config = WinnowConfig(k=k_value, t=t_value, method=method, seed=seed or 0,
+                              bits=bits if bits is not None or method != "sif" else 8)
+    except InvalidConfig as error:
+        raise click.UsageError("; ".join(error.problems)) from error
+    return IndexParams(config=config, frontend=frontend or "bytes",
+                       frontend_options=fe_options)
+
+
+@contextmanager
+def output(path: Path | None) -> Iterator[TextIO]:
+    """``-o FILE`` or standard output."""
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        yield handle
+
+
+def output_option(func: F) -> F:
+    return click.option("-o", "--output", "out_path", type=click.Path(path_type=Path),
+                        default=None, help="Write the result to this file.")(func)
+
+
+def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, jobs: int | None,
+              follow_links: bool, quiet: bool) -> BuildSummary:
+    """Index ``paths``, with a progress bar on a terminal unless ``quiet``."""
+    bar = tqdm(total=0, unit="B", unit_scale=True, desc="indexing", leave=False,
+               disable=quiet or not sys.stderr.isatty())
+
+    def progress(done: int, total: int) -> None:
+        bar.total = total
+        bar.update(done - bar.n)
+
+    with bar, FingerprintIndex(db) as index:
+        summary = update_index(index, list(paths), params, jobs=jobs or os.cpu_count() or 1,
+                               follow_links=follow_links, progress=progress)
+    return summary
+
+
+def print_summary(s: BuildSummary, show_skipped: bool = False) -> None:
+    click.echo(
+        f"winnow index: {s.files_seen} files, {s.bytes_total / 1e6:.1f} MB in {s.seconds:.1f} s "
+        f"({s.mb_per_s:.1f} MB/s); {s.added} added, {s.updated} updated, "
+        f"{s.unchanged} unchanged, {s.removed} removed; {s.bytes_read / 1e6:.1f} MB read",
+        err=True)
+    if s.skipped:
+        reasons = Counter(item.reason for item in s.skipped)
+        listed = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
+        click.echo(f"winnow index: skipped {len(s.skipped)}: {listed}", err=True)
+        for item in s.skipped if show_skipped else []:
+            click.echo(f"  skipped {item.path!r}: {item.reason}", err=True)
+
+
+def print_info(db: Path) -> None:
+    with FingerprintIndex(db, read_only=True) as index:
+        info = index.info()
+    click.echo(f"index:          {info.path}")
+    click.echo(f"documents:      {info.documents}")
+    click.echo(f"fingerprints:   {info.fingerprints}")
+    click.echo(f"bytes indexed:  {info.bytes_indexed}")
+    click.echo(f"index size:     {info.index_bytes} bytes "
+               f"({info.percent_of_corpus:.2f}% of the corpus)")
+    click.echo(f"parameters:     {info.params}")
+
+
+@click.command("index")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@db_option
+@params_options
+@click.option("-j", "--jobs", type=int, default=None,
+              help="Worker processes for fingerprinting (default: all cores).")
+@click.option("--follow-links", is_flag=True, help="Follow symbolic links (loops are skipped).")
+@click.option("--remove", is_flag=True, help="Remove PATHS (files or folders) from the index.")
+@click.option("--info", is_flag=True, help="Show the index's size and parameters.")
+@click.option("--show-skipped", is_flag=True, help="List every skipped path.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
+def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | None,
+                  method: str | None, bits: int | None, seed: int | None,
+                  frontend: str | None, frontend_options: tuple[str, ...], jobs: int | None,
+                  follow_links: bool, remove: bool, info: bool, show_skipped: bool,
+                  quiet: bool) -> None:
+    """Index the files under PATHS into one database file (sif's index).
+
+    New and changed files are fingerprinted (changes found by size and mtime,
+    confirmed by checksum); files gone from PATHS are dropped.  The run is one
+    transaction: interrupted, the index keeps its previous state.
+    """
+    params = build_params(k, t, method, bits, seed, frontend, frontend_options)
+    try:
+        if info:
+            print_info(db)
+        elif remove:
+            with FingerprintIndex(db) as index:
+                n = remove_paths(index, list(paths))
+            click.echo(f"winnow index: removed {n} files", err=True)
+        elif not paths:
+            raise click.UsageError("give PATHS to index (or --info / --remove)")
+        else:
+            summary = run_index(db, paths, params, jobs, follow_links, quiet)
+            if not quiet:
+                print_summary(summary, show_skipped)
+    except WinnowError as error:
+        fail(error)
+        exit_with(error.exit_code)

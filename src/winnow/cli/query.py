@@ -1,0 +1,57 @@
+"""``winnow query``: sif's one-against-all search against a prebuilt index."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from winnow.cli.common import exit_with, fail, format_option
+from winnow.cli.index import db_option, output, output_option
+from winnow.errors import IndexCorrupt, WinnowError
+from winnow.index import FingerprintIndex
+from winnow.sif.query import Measure, QueryResult, query_file
+from winnow.sif.render import write_query
+
+
+@click.command("query")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@db_option
+@click.option("--threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
+              help="Minimum similarity in percent (of --measure).")
+@click.option("--measure", type=click.Choice(["contained", "contains", "max"]),
+              default="contained", show_default=True,
+              help="contained: share of the query found in the file (sif's figure); "
+                   "contains: share of the file found in the query; max: either.")
+@click.option("--include-self", is_flag=True, help="Also list the query file's own entry.")
+@format_option()
+@output_option
+def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: Measure,
+                  include_self: bool, fmt: str, out_path: Path | None) -> None:
+    """List the indexed files similar to each FILE, best first.
+
+    FILE need not be indexed; it is fingerprinted with the index's parameters.
+    contained and contains are shares of distinct fingerprints (0-100); the
+    JSON output adds sif's occurrence-based figure (sif_percent), which can
+    pass 100 when fingerprints repeat.
+    """
+    results: list[QueryResult] = []
+    failed = 0
+    try:
+        with FingerprintIndex(db, read_only=True) as index:
+            params = index.params
+            if params is None:
+                raise IndexCorrupt(f"{db}: the index is empty (run `winnow index` first)")
+            for path in files:
+                try:
+                    results.append(query_file(index, params, str(path), threshold=threshold,
+                                              measure=measure, include_self=include_self))
+                except WinnowError as error:
+                    fail(error)
+                    failed = 1
+    except WinnowError as error:
+        fail(error)
+        exit_with(error.exit_code)
+    with output(out_path) as out:
+        write_query(results, fmt, out, threshold)
+    exit_with(failed)

@@ -1,0 +1,48 @@
+"""``winnow scan``: index PATHS (into a temporary or given database) and print the groups."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import click
+
+from winnow.cli.common import exit_with, fail, format_option
+from winnow.cli.groups import group_options, print_groups
+from winnow.cli.index import build_params, params_options, print_summary, run_index
+from winnow.errors import WinnowError
+from winnow.sif.groups import GroupOptions
+
+
+@click.command("scan")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Keep the index in this file (default: a temporary one).")
+@params_options
+@group_options
+@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all).")
+@click.option("--follow-links", is_flag=True, help="Follow symbolic links.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
+@format_option()
+@click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
+              help="Write the groups to this file.")
+def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int | None,
+                 method: str | None, bits: int | None, seed: int | None,
+                 frontend: str | None, frontend_options: tuple[str, ...], threshold: float,
+                 size_ratio: float | None, same_suffix: bool, mix_kinds: bool, max_df: int,
+                 include_empty: bool, interesting: bool, jobs: int | None,
+                 follow_links: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
+    """Find identical and similar files under PATHS in one command (index + groups)."""
+    params = build_params(k, t, method, bits, seed, frontend, frontend_options)
+    options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
+                           include_empty, interesting)
+    try:
+        with tempfile.TemporaryDirectory(prefix="winnow-scan-") as tmp:
+            target = db if db is not None else Path(tmp) / "scan.db"
+            summary = run_index(target, paths, params, jobs, follow_links, quiet)
+            if not quiet:
+                print_summary(summary)
+            print_groups(target, options, fmt, out_path)
+    except WinnowError as error:
+        fail(error)
+        exit_with(error.exit_code)

@@ -1,0 +1,348 @@
+"""The persistent fingerprint store: one embedded DuckDB file, no server.
+
+Layout (format version :data:`winnow.index.params.FORMAT_VERSION`):
+
+* ``meta(key, value)``: ``params`` (JSON of :class:`IndexParams`).
+* ``documents(id, path, size, mtime_ns, checksum, kind, frontend, n_fp,
+  n_distinct)``: one row per indexed file; ``checksum`` is a hex BLAKE2b-128
+  of the whole file, ``n_fp`` its number of fingerprints and ``n_distinct``
+  the number of distinct fingerprint hashes.
+* ``fingerprints(hash, doc, pos)``: every selected fingerprint; ``hash`` is
+  the engine's 64-bit value stored as a signed BIGINT (same bits), ``pos`` the
+  byte offset in the file where the fingerprinted k-gram starts.
+
+Why DuckDB (measured with ``benchmarks/sif_db.py``, see ``docs/sif.md``): its
+columnar, compressed storage keeps ``(hash, doc, pos)`` near 11 bytes a row,
+bulk inserts from numpy arrays and the group-by-hash self-join of ``groups``
+run vectorised, and one process holds the write lock, so a second indexer
+gets a clear :class:`IndexBusy` instead of interleaving writes.  Each index
+run is one transaction: a crash (even ``kill -9``) leaves the old or the new
+state, which DuckDB's write-ahead log restores on the next open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+import numpy.typing as npt
+
+from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
+from winnow.index.params import FORMAT_VERSION, IndexParams
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta(key VARCHAR, value VARCHAR)",
+    "CREATE TABLE IF NOT EXISTS documents(id INTEGER, path VARCHAR, size BIGINT,"
+    " mtime_ns BIGINT, checksum VARCHAR, kind VARCHAR, frontend VARCHAR,"
+    " n_fp INTEGER, n_distinct INTEGER)",
+    "CREATE TABLE IF NOT EXISTS fingerprints(hash BIGINT, doc INTEGER, pos BIGINT)",
+)
+
+#: Rows of fingerprints buffered before one bulk insert.
+FLUSH_ROWS = 1_000_000
+
+
+@dataclass(frozen=True)
+class DocRow:
+    """One indexed file as stored."""
+
+    id: int
+    path: str
+    size: int
+    mtime_ns: int
+    checksum: str
+    kind: str
+    frontend: str
+    n_fp: int
+    n_distinct: int
+
+
+@dataclass(frozen=True)
+class NewDocument:
+    """A fingerprinted file ready to store (``hashes``/``positions`` aligned)."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    checksum: str
+    kind: str
+    frontend: str
+    hashes: npt.NDArray[np.int64]
+    positions: npt.NDArray[np.int64]
+
+    @property
+    def n_distinct(self) -> int:
+        return int(np.unique(self.hashes).size)
+
+
+@dataclass(frozen=True)
+class IndexInfo:
+    """``winnow index --info``: sizes of the corpus and of the index."""
+
+    path: str
+    documents: int
+    fingerprints: int
+    bytes_indexed: int
+    index_bytes: int
+    params: dict[str, Any] | None
+
+    @property
+    def percent_of_corpus(self) -> float:
+        """Index file size as a percentage of the bytes indexed (sif: 5 %)."""
+        return 100.0 * self.index_bytes / self.bytes_indexed if self.bytes_indexed else 0.0
+
+
+def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
+    try:
+        return duckdb.connect(str(path), read_only=read_only)
+    except duckdb.IOException as error:
+        text = str(error)
+        if "lock" in text.lower():
+            raise IndexBusy(
+                f"{path}: the index is in use by another winnow process "
+                f"(DuckDB allows one writer); try again when it has finished "
+                f"[{text.split('Conflicting lock is held in')[-1].strip()}]"
+            ) from error
+        raise IndexCorrupt(f"{path}: cannot open the index: {text}") from error
+    except duckdb.Error as error:
+        raise IndexCorrupt(f"{path}: not a winnow index ({error})") from error
+
+
+class FingerprintIndex:
+    """An open index.  Use as a context manager; writes go in :meth:`transaction`.
+
+    ``read_only`` opens for queries (several readers may share the file); a
+    writer holds it alone.  A missing file is created unless ``read_only``.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
+        self.path = Path(path)
+        if read_only and not self.path.exists():
+            raise IndexCorrupt(f"{self.path}: no such index (build one with `winnow index`)")
+        self._con = _connect(self.path, read_only)
+        self.read_only = read_only
+        try:
+            if not read_only:
+                for statement in _SCHEMA:
+                    self._con.execute(statement)
+            self._check_tables()
+        except BaseException:
+            self._con.close()
+            raise
+        self._pending: list[NewDocument] = []
+        self._pending_rows = 0
+        self._next_id = 0
+
+    def _check_tables(self) -> None:
+        names = {row[0] for row in self._con.execute("SHOW TABLES").fetchall()}
+        missing = {"meta", "documents", "fingerprints"} - names
+        if missing:
+            raise IndexCorrupt(f"{self.path}: not a winnow index (no table {sorted(missing)[0]})")
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> FingerprintIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- parameters -------------------------------------------------------------
+
+    @property
+    def params(self) -> IndexParams | None:
+        """The stored parameters, or ``None`` for an empty new index."""
+        row = self._con.execute("SELECT value FROM meta WHERE key = 'params'").fetchone()
+        if row is None:
+            return None
+        data = json.loads(row[0])
+        if data.get("format_version") != FORMAT_VERSION:
+            raise IndexMismatch(
+                f"{self.path}: index format version {data.get('format_version')} is not "
+                f"{FORMAT_VERSION}, the one this winnow reads; rebuild the index"
+            )
+        return IndexParams.from_dict(data)
+
+    def resolve_params(self, requested: IndexParams | None) -> IndexParams:
+        """The parameters to use: the stored ones, checked against ``requested``.
+
+        A new index takes ``requested`` (or the sif defaults) and records them
+        (inside the current transaction).  Raises :class:`IndexMismatch`, listing
+        every difference, when both exist and differ.
+        """
+        stored = self.params
+        if stored is None:
+            chosen = requested if requested is not None else IndexParams()
+            if not self.read_only:
+                self._con.execute("INSERT INTO meta VALUES ('params', ?)", [chosen.to_json()])
+            return chosen
+        if requested is not None and stored != requested:
+            lines = "; ".join(stored.differences(requested))
+            raise IndexMismatch(
+                f"{self.path} was built with other parameters ({lines}); use the index's "
+                f"own parameters (omit the options) or build a new index with --db"
+            )
+        return stored
+
+    # -- writing -----------------------------------------------------------------
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """All-or-nothing: commit at the end, roll back on any exception."""
+        self._con.execute("BEGIN TRANSACTION")
+        try:
+            row = self._con.execute("SELECT coalesce(max(id), -1) + 1 FROM documents").fetchone()
+            self._next_id = int(row[0]) if row else 0
+            yield
+            self._flush()
+            self._con.execute("COMMIT")
+        except BaseException:
+            self._pending.clear()
+            self._pending_rows = 0
+            self._con.execute("ROLLBACK")
+            raise
+        self._con.execute("CHECKPOINT")
+
+    def add(self, document: NewDocument) -> None:
+        """Store one file (call :meth:`remove` first if its path was indexed)."""
+        self._pending.append(document)
+        self._pending_rows += int(document.hashes.size)
+        if self._pending_rows >= FLUSH_ROWS or len(self._pending) >= 20_000:
+            self._flush()
+
+    def _flush(self) -> None:
+        docs, self._pending, self._pending_rows = self._pending, [], 0
+        if not docs:
+            return
+        ids = list(range(self._next_id, self._next_id + len(docs)))
+        self._next_id += len(docs)
+        columns = [
+            ids, [d.path for d in docs], [d.size for d in docs], [d.mtime_ns for d in docs],
+            [d.checksum for d in docs], [d.kind for d in docs], [d.frontend for d in docs],
+            [int(d.hashes.size) for d in docs], [d.n_distinct for d in docs],
+        ]
+        self._con.execute(
+            "INSERT INTO documents SELECT unnest(?::INTEGER[]), unnest(?::VARCHAR[]),"
+            " unnest(?::BIGINT[]), unnest(?::BIGINT[]), unnest(?::VARCHAR[]),"
+            " unnest(?::VARCHAR[]), unnest(?::VARCHAR[]), unnest(?::INTEGER[]),"
+            " unnest(?::INTEGER[])", columns)
+        sizes = np.array([d.hashes.size for d in docs], dtype=np.int64)
+        batch: dict[str, npt.NDArray[np.int64] | npt.NDArray[np.int32]] = {  # scanned by name
+            "hash": np.concatenate([d.hashes for d in docs]).astype(np.int64, copy=False),
+            "doc": np.repeat(np.array(ids, dtype=np.int32), sizes),
+            "pos": np.concatenate([d.positions for d in docs]).astype(np.int64, copy=False),
+        }
+        if batch["hash"].size:
+            self._con.execute("INSERT INTO fingerprints SELECT hash, doc, pos FROM batch")
+
+    def remove(self, doc_ids: Sequence[int]) -> None:
+        """Delete documents and their fingerprints."""
+        if not doc_ids:
+            return
+        ids = [int(i) for i in doc_ids]
+        self._con.execute("DELETE FROM fingerprints WHERE doc IN (SELECT unnest(?::INTEGER[]))",
+                          [ids])
+        self._con.execute("DELETE FROM documents WHERE id IN (SELECT unnest(?::INTEGER[]))",
+                          [ids])
+
+    def set_mtime(self, doc_id: int, mtime_ns: int) -> None:
+        """Record a new mtime for a file whose content (checksum) did not change."""
+        self._con.execute("UPDATE documents SET mtime_ns = ? WHERE id = ?", [mtime_ns, doc_id])
+
+    # -- reading -----------------------------------------------------------------
+
+    def documents(self, prefixes: Sequence[str] | None = None) -> list[DocRow]:
+        """Stored documents, all or those whose path is or lies under a prefix."""
+        sql = "SELECT * FROM documents"
+        args: list[Any] = []
+        if prefixes is not None:
+            if not prefixes:
+                return []
+            sql += " WHERE " + " OR ".join(["path = ? OR starts_with(path, ?)"] * len(prefixes))
+            for prefix in prefixes:
+                args += [prefix, prefix.rstrip(os.sep) + os.sep]
+        rows = self._con.execute(sql + " ORDER BY path", args).fetchall()
+        return [DocRow(*row) for row in rows]
+
+    def documents_by_id(self, doc_ids: Sequence[int]) -> dict[int, DocRow]:
+        """The stored documents with these ids."""
+        rows = self._con.execute(
+            "SELECT * FROM documents WHERE id IN (SELECT unnest(?::INTEGER[]))",
+            [[int(i) for i in doc_ids]]).fetchall()
+        return {int(row[0]): DocRow(*row) for row in rows}
+
+    def documents_by_checksum(self, digest: str) -> list[DocRow]:
+        """Stored documents whose content has this checksum (exact copies)."""
+        rows = self._con.execute(
+            "SELECT * FROM documents WHERE checksum = ? ORDER BY path", [digest]).fetchall()
+        return [DocRow(*row) for row in rows]
+
+    def info(self) -> IndexInfo:
+        docs, size = self._con.execute(
+            "SELECT count(*), coalesce(sum(size), 0) FROM documents").fetchone() or (0, 0)
+        fps = self._con.execute("SELECT count(*) FROM fingerprints").fetchone() or (0,)
+        stored = self.params
+        files = [self.path, self.path.with_name(self.path.name + ".wal")]
+        return IndexInfo(
+            path=str(self.path), documents=int(docs), fingerprints=int(fps[0]),
+            bytes_indexed=int(size), index_bytes=sum(f.stat().st_size for f in files
+                                                     if f.exists()),
+            params=stored.as_dict() if stored is not None else None,
+        )
+
+    def lookup(self, hashes: npt.NDArray[np.int64]) -> list[tuple[int, int, int]]:
+        """``(doc, distinct shared hashes, fingerprint occurrences)`` per document
+        holding any of ``hashes`` (sif's one-against-all search, section 3)."""
+        if hashes.size == 0:
+            return []
+        rows = self._con.execute(
+            "SELECT doc, count(DISTINCT hash), count(*) FROM fingerprints"
+            " WHERE hash IN (SELECT unnest(?::BIGINT[])) GROUP BY doc",
+            [np.unique(hashes).tolist()]).fetchall()
+        return [(int(a), int(b), int(c)) for a, b, c in rows]
+
+    def shared_counts(self, doc_ids: npt.NDArray[np.int32], max_df: int
+                      ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                                 npt.NDArray[np.int64]]:
+        """All-against-all (sif, section 4): for every pair ``a < b`` of the given
+        documents sharing a fingerprint, the number of distinct hashes they share.
+
+        Hashes found in more than ``max_df`` of these documents count as
+        boilerplate and are ignored (sif's Postscript-header problem); the pair
+        list never holds pairs that share nothing, so it is far below O(n²).
+        """
+        chosen = {"doc": np.asarray(doc_ids, dtype=np.int32)}  # noqa: F841 (scanned)
+        result = self._con.execute(
+            """
+            WITH post AS (
+                SELECT DISTINCT f.hash, f.doc FROM fingerprints f SEMI JOIN chosen USING (doc)
+            ), common AS (
+                SELECT hash FROM post GROUP BY hash HAVING count(*) BETWEEN 2 AND ?
+            ), kept AS (SELECT post.* FROM post SEMI JOIN common USING (hash))
+            SELECT a.doc AS a, b.doc AS b, count(*) AS shared FROM kept a JOIN kept b
+                ON a.hash = b.hash AND a.doc < b.doc GROUP BY a.doc, b.doc
+            """, [max_df]).fetchnumpy()
+        return (np.asarray(result["a"], dtype=np.int64), np.asarray(result["b"], dtype=np.int64),
+                np.asarray(result["shared"], dtype=np.int64))
+
+    def fingerprint_sets_overlap(self, left: Sequence[int], right: Sequence[int]
+                                 ) -> tuple[int, int, int]:
+        """Distinct hashes of the ``left`` documents, of the ``right`` ones, and shared."""
+        row = self._con.execute(
+            """
+            WITH l AS (SELECT DISTINCT hash FROM fingerprints
+                       WHERE doc IN (SELECT unnest(?::INTEGER[]))),
+                 r AS (SELECT DISTINCT hash FROM fingerprints
+                       WHERE doc IN (SELECT unnest(?::INTEGER[])))
+            SELECT (SELECT count(*) FROM l), (SELECT count(*) FROM r),
+                   (SELECT count(*) FROM l SEMI JOIN r USING (hash))
+            """, [list(left), list(right)]).fetchone() or (0, 0, 0)
+        return int(row[0]), int(row[1]), int(row[2])

@@ -1,0 +1,155 @@
+"""Comparing two directories by content, not names (Manber 1994, section 6, third item).
+
+Both trees are in the index; each file of A and of B ends up in one row:
+
+* ``identical``: same relative path, same checksum;
+* ``renamed``: same checksum under another path (moved, renamed or copied);
+* ``modified``: same relative path, different content, with its similarity;
+* ``similar``: different paths, similarity at least ``threshold`` (a
+  one-to-one greedy matching, best pairs first: moved *and* edited);
+* ``only-a`` / ``only-b``: nothing on the other side matches.
+
+The similarity of two files is ``100 · shared / max(|F(a)|, |F(b)|)`` (distinct
+fingerprints): each file must share that much of itself.  For the folders as a
+whole we report the resemblance (Jaccard) of their fingerprint sets,
+``|F(A) ∩ F(B)| / |F(A) ∪ F(B)|``, and the containments both ways.  File names
+enter only where content alone cannot decide (``modified``, and the choice of
+partner among equal checksums, which prefers the same name).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from winnow.index.store import DocRow, FingerprintIndex
+
+
+@dataclass(frozen=True)
+class DirEntry:
+    status: str
+    path_a: str | None
+    path_b: str | None
+    similarity: float
+    size_a: int | None
+    size_b: int | None
+
+
+@dataclass
+class DirComparison:
+    dir_a: str
+    dir_b: str
+    entries: list[DirEntry] = field(default_factory=list)
+    files_a: int = 0
+    files_b: int = 0
+    fingerprints_a: int = 0
+    fingerprints_b: int = 0
+    shared_fingerprints: int = 0
+
+    @property
+    def resemblance(self) -> float:
+        """Jaccard similarity of the two folders' fingerprint sets, in percent."""
+        union = self.fingerprints_a + self.fingerprints_b - self.shared_fingerprints
+        return 100.0 * self.shared_fingerprints / union if union else 100.0
+
+    @property
+    def a_in_b(self) -> float:
+        """Share of A's fingerprints found in B, in percent."""
+        found = self.shared_fingerprints
+        return 100.0 * found / self.fingerprints_a if self.fingerprints_a else 0.0
+
+    @property
+    def b_in_a(self) -> float:
+        """Share of B's fingerprints found in A, in percent."""
+        found = self.shared_fingerprints
+        return 100.0 * found / self.fingerprints_b if self.fingerprints_b else 0.0
+
+    def counts(self) -> dict[str, int]:
+        out: dict[str, int] = defaultdict(int)
+        for entry in self.entries:
+            out[entry.status] += 1
+        return dict(out)
+
+
+def _rel(row: DocRow, root: str) -> str:
+    return os.path.relpath(row.path, root)
+
+
+class _Matcher:
+    def __init__(self, a: list[DocRow], b: list[DocRow], root_a: str, root_b: str) -> None:
+        self.a = {_rel(r, root_a): r for r in a}
+        self.b = {_rel(r, root_b): r for r in b}
+        self.left_a = set(self.a)
+        self.left_b = set(self.b)
+        self.entries: list[DirEntry] = []
+
+    def pair(self, status: str, ra: str, rb: str, similarity: float) -> None:
+        x, y = self.a[ra], self.b[rb]
+        self.entries.append(DirEntry(status, ra, rb, similarity, x.size, y.size))
+        self.left_a.discard(ra)
+        self.left_b.discard(rb)
+
+    def exact(self) -> None:
+        for rel in sorted(self.left_a & self.left_b):
+            if self.a[rel].checksum == self.b[rel].checksum:
+                self.pair("identical", rel, rel, 100.0)
+        by_sum_b: dict[str, list[str]] = defaultdict(list)
+        for rel in sorted(self.b):
+            by_sum_b[self.b[rel].checksum].append(rel)
+        by_sum_a: dict[str, list[str]] = defaultdict(list)
+        for rel in sorted(self.a):
+            by_sum_a[self.a[rel].checksum].append(rel)
+        for rel in sorted(self.left_a):
+            partners = by_sum_b.get(self.a[rel].checksum, [])
+            if partners:
+                free = [p for p in partners if p in self.left_b] or partners
+                self.pair("renamed", rel, free[0], 100.0)
+        for rel in sorted(self.left_b):
+            partners = by_sum_a.get(self.b[rel].checksum, [])
+            if partners:
+                self.pair("renamed", partners[0], rel, 100.0)
+
+    def fuzzy(self, index: FingerprintIndex, threshold: float) -> None:
+        rows = [self.a[r] for r in self.left_a] + [self.b[r] for r in self.left_b]
+        rel_of = {row.id: ("a", r) for r in self.left_a for row in [self.a[r]]}
+        rel_of.update({row.id: ("b", r) for r in self.left_b for row in [self.b[r]]})
+        scores: dict[tuple[str, str], float] = {}
+        if len(rows) >= 2:
+            ids = np.array([row.id for row in rows], dtype=np.int32)
+            by_id = {row.id: row for row in rows}
+            for x, y, shared in zip(*index.shared_counts(ids, 1 << 30), strict=True):
+                (sx, rx), (sy, ry) = rel_of[int(x)], rel_of[int(y)]
+                if sx == sy:
+                    continue
+                most = max(by_id[int(x)].n_distinct, by_id[int(y)].n_distinct)
+                key = (rx, ry) if sx == "a" else (ry, rx)
+                scores[key] = 100.0 * int(shared) / most if most else 0.0
+        for rel in sorted(self.left_a & self.left_b):
+            self.pair("modified", rel, rel, scores.get((rel, rel), 0.0))
+        for (ra, rb), score in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
+            if score >= threshold and ra in self.left_a and rb in self.left_b:
+                self.pair("similar", ra, rb, score)
+        for rel in sorted(self.left_a):
+            self.entries.append(DirEntry("only-a", rel, None, 0.0, self.a[rel].size, None))
+        for rel in sorted(self.left_b):
+            self.entries.append(DirEntry("only-b", None, rel, 0.0, None, self.b[rel].size))
+
+
+def compare_dirs(index: FingerprintIndex, dir_a: str, dir_b: str,
+                 threshold: float = 50.0) -> DirComparison:
+    """Compare the indexed contents of ``dir_a`` and ``dir_b`` (both already indexed)."""
+    root_a, root_b = os.path.abspath(dir_a), os.path.abspath(dir_b)
+    docs_a, docs_b = index.documents([root_a]), index.documents([root_b])
+    matcher = _Matcher(docs_a, docs_b, root_a, root_b)
+    matcher.exact()
+    matcher.fuzzy(index, threshold)
+    result = DirComparison(dir_a, dir_b, matcher.entries, len(docs_a), len(docs_b))
+    fa, fb, shared = index.fingerprint_sets_overlap([r.id for r in docs_a],
+                                                    [r.id for r in docs_b])
+    result.fingerprints_a, result.fingerprints_b, result.shared_fingerprints = fa, fb, shared
+    order = {"identical": 0, "renamed": 1, "modified": 2, "similar": 3, "only-a": 4, "only-b": 5}
+    result.entries.sort(key=lambda e: (order[e.status], e.path_a or "", e.path_b or ""))
+    return result

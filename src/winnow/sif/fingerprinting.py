@@ -1,0 +1,100 @@
+"""Reading and fingerprinting one file for the index (runs in worker processes).
+
+Each file is read once: its bytes give the strong checksum (BLAKE2b-128, for
+sif's exact-equality test, section 3), the text-or-binary verdict (sif keeps
+the two apart, section 4) and the fingerprints, made with the index's
+:class:`~winnow.index.params.IndexParams`.  Positions are stored as byte
+offsets into the file whatever the front-end.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.engine import fingerprint
+from winnow.index.params import IndexParams
+from winnow.index.store import NewDocument
+from winnow.sif.walk import FileEntry, Skipped, describe_error
+from winnow.sources.sniff import sniff
+
+
+@dataclass(frozen=True)
+class Unchanged:
+    """A file whose mtime moved but whose checksum did not: no new fingerprints."""
+
+    path: str
+    mtime_ns: int
+    size: int
+
+
+Outcome = NewDocument | Unchanged | Skipped
+
+
+def checksum(data: bytes) -> str:
+    """The strong checksum stored for exact equality: hex BLAKE2b, 128 bits."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True)
+class Fingerprinted:
+    """One document's fingerprints under some parameters."""
+
+    kind: str
+    frontend: str
+    hashes: npt.NDArray[np.int64]
+    positions: npt.NDArray[np.int64]
+
+
+def fingerprint_data(data: bytes, name: str, params: IndexParams) -> Fingerprinted:
+    """Fingerprint bytes the way the index does (also used for queries).
+
+    ``bytes`` hashes the raw bytes (sif's way); any other front-end goes
+    through :func:`winnow.frontends.make_document` (``auto`` picks per file).
+    Hashes are the engine's unsigned 64-bit values reinterpreted as int64.
+    """
+    if params.frontend == "bytes":
+        kind = sniff(data).kind
+        selected = fingerprint(np.frombuffer(data, dtype=np.uint8), params.config)
+        positions = np.asarray(selected["pos"], dtype=np.int64)
+        frontend = "bytes"
+    else:
+        from winnow.frontends import make_document
+        from winnow.frontends.options import FrontEndOptions
+
+        document = make_document(
+            data, name, frontend=None if params.frontend == "auto" else params.frontend,
+            options=FrontEndOptions(**params.frontend_options))
+        kind, frontend = document.kind, document.frontend
+        selected = fingerprint(document.stream.units, params.config)
+        positions = np.asarray(document.stream.starts, dtype=np.int64)[selected["pos"]]
+    hashes = np.asarray(selected["hash"], dtype=np.uint64).view(np.int64)
+    return Fingerprinted(kind, frontend, hashes, positions)
+
+
+def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | None) -> Outcome:
+    """Read, checksum and (unless the checksum is ``known_checksum``) fingerprint."""
+    try:
+        with open(entry.path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        return Skipped(entry.path, describe_error(error))
+    digest = checksum(data)
+    if digest == known_checksum:
+        return Unchanged(entry.path, entry.mtime_ns, len(data))
+    result = fingerprint_data(data, entry.path, params)
+    return NewDocument(
+        path=entry.path, size=len(data), mtime_ns=entry.mtime_ns, checksum=digest,
+        kind=result.kind, frontend=result.frontend, hashes=result.hashes,
+        positions=result.positions,
+    )
+
+
+def process_batch(
+    batch: list[tuple[FileEntry, str | None]], params: IndexParams
+) -> list[Outcome]:
+    """:func:`process_file` over a batch (one task for a worker process)."""
+    return [process_file(entry, params, known) for entry, known in batch]

@@ -1,0 +1,195 @@
+"""All-against-all: groups of identical and of similar files (Manber 1994, section 4).
+
+Everything here reads the index only, never a file, so changing the threshold
+or a filter costs one more database query (sif: "changing it will take just
+one more second").
+
+* **Identical groups**: files with equal checksums (two or more; empty files
+  only with ``include_empty``).
+* **Similar groups**, sif's first version: identical files are represented by
+  one of them (the first path), so similar groups list distinct contents.  For
+  every file ``R`` (in path order) the group is ``R`` and every ``X`` whose
+  shared fingerprints cover at least ``threshold`` percent of ``R``'s:
+  ``similarity(R, X) = 100 · |F(R) ∩ F(X)| / |F(R)|`` (distinct hashes).  A set
+  of files already printed is not printed again.
+* **Filters**, applied to pairs before grouping: text is never compared with
+  binary (unless ``mix_kinds``), ``size_ratio`` keeps pairs whose smaller
+  size is at least that fraction of the larger, ``same_suffix`` keeps pairs
+  with the same file extension.  Hashes held by more than ``max_df`` distinct
+  contents are boilerplate and are not counted (sif's Postscript headers).
+"""
+
+from __future__ import annotations
+
+import os
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.index.store import DocRow, FingerprintIndex
+
+IntArray = npt.NDArray[np.int64]
+
+
+@dataclass(frozen=True)
+class GroupOptions:
+    """Post-processing choices; none of them requires re-reading files."""
+
+    threshold: float = 50.0
+    size_ratio: float | None = None
+    same_suffix: bool = False
+    mix_kinds: bool = False
+    max_df: int = 200
+    include_empty: bool = False
+    interesting: bool = False
+
+
+@dataclass(frozen=True)
+class Member:
+    """One file of a group; ``similarity`` is relative to the reference file."""
+
+    path: str
+    similarity: float
+    size: int
+    reference: bool
+
+
+@dataclass(frozen=True)
+class Group:
+    number: int
+    kind: str  # "identical", "similar" or "interesting"
+    members: tuple[Member, ...]
+
+
+@dataclass
+class Pairs:
+    """Similar-enough pairs among ``docs``: ``share[i, j]`` in percent of ``i``."""
+
+    docs: list[DocRow]
+    a: IntArray
+    b: IntArray
+    shared: IntArray
+
+
+@dataclass
+class GroupsResult:
+    identical: list[Group]
+    similar: list[Group]
+    interesting: list[Group] | None
+    options: GroupOptions
+    documents: int
+
+
+def identical_sets(docs: list[DocRow], include_empty: bool = False) -> list[list[DocRow]]:
+    """Files with equal checksums, two or more per set, in path order."""
+    by_checksum: dict[str, list[DocRow]] = defaultdict(list)
+    for row in docs:
+        if row.size > 0 or include_empty:
+            by_checksum[row.checksum].append(row)
+    sets = [sorted(rows, key=lambda r: r.path) for rows in by_checksum.values() if len(rows) > 1]
+    return sorted(sets, key=lambda rows: rows[0].path)
+
+
+def representatives(docs: list[DocRow]) -> list[DocRow]:
+    """One document per distinct content (the first path), with fingerprints."""
+    first: dict[str, DocRow] = {}
+    for row in sorted(docs, key=lambda r: r.path):
+        first.setdefault(row.checksum, row)
+    return sorted((r for r in first.values() if r.n_distinct > 0), key=lambda r: r.path)
+
+
+def _suffix(path: str) -> str:
+    return os.path.splitext(path)[1].lower()
+
+
+def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOptions) -> Pairs:
+    """Pairs of ``docs`` sharing fingerprints, with the filters applied."""
+    if len(docs) < 2:
+        empty = np.zeros(0, dtype=np.int64)
+        return Pairs(docs, empty, empty, empty)
+    ids = np.array([row.id for row in docs], dtype=np.int64)
+    position = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
+    position[ids] = np.arange(ids.size)
+    a_id, b_id, shared = index.shared_counts(ids.astype(np.int32), options.max_df)
+    a, b = position[a_id], position[b_id]
+    keep = np.ones(a.size, dtype=bool)
+    if not options.mix_kinds:
+        kinds = np.array([row.kind for row in docs])
+        keep &= kinds[a] == kinds[b]
+    if options.size_ratio is not None:
+        sizes = np.array([row.size for row in docs], dtype=np.float64)
+        small, large = np.minimum(sizes[a], sizes[b]), np.maximum(sizes[a], sizes[b])
+        keep &= small >= options.size_ratio * large
+    if options.same_suffix:
+        suffixes = np.array([_suffix(row.path) for row in docs])
+        keep &= suffixes[a] == suffixes[b]
+    return Pairs(docs, a[keep], b[keep], shared[keep])
+
+
+def directed_shares(pairs: Pairs) -> tuple[IntArray, IntArray, npt.NDArray[np.float64]]:
+    """Both directions of every pair: ``(ref, other, 100·shared/|F(ref)|)``."""
+    distinct = np.array([row.n_distinct for row in pairs.docs], dtype=np.float64)
+    ref = np.concatenate([pairs.a, pairs.b])
+    other = np.concatenate([pairs.b, pairs.a])
+    shared = np.concatenate([pairs.shared, pairs.shared]).astype(np.float64)
+    return ref, other, 100.0 * shared / distinct[ref]
+
+
+def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[int, float]]]]:
+    """sif's groups: ``(reference, [(member, similarity), ...])``, each set once."""
+    ref, other, share = directed_shares(pairs)
+    keep = share >= threshold
+    ref, other, share = ref[keep], other[keep], share[keep]
+    order = np.lexsort((other, -share, ref))
+    ref, other, share = ref[order], other[order], share[order]
+    bounds = np.flatnonzero(np.diff(ref)) + 1
+    seen: set[frozenset[int]] = set()
+    out = []
+    for start, stop in zip(np.r_[0, bounds], np.r_[bounds, ref.size], strict=True):
+        if start == stop:
+            continue
+        r = int(ref[start])
+        members = [(int(o), float(s)) for o, s in zip(other[start:stop], share[start:stop],
+                                                       strict=True)]
+        key = frozenset([r, *(m for m, _ in members)])
+        if key not in seen:
+            seen.add(key)
+            out.append((r, members))
+    return out
+
+
+def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
+    """Identical groups, then similar groups (and interesting sets if asked)."""
+    from winnow.sif.interesting import interesting_sets
+
+    docs = index.documents()
+    number = 0
+    identical = []
+    for rows in identical_sets(docs, options.include_empty):
+        number += 1
+        members = tuple(Member(r.path, 100.0, r.size, i == 0) for i, r in enumerate(rows))
+        identical.append(Group(number, "identical", members))
+    reps = representatives(docs)
+    pairs = load_pairs(index, reps, options)
+    similar = []
+    for r, others in similar_sets(pairs, options.threshold):
+        number += 1
+        head = Member(reps[r].path, 100.0, reps[r].size, True)
+        rest = tuple(Member(reps[o].path, s, reps[o].size, False) for o, s in others)
+        similar.append(Group(number, "similar", (head, *rest)))
+    interesting = None
+    if options.interesting:
+        ref, other, share = directed_shares(pairs)
+        lookup = {(int(r), int(o)): float(s) for r, o, s in zip(ref, other, share, strict=True)}
+        interesting = []
+        for clique in interesting_sets(pairs, options.threshold):
+            number += 1
+            lead = clique[0]
+            members = tuple(
+                Member(reps[m].path, 100.0 if m == lead else lookup.get((lead, m), 0.0),
+                       reps[m].size, m == lead) for m in clique)
+            interesting.append(Group(number, "interesting", members))
+    return GroupsResult(identical, similar, interesting, options, len(docs))
+

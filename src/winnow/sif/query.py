@@ -1,0 +1,123 @@
+"""One-against-all: which indexed files are similar to this one (Manber 1994, section 3).
+
+The query file is fingerprinted with the index's own parameters and its
+fingerprints looked up in the index.  For a query ``Q`` and an indexed file
+``D``, with ``F(X)`` the *set* of distinct fingerprint hashes of ``X``:
+
+* ``shared    = |F(Q) ∩ F(D)|``
+* ``contained = 100 · shared / |F(Q)|`` — how much of the query is found in
+  ``D`` (sif's figure; the threshold applies to it by default);
+* ``contains  = 100 · shared / |F(D)|`` — how much of ``D`` is found in the query.
+
+Both are set-based, so they lie in [0, 100].  sif counted occurrences and
+noted its figure can pass 100 % when fingerprints repeat; that figure is
+reported too, as ``sif_percent = 100 · (occurrences in D of hashes of F(Q)) /
+(fingerprints of Q, with repeats)``.  ``identical`` compares checksums, so
+exact copies are found even when a file is too small to have fingerprints.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+from winnow.errors import InputError
+from winnow.index.params import IndexParams
+from winnow.index.store import DocRow, FingerprintIndex
+from winnow.sif.fingerprinting import checksum, fingerprint_data
+from winnow.sif.walk import describe_error
+
+Measure = Literal["contained", "contains", "max"]
+
+
+@dataclass(frozen=True)
+class Match:
+    """One indexed file sharing fingerprints with the query."""
+
+    query: str
+    match: str
+    contained: float
+    contains: float
+    shared: int
+    size: int
+    identical: bool
+    sif_percent: float
+    match_fingerprints: int
+
+
+@dataclass(frozen=True)
+class QueryResult:
+    """A query file and its matches, best first."""
+
+    query: str
+    size: int
+    fingerprints: int
+    distinct: int
+    matches: list[Match] = field(default_factory=list)
+
+
+def _score(m: Match, measure: Measure) -> float:
+    if measure == "contained":
+        return m.contained
+    if measure == "contains":
+        return m.contains
+    return max(m.contained, m.contains)
+
+
+def _read(path: str) -> bytes:
+    if os.path.isdir(path):
+        raise InputError(path, "is a directory (give files)")
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError as error:
+        raise InputError(path, describe_error(error)) from error
+
+
+def _match(query: str, row: DocRow, shared: int, occurrences: int, q_fp: int,
+           q_distinct: int, identical: bool) -> Match:
+    return Match(
+        query=query, match=row.path,
+        contained=100.0 * shared / q_distinct if q_distinct else (100.0 if identical else 0.0),
+        contains=100.0 * shared / row.n_distinct if row.n_distinct else (
+            100.0 if identical else 0.0),
+        shared=shared, size=row.size, identical=identical,
+        sif_percent=100.0 * occurrences / q_fp if q_fp else (100.0 if identical else 0.0),
+        match_fingerprints=row.n_distinct,
+    )
+
+
+def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
+               threshold: float = 50.0, measure: Measure = "contained",
+               include_self: bool = False) -> QueryResult:
+    """The indexed files similar to ``path``, ranked by ``measure`` then ``shared``.
+
+    Files scoring below ``threshold`` percent are left out (identical files
+    never are).  The query's own path is left out unless ``include_self``.
+    Raises :class:`InputError` if the file cannot be read.
+    """
+    data = _read(path)
+    printed = fingerprint_data(data, path, params)
+    digest = checksum(data)
+    hits = {doc: (shared, occ) for doc, shared, occ in index.lookup(printed.hashes)}
+    rows = index.documents_by_id(list(hits))
+    for row in index.documents_by_checksum(digest):
+        rows[row.id] = row
+        hits.setdefault(row.id, (0, 0))
+    distinct = int(np.unique(printed.hashes).size)
+    own = os.path.abspath(path)
+    matches = []
+    for doc, (shared, occ) in hits.items():
+        row = rows[doc]
+        if row.path == own and not include_self:
+            continue
+        found = _match(path, row, shared, occ, int(printed.hashes.size), distinct,
+                       row.checksum == digest)
+        if found.identical or _score(found, measure) >= threshold:
+            matches.append(found)
+    matches.sort(key=lambda m: (-_score(m, measure), -m.shared, m.match))
+    return QueryResult(query=path, size=len(data), fingerprints=int(printed.hashes.size),
+                       distinct=distinct, matches=matches)

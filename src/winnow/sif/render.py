@@ -1,0 +1,177 @@
+"""Output of the sif commands: table (sif's own layouts), CSV, JSON, JSON Lines.
+
+CSV headers are a stable contract (documented in ``docs/sif.md``):
+
+* query:  ``query,match,contained,contains,shared,size,identical,...``
+* groups: ``group,kind,path,similarity,size,...``
+* dircmp: ``status,path_a,path_b,similarity,size_a,size_b``
+
+Paths in tables are escaped (control characters shown as ``\\xNN``) so a file
+name cannot forge output lines; CSV and JSON quote by their own rules.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterable
+from dataclasses import asdict
+from typing import Any, TextIO
+
+from winnow.sif.dircmp import DirComparison
+from winnow.sif.groups import Group, GroupsResult
+from winnow.sif.query import QueryResult
+
+QUERY_COLUMNS = ("query", "match", "contained", "contains", "shared", "size", "identical",
+                 "query_size", "sif_percent", "query_fingerprints", "match_fingerprints")
+GROUP_COLUMNS = ("group", "kind", "path", "similarity", "size", "reference")
+DIRCMP_COLUMNS = ("status", "path_a", "path_b", "similarity", "size_a", "size_b")
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def safe(text: str) -> str:
+    """``text`` with control characters escaped, for terminal tables."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _pct(value: float) -> str:
+    return f"{value:.1f}"
+
+
+# -- query --------------------------------------------------------------------------
+
+def query_rows(results: Iterable[QueryResult]) -> Iterable[dict[str, Any]]:
+    for result in results:
+        for m in result.matches:
+            yield {
+                "query": m.query, "match": m.match, "contained": round(m.contained, 2),
+                "contains": round(m.contains, 2), "shared": m.shared, "size": m.size,
+                "identical": m.identical, "query_size": result.size,
+                "sif_percent": round(m.sif_percent, 2),
+                "query_fingerprints": result.distinct, "match_fingerprints": m.match_fingerprints,
+            }
+
+
+def write_query(results: list[QueryResult], fmt: str, out: TextIO, threshold: float) -> None:
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=QUERY_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in query_rows(results):
+            writer.writerow({**row, "identical": str(row["identical"]).lower()})
+        return
+    if fmt in ("json", "jsonl"):
+        docs = [{**{k: v for k, v in asdict(r).items() if k != "matches"},
+                 "matches": list(query_rows([r]))} for r in results]
+        if fmt == "json":
+            json.dump({"threshold": threshold, "queries": docs}, out, indent=2)
+            out.write("\n")
+        else:
+            for row in query_rows(results):
+                out.write(json.dumps(row) + "\n")
+        return
+    for r in results:
+        out.write(f"== {safe(r.query)}: {r.size} bytes, {r.distinct} fingerprints; "
+                  f"{len(r.matches)} file(s) at >= {threshold:g}%\n")
+        if not r.matches:
+            continue
+        out.write(f"{'contained':>9} {'contains':>8} {'shared':>6} {'size':>10} "
+                  f"{'identical':>9}  path\n")
+        for m in r.matches:
+            out.write(f"{_pct(m.contained):>8}% {_pct(m.contains):>7}% {m.shared:>6} "
+                      f"{m.size:>10} {'yes' if m.identical else 'no':>9}  {safe(m.match)}\n")
+
+
+# -- groups -------------------------------------------------------------------------
+
+def _group_rows(groups: Iterable[Group]) -> Iterable[dict[str, Any]]:
+    for g in groups:
+        for m in g.members:
+            yield {"group": g.number, "kind": g.kind, "path": m.path,
+                   "similarity": round(m.similarity, 2), "size": m.size,
+                   "reference": m.reference}
+
+
+def _all_groups(result: GroupsResult) -> list[Group]:
+    return [*result.identical, *result.similar, *(result.interesting or [])]
+
+
+def _sif_block(out: TextIO, groups: list[Group]) -> None:
+    """sif's Figure 3: ``R100 path size`` then ``  NN path size`` per member."""
+    for g in groups:
+        for m in g.members:
+            tag = "R100" if m.reference else f"{int(m.similarity):>4}"
+            out.write(f"{tag} {safe(m.path)} {m.size}\n")
+        out.write("\n")
+
+
+def write_groups(result: GroupsResult, fmt: str, out: TextIO) -> None:
+    options = asdict(result.options)
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=GROUP_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        for row in _group_rows(_all_groups(result)):
+            writer.writerow({**row, "reference": str(row["reference"]).lower()})
+        return
+    if fmt == "jsonl":
+        for g in _all_groups(result):
+            out.write(json.dumps({"group": g.number, "kind": g.kind,
+                                  "members": [asdict(m) for m in g.members]}) + "\n")
+        return
+    if fmt == "json":
+        json.dump({"options": options, "documents": result.documents,
+                   "counts": {"identical": len(result.identical), "similar": len(result.similar),
+                              "interesting": len(result.interesting or [])},
+                   "groups": [{"group": g.number, "kind": g.kind,
+                               "members": [asdict(m) for m in g.members]}
+                              for g in _all_groups(result)]}, out, indent=2)
+        out.write("\n")
+        return
+    threshold = result.options.threshold
+    out.write(f"{len(result.identical)} groups of identical files:\n\n")
+    _sif_block(out, result.identical)
+    out.write(f"The following {len(result.similar)} groups of files are similar. "
+              f"Minimum similarity = {threshold:g}%\n\n")
+    _sif_block(out, result.similar)
+    if result.interesting is not None:
+        out.write(f"{len(result.interesting)} interesting sets (all members pairwise "
+                  f">= {threshold:g}%):\n\n")
+        _sif_block(out, result.interesting)
+
+
+# -- dircmp -------------------------------------------------------------------------
+
+def write_dircmp(result: DirComparison, fmt: str, out: TextIO) -> None:
+    summary = {"dir_a": result.dir_a, "dir_b": result.dir_b, "files_a": result.files_a,
+               "files_b": result.files_b, "counts": result.counts(),
+               "resemblance": round(result.resemblance, 2), "a_in_b": round(result.a_in_b, 2),
+               "b_in_a": round(result.b_in_a, 2)}
+    rows = [asdict(e) for e in result.entries]
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=DIRCMP_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({**r, "similarity": round(r["similarity"], 2)} for r in rows)
+        return
+    if fmt == "json":
+        json.dump({**summary, "entries": rows}, out, indent=2)
+        out.write("\n")
+        return
+    if fmt == "jsonl":
+        for r in rows:
+            out.write(json.dumps(r) + "\n")
+        return
+    arrows = {"identical": "=", "renamed": "->", "modified": "~", "similar": "~>"}
+    for e in result.entries:
+        a, b = safe(e.path_a or ""), safe(e.path_b or "")
+        if e.status in ("only-a", "only-b"):
+            out.write(f"{e.status:<9} {a or b}\n")
+        elif e.status == "identical":
+            out.write(f"{e.status:<9} {a}\n")
+        else:
+            out.write(f"{e.status:<9} {a} {arrows[e.status]} {b} ({e.similarity:.0f}%)\n")
+    counts = ", ".join(f"{v} {k}" for k, v in sorted(result.counts().items()))
+    out.write(f"\n{safe(result.dir_a)}: {result.files_a} files; {safe(result.dir_b)}: "
+              f"{result.files_b} files; {counts or 'nothing to compare'}\n")
+    out.write(f"Folder similarity {result.resemblance:.1f}% (resemblance of fingerprint sets); "
+              f"A found in B {result.a_in_b:.1f}%, B found in A {result.b_in_a:.1f}%\n")

@@ -1,0 +1,117 @@
+"""Walking folders for the index: regular files in, everything else reported.
+
+sif traverses directories recursively (Manber 1994, section 4).  We do the
+same without ever failing on one bad entry: devices, FIFOs, sockets, broken
+links, symbolic-link loops and unreadable folders become :class:`Skipped`
+entries with a reason, and the walk goes on.
+
+Symbolic links are not followed unless ``follow_links`` (like ``find``), so a
+file is never indexed twice through a link; a path given explicitly is always
+followed.  When following, every directory is entered once (by device and
+inode), which breaks loops.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """A regular file found by the walk; ``path`` is absolute."""
+
+    path: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something the walk (or reading) left out, and why."""
+
+    path: str
+    reason: str
+
+
+@dataclass
+class WalkResult:
+    files: list[FileEntry] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO (named pipe)"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    return "not a regular file"
+
+
+def describe_error(error: OSError) -> str:
+    if isinstance(error, PermissionError):
+        return "permission denied"
+    if isinstance(error, FileNotFoundError):
+        return "vanished or broken symbolic link"
+    return error.strerror or str(error)
+
+
+class _Walker:
+    def __init__(self, follow_links: bool) -> None:
+        self.follow = follow_links
+        self.seen_dirs: set[tuple[int, int]] = set()
+        self.result = WalkResult()
+
+    def visit(self, path: str, explicit: bool) -> list[str]:
+        """Record ``path``; return it as a directory to descend into, if it is one."""
+        try:
+            link = os.path.islink(path)
+            if link and not (self.follow or explicit):
+                self.result.skipped.append(Skipped(path, "symbolic link (not followed)"))
+                return []
+            info = os.stat(path)
+        except OSError as error:
+            self.result.skipped.append(Skipped(path, describe_error(error)))
+            return []
+        if stat.S_ISDIR(info.st_mode):
+            key = (info.st_dev, info.st_ino)
+            if key in self.seen_dirs:
+                reason = "symbolic link loop" if link else "directory already walked"
+                self.result.skipped.append(Skipped(path, reason))
+                return []
+            self.seen_dirs.add(key)
+            return [path]
+        if stat.S_ISREG(info.st_mode):
+            self.result.files.append(FileEntry(path, info.st_size, info.st_mtime_ns))
+        else:
+            self.result.skipped.append(Skipped(path, _kind_of(info.st_mode)))
+        return []
+
+    def descend(self, directory: str) -> list[str]:
+        try:
+            with os.scandir(directory) as entries:
+                names = sorted(entry.name for entry in entries)
+        except OSError as error:
+            self.result.skipped.append(Skipped(directory, describe_error(error)))
+            return []
+        subdirs: list[str] = []
+        for name in names:
+            subdirs += self.visit(os.path.join(directory, name), explicit=False)
+        return subdirs
+
+
+def walk(roots: Sequence[str | os.PathLike[str]], *, follow_links: bool = False) -> WalkResult:
+    """All regular files under ``roots`` (files or folders), sorted by path."""
+    walker = _Walker(follow_links)
+    stack: list[str] = []
+    for root in roots:
+        stack += walker.visit(os.path.abspath(os.fspath(root)), explicit=True)
+    stack.reverse()
+    while stack:
+        stack += reversed(walker.descend(stack.pop()))
+    walker.result.files.sort(key=lambda entry: entry.path)
+    return walker.result
