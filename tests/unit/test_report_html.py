@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import html
 import re
@@ -152,6 +153,17 @@ def test_archive_submissions_are_tagged(tmp_path: Path) -> None:
     page = write_report(result, tmp_path / "r.html").read_text()
     row = re.search(r"<tbody>.*?</tbody>", page, re.S).group(0)  # type: ignore[union-attr]
     assert row.count('class="tag">archive<') == 1 and row.index("2023/old") < row.index("tag")
+
+
+def test_missing_and_binary_documents_are_named_not_shown(tmp_path: Path) -> None:
+    result = sample()
+    docs = dict(result.documents)
+    del docs[("alice", "main.py")]
+    docs[("bob", "b.py")] = dataclasses.replace(docs[("bob", "b.py")], kind="binary")
+    page = write_report(dataclasses.replace(result, documents=docs),
+                        tmp_path / "r.html").read_text()
+    assert "original text not available" in page
+    assert re.search(r"binary file \(\d+ bytes\), not shown", page)
 
 
 def test_unwritable_target_is_a_report_error(tmp_path: Path) -> None:
