@@ -27,7 +27,7 @@ from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
 from winnow.sources.sniff import Decoded, codepoints, decode, sniff, utf8_widths
 
-CHUNK = 1 << 23
+CHUNK = 1 << 20
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]

@@ -27,6 +27,9 @@ SNIFF_BYTES = 64 * 1024
 #: above this fraction of the sniffed sample make a file binary.
 CONTROL_FRACTION = 0.10
 
+#: Legacy code pages preferred when the detector finds them about as plausible.
+PREFERRED = ("cp1252", "iso8859_1", "iso8859_15", "latin_1")
+
 _BOMS: tuple[tuple[bytes, str], ...] = (
     (codecs.BOM_UTF32_LE, "utf-32-le"),
     (codecs.BOM_UTF32_BE, "utf-32-be"),
@@ -117,9 +120,16 @@ def _mostly_utf8(sample: bytes) -> bool:
 def _detect(sample: bytes) -> str | None:
     from charset_normalizer import from_bytes
 
-    best = from_bytes(sample).best()
-    if best is None:
+    matches = list(from_bytes(sample))
+    if not matches:
         return None
+    # The detector often ranks rare code pages (mac-latin2 ...) above cp1252 on
+    # short Western-European text; prefer the common one when it is close.
+    best = matches[0]
+    for match in matches:
+        if match.encoding in PREFERRED and match.chaos <= best.chaos + 0.1:
+            best = match
+            break
     return str(codecs.lookup(best.encoding).name)
 
 
@@ -169,13 +179,38 @@ def decode(data: bytes, sniffed: Sniffed) -> Decoded:
     body = data[sniffed.bom:]
     if encoding in ("utf-8", "ascii"):
         warnings: tuple[str, ...] = ()
-        try:
-            body.decode("utf-8")
-        except UnicodeDecodeError as error:
-            warnings = (f"invalid UTF-8 (first at byte {sniffed.bom + error.start}); "
+        bad = first_invalid_utf8(body)
+        if bad is not None:
+            warnings = (f"invalid UTF-8 (first at byte {sniffed.bom + bad}); "
                         "undecodable bytes kept as unknown characters",)
         return Decoded(body, "utf-8", sniffed.bom, None, warnings)
-    return _decode_other(body, encoding, sniffed.bom)
+    decoded = _decode_other(body, encoding, sniffed.bom)
+    if sniffed.reason.startswith("detected"):
+        note = f"invalid UTF-8; decoded as {encoding} (detected)"
+        return Decoded(decoded.utf8, encoding, sniffed.bom, decoded.to_orig,
+                       (note, *decoded.warnings))
+    return decoded
+
+
+def first_invalid_utf8(data: bytes, chunk: int = 1 << 22) -> int | None:
+    """Offset of the first invalid UTF-8 byte, or ``None``; works in chunks so a
+    huge file never becomes one huge string."""
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    for at in range(0, len(data), chunk):
+        piece = data[at:at + chunk]
+        if not bool((np.frombuffer(piece, dtype=np.uint8) >= 0x80).any()) \
+                and decoder.getstate()[0] == b"":
+            continue
+        pending = len(decoder.getstate()[0])
+        try:
+            decoder.decode(piece)
+        except UnicodeDecodeError as error:
+            return max(0, at - pending + error.start)
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return len(data) - len(decoder.getstate()[0])
+    return None
 
 
 def _decode_other(body: bytes, encoding: str, bom: int) -> Decoded:
