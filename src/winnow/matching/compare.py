@@ -20,6 +20,7 @@ from functools import partial
 import numpy as np
 
 from winnow.config import WinnowConfig
+from winnow.engine import kgram_hashes
 from winnow.errors import InputError
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.counting import resolve_cap
@@ -200,16 +201,26 @@ def _load_infos(
     batch: _Batch, table: FingerprintTable, owners: np.ndarray, config: WinnowConfig,
     jobs: int, progress: Progress | None, executor: Executor | None,
 ) -> dict[int, FileInfo]:
-    """Documents (re-read) and masked units of every file of ``owners``."""
-    ids = [i for i in np.flatnonzero(np.isin(batch.owner, owners)).tolist()
-           if batch.prints[i] is not None]
+    """Documents (re-read) and masked units of every file of ``owners``.
+
+    The mask holds the common fingerprints and *every* k-gram of the base
+    code (not only its selected fingerprints), so that passages stop exactly
+    where starter code begins.
+    """
+    used = np.array([p is not None for p in batch.prints], dtype=bool)
+    ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
+    base_ids = np.flatnonzero((batch.owner < 0) & used).tolist()
+    loaded = list(parallel_map(load_document, [batch.files[i] for i in ids + base_ids],
+                               jobs=jobs, stage="documents", progress=progress,
+                               executor=executor))
+    base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
+                   for doc in loaded[len(ids):] if isinstance(doc, Document)]
+    mask = np.union1d(table.excluded, np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
     infos: dict[int, FileInfo] = {}
-    loaded = parallel_map(load_document, [batch.files[i] for i in ids], jobs=jobs,
-                          stage="documents", progress=progress, executor=executor)
-    for i, doc in zip(ids, loaded, strict=True):
+    for i, doc in zip(ids, loaded, strict=False):
         if isinstance(doc, InputError):
             batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
             continue
-        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, i, table,
-                             config.k, config.seed)
+        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, i,
+                             mask.astype(np.uint64), config.k, config.seed)
     return infos

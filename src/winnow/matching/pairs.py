@@ -16,6 +16,7 @@ from winnow.matching.table import FingerprintTable
 from winnow.model import Document, Span
 
 I64 = npt.NDArray[np.int64]
+U64 = npt.NDArray[np.uint64]
 
 
 @dataclass(frozen=True)
@@ -29,15 +30,15 @@ class FileInfo:
 
 
 def file_info(
-    owner: int, path: str, doc: Document, file_id: int, table: FingerprintTable,
-    k: int, seed: int,
+    owner: int, path: str, doc: Document, file_id: int, mask: U64, k: int, seed: int,
 ) -> FileInfo:
-    """The file's units with every unit of an excluded k-gram masked out."""
+    """The file's units with every unit of a k-gram whose hash is in ``mask``
+    (sorted: base code and common fingerprints) masked out."""
     units = doc.stream.units
     excluded = np.zeros(0, dtype=np.int64)
-    if table.excluded.shape[0] and len(units) >= k:
+    if mask.shape[0] and len(units) >= k:
         hashes = kgram_hashes(units, k, seed=seed)
-        excluded = np.flatnonzero(np.isin(hashes, table.excluded)).astype(np.int64)
+        excluded = np.flatnonzero(np.isin(hashes, mask)).astype(np.int64)
     return FileInfo(owner, path, doc, masked_units(units, excluded, k, -(file_id + 1)))
 
 

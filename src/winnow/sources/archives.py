@@ -159,8 +159,8 @@ def _zip_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
             if safe is None:
                 yield InputError(where, "unsafe member path (absolute or '..'); refused")
                 continue
-            mode = info.external_attr >> 16
-            if mode and not stat.S_ISREG(mode):
+            mode = info.external_attr >> 16  # Unix mode, when the creator recorded one
+            if stat.S_IFMT(mode) and not stat.S_ISREG(mode):
                 kind = "symbolic link" if stat.S_ISLNK(mode) else "special file"
                 yield InputError(where, f"{kind} in archive; refused")
                 continue

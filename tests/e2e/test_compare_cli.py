@@ -1,0 +1,220 @@
+"""``winnow compare`` end to end on the bundled sample submissions (examples/python).
+
+alice wrote the program; bob renamed every identifier; carol moved the helper
+functions into another file in another order; dave added comments; erin wrote
+her own; all started from examples/python/starter.
+"""
+
+from __future__ import annotations
+
+import ast
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from winnow.cli.main import main
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "python"
+SUBS = EXAMPLES / "submissions"
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, ["compare", "-j", "1", "-q", *args])
+
+
+def functions(path: Path) -> dict[str, tuple[int, int]]:
+    """Top-level function name -> (first line, last line), 1-based."""
+    tree = ast.parse(path.read_text())
+    return {node.name: (node.lineno, node.end_lineno or node.lineno)
+            for node in tree.body if isinstance(node, ast.FunctionDef)}
+
+
+def compare_json(*args: str) -> dict[str, Any]:
+    result = run("--format", "json", *args)
+    assert result.exit_code == 0, result.output + result.stderr
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def pair(data: dict[str, Any], a: str, b: str) -> dict[str, Any]:
+    names = {str(SUBS / a), str(SUBS / b)}
+    found = [p for p in data["pairs"] if {p["file_a"], p["file_b"]} == names]
+    assert len(found) == 1, f"pair {a}/{b} not reported"
+    p = found[0]
+    if p["file_a"] != str(SUBS / a):  # orient the passages as (a, b)
+        for passage in p["passages"]:
+            passage["a"], passage["b"] = passage["b"], passage["a"]
+    return p
+
+
+def covers(region: dict[str, Any], lines: tuple[int, int], share: float = 0.8) -> bool:
+    first, last = region["lines"]
+    overlap = min(last, lines[1]) - max(first, lines[0]) + 1
+    return overlap >= share * (lines[1] - lines[0] + 1)
+
+
+@pytest.fixture(scope="module")
+def with_base() -> dict[str, Any]:
+    return compare_json("--each", str(SUBS), "--base", str(EXAMPLES / "starter"))
+
+
+@pytest.fixture(scope="module")
+def without_base() -> dict[str, Any]:
+    return compare_json("--each", str(SUBS))
+
+
+def test_renamed_identifiers_are_detected_with_line_ranges(with_base: dict[str, Any]) -> None:
+    p = pair(with_base, "alice", "bob")
+    assert p["similarity"] > 0.95 and with_base["pairs"][0] is not None
+    alice = functions(SUBS / "alice" / "textstats.py")
+    bob = functions(SUBS / "bob" / "textstats.py")
+    longest = p["passages"][0]
+    # One passage from split_words/tokenize to the end of build_report/make_summary.
+    # It may start on the line after `def split_words(text):`, whose tokens
+    # (`def ID ( ID ) :` once names are normalised) follow load_text in the
+    # starter code too, so they are excluded with it.
+    a_first, a_last = longest["a"]["lines"]
+    b_first, b_last = longest["b"]["lines"]
+    assert a_first in (alice["split_words"][0], alice["split_words"][0] + 1)
+    assert b_first - bob["tokenize"][0] == a_first - alice["split_words"][0]
+    assert a_last == alice["build_report"][1]
+    assert b_last == bob["make_summary"][1]
+
+
+def test_reordered_functions_in_another_file_are_each_found(with_base: dict[str, Any]) -> None:
+    p = pair(with_base, "alice", "carol")
+    assert p["similarity"] > 0.7
+    alice = functions(SUBS / "alice" / "textstats.py")
+    carol = functions(SUBS / "carol" / "analysis.py")
+    for name in ("split_words", "count_syllables", "word_frequencies", "flesch_score"):
+        assert any(
+            covers(q["a"], alice[name]) and q["b"]["file"] == "analysis.py"
+            and covers(q["b"], carol[name]) for q in p["passages"]
+        ), f"{name} not matched to its moved copy"
+    report = functions(SUBS / "carol" / "textstats.py")["build_report"]
+    assert any(q["b"]["file"] == "textstats.py" and covers(q["b"], report)
+               for q in p["passages"])
+
+
+def test_added_comments_do_not_hide_a_copy(with_base: dict[str, Any]) -> None:
+    p = pair(with_base, "alice", "dave")
+    assert p["similarity"] > 0.8 and p["coverage_b"] > 0.75
+    dave = functions(SUBS / "dave" / "textstats.py")
+    assert covers(p["passages"][0]["b"], (dave["split_words"][0], dave["build_report"][1]), 0.95)
+
+
+def test_independent_solution_ranks_last(with_base: dict[str, Any]) -> None:
+    erin = str(SUBS / "erin")
+    copies = [p for p in with_base["pairs"] if erin not in (p["file_a"], p["file_b"])]
+    independent = [p for p in with_base["pairs"] if erin in (p["file_a"], p["file_b"])]
+    assert min(p["similarity"] for p in copies) > 5 * max(
+        p["similarity"] for p in independent)
+    assert with_base["clusters"][0]["members"] == [str(SUBS / n) for n in
+                                                   ("alice", "bob", "carol", "dave")]
+
+
+def test_starter_code_is_excluded_with_base(
+    with_base: dict[str, Any], without_base: dict[str, Any]
+) -> None:
+    main_lines = functions(SUBS / "alice" / "textstats.py")["main"]
+    plain = pair(without_base, "alice", "erin")
+    assert any(covers(q["a"], main_lines) for q in plain["passages"])
+    based = pair(with_base, "alice", "erin")
+    for q in based["passages"]:
+        first, last = q["a"]["lines"]
+        assert last < main_lines[0] or first > main_lines[1]
+    assert based["similarity"] < plain["similarity"]
+
+
+def test_byte_ranges_point_at_the_original_text(with_base: dict[str, Any]) -> None:
+    p = pair(with_base, "alice", "dave")
+    q = p["passages"][0]
+    text = (SUBS / "alice" / "textstats.py").read_bytes()
+    start, end = q["a"]["bytes"]
+    assert text[start:end].startswith(b"words = []")  # see the renamed-identifiers test
+    assert text[start:end].endswith(b"return report")
+    assert text[:start].count(b"\n") + 1 == q["a"]["lines"][0]
+    assert text[:end].count(b"\n") + 1 == q["a"]["lines"][1]
+    dave = (SUBS / "dave" / "textstats.py").read_bytes()
+    start, end = q["b"]["bytes"]
+    assert dave[start:end].startswith(b"words = []") and b"# a word just ended" in dave[start:end]
+
+
+def test_csv_header_and_rows() -> None:
+    result = run("--format", "csv", "--each", str(SUBS), "--base", str(EXAMPLES / "starter"))
+    assert result.exit_code == 0
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[0] == ["file_a", "file_b", "similarity", "coverage_a", "coverage_b", "lines_a",
+                       "lines_b", "shared", "containment_a", "containment_b", "jaccard",
+                       "weighted", "rarity", "longest", "passages", "cluster"]
+    assert len(rows) == 11 and float(rows[1][2]) >= float(rows[-1][2])
+
+
+def test_jsonl_output_file_and_table(tmp_path: Path) -> None:
+    out = tmp_path / "r.jsonl"
+    assert run("--format", "jsonl", "-o", str(out), "-n", "2", "--each", str(SUBS)).exit_code == 0
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert lines[0]["type"] == "header" and lines[0]["parameters"]["top"] == 2
+    assert [x["type"] for x in lines].count("pair") == 2
+    table = run("--each", str(SUBS))
+    assert "submission a (coverage)" in table.stdout and "Clusters" in table.stdout
+
+
+def test_html_report_is_written(tmp_path: Path) -> None:
+    page = tmp_path / "report.html"
+    result = run("--each", str(SUBS), "--base", str(EXAMPLES / "starter"), "--report", str(page))
+    assert result.exit_code == 0 and page.exists()
+    assert "alice" in page.read_text()
+
+
+def test_bad_input_is_named_and_the_rest_compared(tmp_path: Path) -> None:
+    batch = tmp_path / "batch"
+    batch.mkdir()
+    shutil.copytree(SUBS / "alice", batch / "good1")
+    shutil.copytree(SUBS / "bob", batch / "good2")
+    (batch / "binary").mkdir()
+    (batch / "binary" / "prog.py").write_bytes(bytes(range(256)) * 20)
+    (batch / "broken.zip").write_bytes(b"PK\x03\x04 not a zip at all")
+    (batch / "empty").mkdir()
+    (batch / "ghost.py").symlink_to(tmp_path / "nowhere.py")
+    (batch / "loop").symlink_to(batch / "loop")
+    result = run("--format", "csv", "--each", str(batch))
+    assert result.exit_code == 1
+    for name in ("prog.py", "broken.zip", "empty", "ghost.py", "loop"):
+        assert str(batch / name) in result.stderr or name in result.stderr, name
+    assert "symbolic link loop" in result.stderr and "binary" in result.stderr
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[1][:2] == [str(batch / "good1"), str(batch / "good2")]
+    assert float(rows[1][2]) > 0.95
+
+
+def test_zip_path_traversal_is_refused(tmp_path: Path) -> None:
+    import stat
+    import zipfile
+
+    evil = tmp_path / "evil.zip"
+    with zipfile.ZipFile(evil, "w") as archive:
+        archive.write(SUBS / "alice" / "textstats.py", "textstats.py")
+        archive.writestr("../../escaped.py", "print('outside')\n")
+        archive.writestr("/tmp/absolute.py", "print('absolute')\n")
+        link = zipfile.ZipInfo("link.py")
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        archive.writestr(link, "/etc/passwd")
+    result = run("--format", "json", str(evil), str(SUBS / "bob"))
+    assert result.exit_code == 1
+    assert "unsafe member path" in result.stderr and "symbolic link" in result.stderr
+    assert not (tmp_path.parent / "escaped.py").exists()
+    data = json.loads(result.stdout)
+    assert [f["path"] for f in data["submissions"][0]["files"]] == ["textstats.py"]
+    assert data["pairs"][0]["similarity"] > 0.9
+
+
+@pytest.mark.parametrize("args", [["-m", "-1"], ["-k", "10", "-t", "5"], ["-m", "2.5"]])
+def test_bad_options_are_usage_errors(args: list[str]) -> None:
+    assert run(*args, str(SUBS / "alice"), str(SUBS / "bob")).exit_code == 2

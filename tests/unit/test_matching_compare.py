@@ -1,0 +1,126 @@
+"""The library entry point ``winnow.matching.compare`` on small in-memory batches."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from winnow.config import WinnowConfig
+from winnow.matching import CompareOptions, ComparisonResult, compare
+from winnow.sources.submissions import ReadOptions, SourceFile, SubmissionSource
+
+TEXT = ReadOptions(frontend="text")
+CONFIG = WinnowConfig(k=8, t=16)
+
+
+def _prose(seed: int, words: int = 120) -> str:
+    rng = random.Random(seed)
+    vocab = [f"w{i}" for i in range(400)]
+    return " ".join(rng.choice(vocab) for _ in range(words)) + "\n"
+
+
+def _sub(name: str, files: dict[str, str], role: str = "new",
+         read: ReadOptions = TEXT) -> SubmissionSource:
+    return SubmissionSource(name, role, tuple(  # type: ignore[arg-type]
+        SourceFile(path, f"{name}/{path}", read, text.encode()) for path, text in files.items()
+    ))
+
+
+def _pairs(result: ComparisonResult) -> set[tuple[str, str]]:
+    return {(p.a, p.b) for p in result.pairs}
+
+
+def test_copy_is_found_with_full_coverage_and_passages() -> None:
+    body = _prose(1)
+    result = compare([_sub("a", {"x.txt": body}), _sub("b", {"y.txt": body}),
+                      _sub("c", {"z.txt": _prose(2)})], CONFIG)
+    top = result.pairs[0]
+    assert (top.a, top.b) == ("a", "b")
+    assert top.similarity == pytest.approx(1.0)
+    assert top.coverage_a == pytest.approx(1.0) and top.coverage_b == pytest.approx(1.0)
+    assert top.passages[0].a.file == "x.txt" and top.passages[0].b.file == "y.txt"
+    assert top.passages[0].a.lines == (1, 1)
+    assert result.document("a", "x.txt").data == body.encode()
+    assert result.text("b", "y.txt") == body
+    assert result.clusters[0].members == ("a", "b")
+
+
+def test_pairs_inside_one_submission_are_never_reported() -> None:
+    body = _prose(3)
+    result = compare([_sub("a", {"1.txt": body, "2.txt": body}),
+                      _sub("b", {"z.txt": _prose(4)})], CONFIG)
+    assert ("a", "a") not in _pairs(result)
+    assert all(p.a != p.b for p in result.pairs)
+
+
+def test_base_code_is_ignored_everywhere() -> None:
+    starter = _prose(5)
+    subs = [_sub(n, {"s.txt": starter + _prose(10 + i)}) for i, n in enumerate("abc")]
+    plain = compare(subs, CONFIG)
+    assert plain.pairs and plain.pairs[0].similarity > 0.3
+    based = compare(subs, CONFIG, base=[_sub("starter", {"s.txt": starter}, role="base")])
+    assert all(p.similarity < 0.1 for p in based.pairs)
+    assert based.stats["ignored_base"] > 0
+
+
+def test_max_occurrences_drops_common_fragments() -> None:
+    common = _prose(6)
+    subs = [_sub(n, {"s.txt": common + _prose(20 + i)}) for i, n in enumerate("abcd")]
+    assert len(compare(subs, CONFIG, CompareOptions(max_occurrences=4)).pairs) == 6
+    capped = compare(subs, CONFIG, CompareOptions(max_occurrences=3))
+    assert capped.stats["ignored_common"] > 0
+    assert all(p.similarity < 0.1 for p in capped.pairs)
+    assert compare(subs, CONFIG, CompareOptions(max_occurrences=0.5)).parameters[
+        "max_occurrences_resolved"] == 2
+
+
+def test_archives_are_compared_with_new_submissions_only() -> None:
+    body = _prose(7)
+    subs = [_sub("old1", {"a.txt": body}, "archive"), _sub("old2", {"a.txt": body}, "archive"),
+            _sub("new", {"a.txt": body})]
+    result = compare(subs, CONFIG)
+    assert _pairs(result) == {("old1", "new"), ("old2", "new")}
+    assert [s.role for s in result.submissions] == ["archive", "archive", "new"]
+
+
+def test_top_and_min_similarity_cut_the_ranking() -> None:
+    base = _prose(8, 200)
+    subs = [_sub(f"s{i}", {"a.txt": base[: 300 + 200 * i] + _prose(30 + i)}) for i in range(4)]
+    every = compare(subs, CONFIG, CompareOptions(top=0))
+    sims = [p.similarity for p in every.pairs]
+    assert sims == sorted(sims, reverse=True) and len(sims) == 6
+    assert len(compare(subs, CONFIG, CompareOptions(top=2)).pairs) == 2
+    cut = compare(subs, CONFIG, CompareOptions(top=0, min_similarity=sims[2]))
+    assert [p.similarity for p in cut.pairs] == sims[:3]
+    scores_only = compare(subs, CONFIG, CompareOptions(passages=False))
+    assert not scores_only.pairs[0].passages_computed
+    assert scores_only.pairs[0].coverage_a is None and scores_only.documents == {}
+
+
+def test_binary_files_are_skipped_unless_allowed() -> None:
+    auto = ReadOptions()
+    blob = bytes(range(256)) * 8
+    subs = [SubmissionSource("a", "new", (SourceFile("x.bin", "a/x.bin", auto, blob),)),
+            SubmissionSource("b", "new", (SourceFile("x.bin", "b/x.bin", auto, blob),))]
+    result = compare(subs, CONFIG)
+    assert result.skipped and result.pairs == ()
+    assert {i.path for i in result.issues if "binary" in i.reason} == {"a/x.bin", "b/x.bin"}
+    assert any(i.path == "a" and "no usable files" in i.reason for i in result.issues)
+    allowed = compare(subs, CONFIG, CompareOptions(allow_binary=True))
+    assert allowed.pairs[0].similarity == pytest.approx(1.0) and not allowed.skipped
+
+
+def test_short_files_are_noted_not_skipped() -> None:
+    result = compare([_sub("a", {"x.txt": "tiny"}), _sub("b", {"y.txt": "tiny"})], CONFIG)
+    assert not result.skipped
+    assert any("shorter than k" in i.reason for i in result.issues)
+
+
+def test_parallel_workers_give_the_same_result_and_progress() -> None:
+    subs = [_sub(f"s{i}", {"a.txt": _prose(40 + i % 3)}) for i in range(6)]
+    seen: list[tuple[str, int, int]] = []
+    one = compare(subs, CONFIG)
+    two = compare(subs, CONFIG, jobs=2, progress=lambda *a: seen.append(a))
+    assert one.pairs == two.pairs
+    assert ("fingerprint", 6, 6) in seen

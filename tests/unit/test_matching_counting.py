@@ -1,0 +1,128 @@
+"""Shared-fingerprint counting against a brute-force oracle over sets."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnow.matching.counting import (
+    count_shared,
+    distinct_postings,
+    group_bounds,
+    idf_weights,
+    resolve_cap,
+)
+from winnow.matching.scores import pair_scores, rank
+
+
+def _rows(sets: list[set[int]]) -> tuple[np.ndarray, np.ndarray]:
+    hashes = [h for s in sets for h in s]
+    owners = [i for i, s in enumerate(sets) for _ in s]
+    return np.array(hashes, dtype=np.uint64), np.array(owners, dtype=np.int64)
+
+
+def _oracle(sets: list[set[int]], cap: int, archive: set[int]) -> dict[tuple[int, int], int]:
+    df: dict[int, int] = {}
+    for s in sets:
+        for h in s:
+            df[h] = df.get(h, 0) + 1
+    out = {}
+    for a, b in itertools.combinations(range(len(sets)), 2):
+        if a in archive and b in archive:
+            continue
+        shared = {h for h in sets[a] & sets[b] if df[h] <= cap}
+        if shared:
+            out[(a, b)] = len(shared)
+    return out
+
+
+def _counts(sets: list[set[int]], cap: int, archive: set[int]) -> dict[tuple[int, int], int]:
+    hashes, owners = _rows(sets)
+    # duplicate rows must not count twice
+    hashes, owners = np.concatenate([hashes, hashes]), np.concatenate([owners, owners])
+    h, o = distinct_postings(hashes, owners)
+    _, sizes = group_bounds(h)
+    df = np.repeat(sizes, sizes)
+    keep = df <= cap
+    mask = np.array([i in archive for i in range(len(sets))], dtype=bool)
+    counts = count_shared(h[keep], o[keep], len(sets), excluded_owner_pairs=mask)
+    return {
+        (int(a), int(b)): int(s)
+        for a, b, s in zip(counts.a, counts.b, counts.shared, strict=True)
+    }
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(0, 40), max_size=15), min_size=1, max_size=12),
+    st.integers(2, 12),
+    st.sets(st.integers(0, 11), max_size=4),
+)
+def test_counts_match_set_intersections(sets: list[set[int]], cap: int, archive: set[int]) -> None:
+    assert _counts(sets, cap, archive) == _oracle(sets, cap, archive)
+
+
+def test_weights_and_df_sums_per_pair() -> None:
+    sets = [{1, 2, 3}, {2, 3, 4}, {3, 4, 5}]
+    h, o = distinct_postings(*_rows(sets))
+    _, sizes = group_bounds(h)
+    w = np.repeat(sizes, sizes).astype(np.float64) * 10  # weight = 10 * df
+    counts = count_shared(h, o, 3, weights=w)
+    got = {(int(a), int(b)): (int(s), float(x), float(d)) for a, b, s, x, d in zip(
+        counts.a, counts.b, counts.shared, counts.weight, counts.df_sum, strict=True)}
+    # pair (0,1) shares 2 (df 2) and 3 (df 3)
+    assert got[(0, 1)] == (2, 50.0, 5.0)
+    assert got[(0, 2)] == (1, 30.0, 3.0)
+    assert got[(1, 2)] == (2, 50.0, 5.0)
+
+
+def test_no_pairs_at_all() -> None:
+    h, o = distinct_postings(*_rows([{1}, {2}]))
+    counts = count_shared(h, o, 2)
+    assert counts.a.shape == (0,)
+    empty = distinct_postings(np.zeros(0, np.uint64), np.zeros(0, np.int64))
+    assert empty[0].shape == (0,)
+
+
+@pytest.mark.parametrize(("m", "n", "cap"), [(10, 100, 10), (0.1, 100, 10), (0.01, 100, 2),
+                                              (0, 7, 7), (1, 5, 1)])
+def test_resolve_cap(m: float, n: int, cap: int) -> None:
+    assert resolve_cap(m, n) == cap
+
+
+def test_idf_is_positive_and_decreasing() -> None:
+    w = idf_weights(np.array([1, 2, 5, 10]), 10)
+    assert (w > 0).all()
+    assert (np.diff(w) < 0).all()
+
+
+def test_score_formulas() -> None:
+    sets = [set(range(10)), set(range(5, 25))]
+    h, o = distinct_postings(*_rows(sets))
+    counts = count_shared(h, o, 2)
+    sizes = np.array([10, 20], dtype=np.int64)
+    s = pair_scores(counts, sizes, np.array([10.0, 20.0]), 2)
+    assert s.shared[0] == 5
+    assert s.containment_a[0] == pytest.approx(0.5)
+    assert s.containment_b[0] == pytest.approx(0.25)
+    assert s.jaccard[0] == pytest.approx(5 / 25)
+    assert s.dice[0] == pytest.approx(10 / 30)
+    assert s.weighted[0] == pytest.approx(5 / 10)
+    assert s.rarity[0] == pytest.approx(1.0)  # every shared hash is in both of 2
+    assert s.by_name("containment-max")[0] == pytest.approx(0.5)
+    assert s.by_name("containment-mean")[0] == pytest.approx(0.375)
+
+
+def test_rank_orders_filters_and_cuts() -> None:
+    sim = np.array([0.2, 0.9, 0.5, 0.9])
+    shared = np.array([1, 3, 2, 7])
+    a = np.array([0, 0, 1, 1])
+    b = np.array([1, 2, 2, 3])
+    names = ["w", "x", "y", "z"]
+    assert rank(sim, shared, names, a, b, top=0, min_similarity=0).tolist() == [3, 1, 2, 0]
+    assert rank(sim, shared, names, a, b, top=2, min_similarity=0).tolist() == [3, 1]
+    assert rank(sim, shared, names, a, b, top=0, min_similarity=0.5).tolist() == [3, 1, 2]

@@ -1,0 +1,94 @@
+"""Passages: seed join, maximal runs, one-to-one trimming, merging, masks."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnow.matching.passages import (
+    Run,
+    assemble,
+    join_seeds,
+    longest_stretch,
+    masked_units,
+    maximal_runs,
+)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(0, 6), max_size=12), st.lists(st.integers(0, 6), max_size=12))
+def test_join_seeds_is_the_equi_join(left: list[int], right: list[int]) -> None:
+    ha = np.sort(np.array(left, dtype=np.uint64))
+    hb = np.sort(np.array(right, dtype=np.uint64))
+    fa = np.zeros(len(left), dtype=np.int64)
+    fb = np.ones(len(right), dtype=np.int64)
+    pa = np.arange(len(left), dtype=np.int64)
+    pb = np.arange(len(right), dtype=np.int64) + 100
+    _, got_pa, _, got_pb = join_seeds(ha, fa, pa, hb, fb, pb)
+    expected = sorted((i, j + 100) for i in range(len(left)) for j in range(len(right))
+                      if ha[i] == hb[j])
+    assert sorted(zip(got_pa.tolist(), got_pb.tolist(), strict=True)) == expected
+
+
+def _units(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode(), dtype=np.uint8).astype(np.int64)
+
+
+def test_maximal_run_extends_both_ways_and_absorbs_seeds() -> None:
+    a = _units("xxxxHELLO WORLDyy")
+    b = _units("zzHELLO WORLDqqqq")
+    units = {0: a, 1: b}
+    # three seeds on the same diagonal (offset -2) inside the common run
+    pa = np.array([4, 6, 9], dtype=np.int64)
+    pb = pa - 2
+    runs = maximal_runs(units, np.zeros(3, np.int64), pa, np.ones(3, np.int64), pb, 3)
+    assert runs == [Run(0, 1, 4, 2, len("HELLO WORLD"), 3)]
+
+
+def test_runs_shorter_than_min_length_are_dropped() -> None:
+    a, b = _units("abXcd"), _units("abYcd")
+    runs = maximal_runs({0: a, 1: b}, np.array([0]), np.array([0]), np.array([1]),
+                        np.array([0]), 3)
+    assert runs == []
+
+
+def test_masked_units_never_match() -> None:
+    a = masked_units(_units("HELLO WORLD"), np.array([0], dtype=np.int64), 3, -1)
+    b = masked_units(_units("HELLO WORLD"), np.zeros(0, dtype=np.int64), 3, -2)
+    assert (a[:3] == -1).all() and (a[3:] == b[3:]).all()
+    runs = maximal_runs({0: a, 1: b}, np.array([0]), np.array([5]), np.array([1]),
+                        np.array([5]), 1)
+    assert runs == [Run(0, 1, 3, 3, 8, 1)]  # stops at the mask
+
+
+def test_longest_stretch() -> None:
+    assert longest_stretch(np.array([True, False, True, True, False])) == (2, 2)
+    assert longest_stretch(np.array([False, False])) == (0, 0)
+
+
+def _spans(runs: list[Run], gap: int = 0, min_length: int = 4) -> list[tuple[int, ...]]:
+    chains = assemble(runs, {0: 100, 1: 100}, gap=gap, min_length=min_length)
+    return [(c.sa, c.ea, c.sb, c.eb, c.matched) for c in chains]
+
+
+def test_assemble_trims_a_run_overlapping_a_longer_one() -> None:
+    runs = [Run(0, 1, 0, 0, 20, 2), Run(0, 1, 15, 50, 12, 1)]
+    assert _spans(runs) == [(0, 20, 0, 20, 20), (20, 27, 55, 62, 7)]
+
+
+def test_assemble_drops_a_run_with_too_little_left() -> None:
+    runs = [Run(0, 1, 0, 0, 20, 2), Run(0, 1, 60, 5, 6, 1)]
+    assert _spans(runs) == [(0, 20, 0, 20, 20)]
+
+
+def test_assemble_merges_neighbours_in_order_within_the_gap() -> None:
+    runs = [Run(0, 1, 0, 0, 20, 2), Run(0, 1, 22, 23, 10, 1)]
+    assert _spans(runs, gap=3) == [(0, 32, 0, 33, 30)]
+    assert _spans(runs, gap=2) == [(0, 20, 0, 20, 20), (22, 32, 23, 33, 10)]
+
+
+def test_assemble_does_not_merge_out_of_order() -> None:
+    runs = [Run(0, 1, 0, 30, 10, 1), Run(0, 1, 12, 0, 10, 1)]
+    chains = assemble(runs, {0: 50, 1: 50}, gap=5)
+    assert len(chains) == 2
