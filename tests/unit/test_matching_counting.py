@@ -126,3 +126,42 @@ def test_rank_orders_filters_and_cuts() -> None:
     assert rank(sim, shared, names, a, b, top=0, min_similarity=0).tolist() == [3, 1, 2, 0]
     assert rank(sim, shared, names, a, b, top=2, min_similarity=0).tolist() == [3, 1]
     assert rank(sim, shared, names, a, b, top=0, min_similarity=0.5).tolist() == [3, 1, 2]
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 30), max_size=12), min_size=1, max_size=10),
+    st.integers(0, 4),
+    st.sets(st.integers(0, 30), max_size=5),
+    st.integers(2, 6),
+)
+def test_build_table_matches_sets(
+    file_hashes: list[list[int]], owners_span: int, base: set[int], cap: int
+) -> None:
+    from winnow.matching.table import build_table
+
+    # files are given to owners in order, several files per owner
+    file_owner = np.array([i // (owners_span + 1) for i in range(len(file_hashes))])
+    n_owners = int(file_owner.max()) + 1
+    hashes = np.array([h for fh in file_hashes for h in fh], dtype=np.uint64)
+    files = np.array([i for i, fh in enumerate(file_hashes) for _ in fh], dtype=np.int64)
+    table = build_table(hashes, files, np.arange(hashes.shape[0], dtype=np.int64),
+                        file_owner, n_owners, base_hashes=np.array(sorted(base), np.uint64),
+                        cap=cap, archive=np.zeros(n_owners, dtype=bool))
+    sets = [set() for _ in range(n_owners)]  # type: list[set[int]]
+    for i, fh in enumerate(file_hashes):
+        sets[file_owner[i]] |= set(fh) - base
+    got = {(int(a), int(b)): int(s) for a, b, s in zip(
+        table.counts.a, table.counts.b, table.counts.shared, strict=True)}
+    assert got == _oracle(sets, cap, set())
+    df = {h: sum(h in s for s in sets) for h in set().union(*sets)}
+    kept = [{h for h in s if df[h] <= cap} for s in sets]
+    assert table.sizes.tolist() == [len(s) for s in kept]
+    assert set(table.excluded.tolist()) == base | {h for h, d in df.items() if d > cap}
+    for owner in range(n_owners):
+        h, f, _ = table.rows(owner)
+        assert (np.diff(h.astype(np.float64)) >= 0).all()
+        assert set(h.tolist()) == kept[owner]
+        assert set((file_owner[f] == owner).tolist()) <= {True}
+    for i, fh in enumerate(file_hashes):
+        assert table.file_prints[i] == len({h for h in fh if h in kept[file_owner[i]]})

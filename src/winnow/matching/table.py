@@ -14,13 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from winnow.matching.counting import (
-    SharedCounts,
-    count_shared,
-    distinct_postings,
-    group_bounds,
-    idf_weights,
-)
+from winnow.matching.counting import SharedCounts, count_shared, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -30,7 +24,7 @@ Bools = npt.NDArray[np.bool_]
 
 @dataclass(frozen=True)
 class FingerprintTable:
-    """Kept occurrences sorted by (owner, hash, file, pos), and what was counted.
+    """Kept occurrences grouped by owner (in input order), and what was counted.
 
     ``owner_bounds[x]:owner_bounds[x + 1]`` are owner ``x``'s rows;
     ``excluded`` the sorted hashes ignored everywhere (base ∪ capped);
@@ -50,9 +44,26 @@ class FingerprintTable:
     stats: dict[str, int]
 
     def rows(self, owner: int) -> tuple[U64, I64, I64]:
-        """(hashes, files, positions) of one owner's kept occurrences, hash-sorted."""
+        """(hashes, files, positions) of one owner's kept occurrences, sorted by hash."""
         lo, hi = int(self.owner_bounds[owner]), int(self.owner_bounds[owner + 1])
-        return self.hashes[lo:hi], self.files[lo:hi], self.positions[lo:hi]
+        order = np.argsort(self.hashes[lo:hi], kind="stable") + lo
+        return self.hashes[order], self.files[order], self.positions[order]
+
+
+def in_sorted(values: U64, sorted_set: U64) -> Bools:
+    """``values[i] in sorted_set`` for every ``i`` (binary search; the set stays small)."""
+    if sorted_set.shape[0] == 0:
+        return np.zeros(values.shape[0], dtype=bool)
+    idx = np.minimum(np.searchsorted(sorted_set, values), sorted_set.shape[0] - 1)
+    hit: Bools = sorted_set[idx] == values
+    return hit
+
+
+def _changes(sorted_keys: npt.NDArray[np.integer], first: Bools) -> Bools:
+    """``first`` or a change of ``sorted_keys`` from the previous row."""
+    out = first.copy()
+    out[1:] |= sorted_keys[1:] != sorted_keys[:-1]
+    return out
 
 
 def build_table(
@@ -62,45 +73,52 @@ def build_table(
     """Drop base and capped hashes, count per-owner sets and shared pairs.
 
     ``cap`` is the largest number of owners a kept hash may appear in;
-    ``archive[x]`` marks owners never paired with each other.
+    ``archive[x]`` marks owners never paired with each other.  One stable
+    sort by hash (of rows already grouped by owner) gives every grouping:
+    distinct (hash, owner) postings, distinct (hash, file) rows, and each
+    hash's document frequency.
     """
     n_files = file_owner.shape[0]
-    in_base = np.isin(hashes, base_hashes) if base_hashes.shape[0] else np.zeros(0, bool)
-    if in_base.shape[0]:
-        keep = ~in_base
-        hashes, files, positions = hashes[keep], files[keep], positions[keep]
+    in_base = in_sorted(hashes, np.unique(base_hashes))
+    ignored_base = int(in_base.sum())
+    if ignored_base:
+        hashes, files, positions = hashes[~in_base], files[~in_base], positions[~in_base]
     owners = file_owner[files]
-    post_h, post_o = distinct_postings(hashes, owners)
-    starts, df = group_bounds(post_h)
-    capped = post_h[starts[df > cap]]
-    row_df = np.repeat(df, df)
-    kept_rows = row_df <= cap
-    kh, ko, kdf = post_h[kept_rows], post_o[kept_rows], row_df[kept_rows]
+    if owners.shape[0] and (np.diff(owners) < 0).any():  # group rows by owner
+        by_owner = np.argsort(owners, kind="stable")
+        hashes, files, positions, owners = (
+            hashes[by_owner], files[by_owner], positions[by_owner], owners[by_owner])
+    order = np.argsort(hashes, kind="stable")
+    h, o, f = hashes[order], owners[order], files[order]
+    new_hash = _changes(h, np.zeros(h.shape[0], dtype=bool))
+    if h.shape[0]:
+        new_hash[0] = True
+    owner_first, file_first = _changes(o, new_hash), _changes(f, new_hash)
+    group = np.cumsum(new_hash) - 1
+    row_df = np.bincount(group[owner_first], minlength=int(new_hash.sum()))[group]
+    kept = row_df <= cap
+    post = owner_first & kept
+    kh, ko, kdf = h[post], o[post], row_df[post].astype(np.int64)
     idf = idf_weights(kdf, n_owners)
     counts = count_shared(kh, ko, n_owners, weights=idf, excluded_owner_pairs=archive)
-    if capped.shape[0]:
-        keep = ~np.isin(hashes, capped)
-        hashes, files, positions, owners = (
-            hashes[keep], files[keep], positions[keep], owners[keep]
-        )
-    order = np.lexsort((positions, files, hashes, owners))
+    capped = h[new_hash & ~kept]
+    keep_rows = np.empty(h.shape[0], dtype=bool)
+    keep_rows[order] = kept
     hashes, files, positions, owners = (
-        hashes[order], files[order], positions[order], owners[order]
-    )
-    _, file_f = distinct_postings(hashes, files)
+        hashes[keep_rows], files[keep_rows], positions[keep_rows], owners[keep_rows])
     return FingerprintTable(
         hashes=hashes, files=files, positions=positions,
         owner_bounds=np.searchsorted(owners, np.arange(n_owners + 1)).astype(np.int64),
         excluded=np.union1d(base_hashes, capped).astype(np.uint64),
         sizes=np.bincount(ko, minlength=n_owners).astype(np.int64),
         weight_totals=np.bincount(ko, weights=idf, minlength=n_owners).astype(np.float64),
-        file_prints=np.bincount(file_f, minlength=n_files).astype(np.int64),
+        file_prints=np.bincount(f[file_first & kept], minlength=n_files).astype(np.int64),
         counts=counts,
         stats={
             "fingerprints": int(hashes.shape[0]),
-            "ignored_base": int(in_base.sum()),
+            "ignored_base": ignored_base,
             "ignored_common": int(capped.shape[0]),
-            "distinct_hashes": int(starts.shape[0]),
+            "distinct_hashes": int(new_hash.sum()),
             "pairs_sharing": int(counts.a.shape[0]),
         },
     )
