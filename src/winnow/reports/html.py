@@ -35,7 +35,7 @@ import winnow
 from winnow.errors import ReportError
 from winnow.matching.model import ComparisonResult
 from winnow.reports.histogram import histogram
-from winnow.reports.html_view import Namer, PairView, pair_row, pair_view
+from winnow.reports.html_view import LineCache, Namer, PairView, pair_row, pair_view
 
 Progress = Callable[[int, int], None]
 
@@ -128,9 +128,10 @@ def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str,
 def _pair_views(result: ComparisonResult, namer: Namer, single: bool,
                 progress: Progress | None) -> Iterator[PairView]:
     total = len(result.pairs)
+    cache: LineCache = {}
     for rank, pair in enumerate(result.pairs, 1):
         if pair.passages_computed:
-            yield pair_view(result, namer, pair, rank, single)
+            yield pair_view(result, namer, pair, rank, single, cache)
         if progress is not None:
             progress(rank, total)
 

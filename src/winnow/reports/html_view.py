@@ -12,10 +12,18 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from winnow.matching.model import ComparisonResult, PairResult, Passage, Region, Submission
+from winnow.matching.model import (
+    ComparisonResult,
+    FileKey,
+    PairResult,
+    Passage,
+    Region,
+    Submission,
+)
 from winnow.reports.anonymize import Pseudonyms
 
 #: Number of distinct passage colours (``c0`` ... ``c11`` in the stylesheet).
@@ -167,18 +175,25 @@ _VISIBLE = str.maketrans({"\r": "\u240d", "\x0b": "\u240b", "\x0c": "\u240c",
                           "\x00": "\u2400"})
 
 
+_INVISIBLE = re.compile("[" + "".join(chr(c) for c in _VISIBLE) + "]")
+
+#: Lines of each file already split, shared by the pairs of one report.
+LineCache = dict[FileKey, list[str]]
+
+
 def split_lines(text: str) -> list[str]:
     """Lines as :meth:`Document.line_of` counts them (``\\n`` only), without ends."""
+    text = text.replace("\r\n", "\n")
+    if _INVISIBLE.search(text):
+        text = text.translate(_VISIBLE)
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
-    out = []
-    for line in lines:
-        line = line.removesuffix("\r").translate(_VISIBLE)
-        if len(line) > MAX_LINE_CHARS:
-            line = line[:MAX_LINE_CHARS] + f" … [{len(line) - MAX_LINE_CHARS} more characters]"
-        out.append(line)
-    return out
+    if lines and max(map(len, lines)) > MAX_LINE_CHARS:
+        lines = [line if len(line) <= MAX_LINE_CHARS else
+                 line[:MAX_LINE_CHARS] + f" … [{len(line) - MAX_LINE_CHARS} more characters]"
+                 for line in lines]
+    return lines
 
 
 def _segments(
@@ -233,7 +248,7 @@ def blocks(lines: Sequence[str], ranges: Sequence[tuple[int, int, int]]) -> tupl
 
 
 def _file_view(result: ComparisonResult, namer: Namer, submission: str, path: str,
-               ranges: Sequence[tuple[int, int, int]]) -> FileView:
+               ranges: Sequence[tuple[int, int, int]], cache: LineCache) -> FileView:
     name = namer.file(submission, path)
     try:
         doc = result.document(submission, path)
@@ -241,12 +256,14 @@ def _file_view(result: ComparisonResult, namer: Namer, submission: str, path: st
         return FileView(name, 0, (), "original text not available")
     if doc.kind == "binary":
         return FileView(name, 0, (), f"binary file ({len(doc.data)} bytes), not shown")
-    lines = split_lines(result.text(submission, path))
+    lines = cache.get((submission, path))
+    if lines is None:
+        lines = cache[(submission, path)] = split_lines(result.text(submission, path))
     return FileView(name, len(lines), blocks(lines, ranges))
 
 
 def _side(result: ComparisonResult, namer: Namer, submission: str, coverage: float | None,
-          regions: Sequence[tuple[int, Region]]) -> SideView:
+          regions: Sequence[tuple[int, Region]], cache: LineCache) -> SideView:
     by_file: dict[str, list[tuple[int, int, int]]] = {}
     for index, region in regions:
         by_file.setdefault(region.file, []).append((index, *region.lines))
@@ -255,7 +272,7 @@ def _side(result: ComparisonResult, namer: Namer, submission: str, coverage: flo
     except KeyError:
         order = []
     matched = [p for p in order if p in by_file] + sorted(set(by_file) - set(order))
-    files = tuple(_file_view(result, namer, submission, p, by_file[p]) for p in matched)
+    files = tuple(_file_view(result, namer, submission, p, by_file[p], cache) for p in matched)
     others = tuple(namer.file(submission, p) for p in order if p not in by_file)
     return SideView(namer.submission(submission), percent(coverage), files, others)
 
@@ -303,13 +320,14 @@ def _scores(pair: PairResult) -> tuple[tuple[str, str], ...]:
 
 
 def pair_view(result: ComparisonResult, namer: Namer, pair: PairResult, rank: int,
-              single_file: bool) -> PairView:
-    """The side-by-side view of one pair."""
+              single_file: bool, cache: LineCache | None = None) -> PairView:
+    """The side-by-side view of one pair (``cache`` keeps split files between pairs)."""
+    cache = {} if cache is None else cache
     passages = sorted(pair.passages, key=lambda p: p.index)
     return PairView(
         pair_row(namer, pair, rank, single_file),
         _scores(pair),
         tuple(_passage_row(namer, pair, p) for p in passages),
-        _side(result, namer, pair.a, pair.coverage_a, [(p.index, p.a) for p in passages]),
-        _side(result, namer, pair.b, pair.coverage_b, [(p.index, p.b) for p in passages]),
+        _side(result, namer, pair.a, pair.coverage_a, [(p.index, p.a) for p in passages], cache),
+        _side(result, namer, pair.b, pair.coverage_b, [(p.index, p.b) for p in passages], cache),
     )
