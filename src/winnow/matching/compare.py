@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
@@ -44,7 +45,7 @@ from winnow.matching.prints import (
     load_document,
     parallel_map,
 )
-from winnow.matching.scores import pair_scores, rank
+from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable, build_table
 from winnow.model import Document
 
@@ -89,21 +90,27 @@ class _Batch:
                 self.issues.append(Issue(sub.name, "no usable files; submission left out"))
 
     def table(self, cap: int) -> FingerprintTable:
-        """The fingerprint table of the new and archive submissions."""
+        """The fingerprint table of the new and archive submissions.
+
+        The per-file arrays are released once concatenated (only sizes are
+        kept), so the batch holds its fingerprints once.
+        """
         ids = [i for i, p in enumerate(self.prints) if p is not None and self.owner[i] >= 0]
         base = [p.hashes for i, p in enumerate(self.prints) if p is not None and self.owner[i] < 0]
         lengths = [self._prints(i).hashes.shape[0] for i in ids]
 
         def cat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
-            return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
+            return np.concatenate(parts, dtype=dtype) if parts else np.zeros(0, dtype)
 
+        hashes = cat([self._prints(i).hashes for i in ids], np.uint64)
+        positions = cat([self._prints(i).positions for i in ids], np.int64)
+        base_hashes = np.unique(cat(base, np.uint64))
+        empty_h, empty_p = np.zeros(0, np.uint64), np.zeros(0, np.int64)
+        self.prints = [None if p is None else FilePrints(empty_h, empty_p, p.units, p.size, ())
+                       for p in self.prints]
         return build_table(
-            cat([self._prints(i).hashes for i in ids], np.uint64),
-            np.repeat(np.array(ids, dtype=np.int64), lengths),
-            cat([self._prints(i).positions for i in ids], np.int64),
-            self.owner, len(self.subs),
-            base_hashes=np.unique(cat(base, np.uint64)),
-            cap=cap,
+            hashes, np.repeat(np.array(ids, dtype=np.int64), lengths), positions,
+            self.owner, len(self.subs), base_hashes=base_hashes, cap=cap,
             archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
         )
 
@@ -165,23 +172,11 @@ def compare(
     similarity = scores.by_name(options.similarity)
     ranked = rank(similarity, scores.shared, names, scores.a, scores.b,
                   top=options.top, min_similarity=options.min_similarity)
-    documents: dict[FileKey, Document] = {}
-    infos: dict[int, FileInfo] = {}
-    if options.passages and ranked.shape[0]:
-        owners = np.union1d(scores.a[ranked], scores.b[ranked])
-        infos = _load_infos(batch, table, owners, config, jobs, progress, executor)
-        documents = {(names[f.owner], f.path): f.document for f in infos.values()}
     gap = config.k if options.merge_gap is None else options.merge_gap
-    units = batch.units()
-    pairs: list[PairResult] = []
-    for done, i in enumerate(ranked.tolist(), 1):
-        passages = None
-        if options.passages:
-            chains = pair_chains(table, int(scores.a[i]), int(scores.b[i]), infos, config.k, gap)
-            passages = to_passages(chains, infos)
-            if progress is not None:
-                progress("passages", done, ranked.shape[0])
-        pairs.append(pair_result(scores, float(similarity[i]), i, names, units, passages))
+    pairs, documents = _report_pairs(
+        batch, table, scores, similarity, ranked, config, options, gap,
+        _Run(jobs, progress, executor),
+    )
     return ComparisonResult(
         submissions=batch.submissions(table),
         pairs=tuple(pairs),
@@ -197,9 +192,43 @@ def compare(
     )
 
 
+@dataclass(frozen=True)
+class _Run:
+    """How work is run: processes, progress callback, or an executor."""
+
+    jobs: int
+    progress: Progress | None
+    executor: Executor | None
+
+
+def _report_pairs(
+    batch: _Batch, table: FingerprintTable, scores: PairScores, similarity: np.ndarray,
+    ranked: np.ndarray, config: WinnowConfig, options: CompareOptions, gap: int, run: _Run,
+) -> tuple[list[PairResult], dict[FileKey, Document]]:
+    """The reported pairs, with passages when asked, and the documents they show."""
+    names = [s.name for s in batch.subs]
+    documents: dict[FileKey, Document] = {}
+    infos: dict[int, FileInfo] = {}
+    if options.passages and ranked.shape[0]:
+        owners = np.union1d(scores.a[ranked], scores.b[ranked])
+        infos = _load_infos(batch, table, owners, config, run)
+        documents = {(names[f.owner], f.path): f.document for f in infos.values()}
+    units = batch.units()
+    pairs: list[PairResult] = []
+    for done, i in enumerate(ranked.tolist(), 1):
+        passages = None
+        if options.passages:
+            chains = pair_chains(table, int(scores.a[i]), int(scores.b[i]), infos, config.k, gap)
+            passages = to_passages(chains, infos)
+            if run.progress is not None:
+                run.progress("passages", done, ranked.shape[0])
+        pairs.append(pair_result(scores, float(similarity[i]), i, names, units, passages))
+    return pairs, documents
+
+
 def _load_infos(
     batch: _Batch, table: FingerprintTable, owners: np.ndarray, config: WinnowConfig,
-    jobs: int, progress: Progress | None, executor: Executor | None,
+    run: _Run,
 ) -> dict[int, FileInfo]:
     """Documents (re-read) and masked units of every file of ``owners``.
 
@@ -211,8 +240,8 @@ def _load_infos(
     ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
     base_ids = np.flatnonzero((batch.owner < 0) & used).tolist()
     loaded = list(parallel_map(load_document, [batch.files[i] for i in ids + base_ids],
-                               jobs=jobs, stage="documents", progress=progress,
-                               executor=executor))
+                               jobs=run.jobs, stage="documents", progress=run.progress,
+                               executor=run.executor))
     base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
                    for doc in loaded[len(ids):] if isinstance(doc, Document)]
     mask = np.union1d(table.excluded, np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
