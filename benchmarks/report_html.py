@@ -4,7 +4,11 @@ Builds a synthetic :class:`ComparisonResult` (SUBMISSIONS submissions of LINES-l
 files, PAIRS pairs with PASSAGES passages each) straight from the result model, then
 times ``write_report`` to a folder (index + one page per pair) and to one file.
 
-    .venv/bin/python benchmarks/report_html.py [--pairs 250] [--lines 3000]
+    .venv/bin/python benchmarks/report_html.py [--pairs 250] [--lines 3000] [--browser]
+
+``--browser`` also times opening the reports in headless Chromium (Debian's
+``/usr/bin/chromium`` through Playwright): the folder's index, its first pair page,
+and the single file.
 """
 
 from __future__ import annotations
@@ -68,12 +72,29 @@ def _size(path: Path) -> int:
         path.stat().st_size)
 
 
+def open_times(pages: list[Path]) -> None:
+    """Print how long headless Chromium takes to load each page."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
+        browser = pw.chromium.launch_persistent_context(
+            profile, executable_path="/usr/bin/chromium", headless=True, offline=True,
+            args=["--no-sandbox", "--disable-gpu"], viewport={"width": 1400, "height": 900})
+        tab = browser.new_page()
+        for page in pages:
+            start = time.perf_counter()
+            tab.goto(page.as_uri(), wait_until="load")
+            print(f"open {page.name:14s}: {time.perf_counter() - start:6.2f} s")
+        browser.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--submissions", type=int, default=100)
     parser.add_argument("--pairs", type=int, default=250)
     parser.add_argument("--lines", type=int, default=3000)
     parser.add_argument("--passages", type=int, default=20)
+    parser.add_argument("--browser", action="store_true", help="also time opening in Chromium")
     args = parser.parse_args()
     result = build(args.submissions, args.pairs, args.lines, args.passages)
     print(f"{args.pairs} pairs, {args.submissions} submissions of {args.lines} lines, "
@@ -85,6 +106,10 @@ def main() -> None:
             took = time.perf_counter() - start
             kind = "folder" if target.is_dir() else "one file"
             print(f"{kind:9s}: {took:6.2f} s, {_size(target) / 1e6:7.1f} MB")
+        if args.browser:
+            root = Path(tmp)
+            open_times([root / "report" / "index.html", root / "report" / "pairs" / "pair-1.html",
+                        root / "report.html"])
 
 
 if __name__ == "__main__":
