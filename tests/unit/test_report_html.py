@@ -186,6 +186,7 @@ def test_anonymize_hides_every_name_with_stable_pseudonyms(tmp_path: Path) -> No
     assert sorted(set(re.findall(r"student-[0-9a-f]{6}", again))) == names
     assert sorted(set(re.findall(r"student-[0-9a-f]{6}", other))) != names
     assert re.search(r"file-[0-9a-f]{4}\.py", first)
+    assert "binary file" not in first and "path and reason hidden" in first
 
 
 def test_pseudonyms_never_collide_and_keep_safe_extensions() -> None:

@@ -35,7 +35,7 @@ import winnow
 from winnow.errors import ReportError
 from winnow.matching.model import ComparisonResult
 from winnow.reports.histogram import histogram
-from winnow.reports.html_view import LineCache, Namer, PairView, pair_row, pair_view
+from winnow.reports.html_view import LineCache, Namer, PairView, pair_row, pair_view, percent
 
 Progress = Callable[[int, int], None]
 
@@ -108,11 +108,12 @@ def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str,
     threshold = result.parameters.get("cluster_threshold")
     clusters = [
         {"members": [namer.submission(m) for m in c.members], "pairs": c.pairs,
-         "max_similarity": f"{c.max_similarity:.0%}"}
+         "max_similarity": percent(c.max_similarity)}
         for c in result.clusters
     ]
-    if namer.anonymized:  # issue paths name people; keep the count and the reasons only
-        issues = [f"(name hidden) {i.reason}" for i in result.issues]
+    if namer.anonymized:  # paths, and reasons quoting them, name people: keep the count
+        issues = [("skipped" if i.skipped else "note") + " (path and reason hidden by --anonymize)"
+                  for i in result.issues]
     else:
         issues = [str(i) for i in result.issues]
     return {
