@@ -1,0 +1,137 @@
+"""Speed and memory of ``winnow compare`` against compare50 (and optionally the other peers).
+
+    .venv/bin/python benchmarks/compare.py [--workdir DIR] [--peers compare50[,copydetect,dolos]]
+        [--sizes 2500,5000,10000,20000] [--skip-scaling] [--skip-peers]
+        [-- WINNOW COMPARE OPTIONS ...]
+
+1. **1000 files**: the 1000 standard-library ``.py`` files of the peers' own
+   measurements (``/work/shared/peers/make_corpora.py``), one file per
+   submission, all against all.  ``winnow compare --each`` (defaults: top 250
+   pairs with passages, CSV output to a file) and each chosen peer run one
+   after the other in the same run; the script prints wall time, peak memory
+   and winnow's share of compare50's time.  Before timing, winnow is checked
+   on the known-pairs sample (every modified copy must be paired with its
+   original among the top pairs).
+2. **Scaling**: winnow alone on 2,500 ... 20,000 distinct real ``.py`` files
+   from this machine (``corpus.python_pool``), printing time and memory per
+   size and per file, so near-linear growth can be read off.
+
+Timings on a shared machine are noisy: the load average is printed with each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import os
+import sys
+import time
+from pathlib import Path
+
+import corpus
+from harness import PEERS, WINNOW, Run, check, measure, uptime
+
+
+def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
+    """``winnow compare --each folder`` with CSV output to ``out``."""
+    command = [*WINNOW, "compare", "--each", str(folder), "-q", "--format", "csv",
+               "-o", str(out), *options]
+    run = measure(command)
+    check(run, "winnow compare")
+    return run
+
+
+def peer_run(peer: str, folder: Path, out: Path) -> Run:
+    """One peer adapter over ``folder`` (Python files)."""
+    env = dict(os.environ, DOLOS_NODE_OPTIONS="--max-old-space-size=16000")
+    run = measure([str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang", "python"],
+                  env=env)
+    check(run, peer)
+    return run
+
+
+def check_sample(sample: Path, workdir: Path, options: list[str]) -> None:
+    """winnow must pair every modified copy with its original (``truth.csv``)."""
+    flat = workdir / "sample-flat"
+    corpus.flatten(sample, flat)
+    out = workdir / "sample.csv"
+    winnow_run(flat, out, options)
+    with out.open(newline="") as handle:
+        ranked = [tuple(sorted((Path(r["file_a"]).name, Path(r["file_b"]).name)))
+                  for r in csv.DictReader(handle)]
+    with (sample / "truth.csv").open(newline="") as handle:
+        for row in csv.DictReader(handle):
+            pair = tuple(sorted((corpus.flat_name(row["modified"]),
+                                 corpus.flat_name(row["original"]))))
+            rank = ranked.index(pair) + 1 if pair in ranked else None
+            print(f"  sample: {row['kind']:<9} copy of {row['original']:<28} rank {rank}")
+
+
+def thousand(args: argparse.Namespace, options: list[str]) -> None:
+    print(f"\n== 1000 stdlib files, all against all ({uptime()})")
+    flat, sample = corpus.stdlib_1000(args.workdir)
+    size = sum(p.stat().st_size for p in flat.iterdir())
+    print(f"  corpus: {flat} ({sum(1 for _ in flat.iterdir())} files, {size / 1e6:.2f} MB)")
+    check_sample(sample, args.workdir, options)
+    runs: dict[str, Run] = {}
+    for repeat in range(args.repeat):
+        runs[f"winnow #{repeat + 1}"] = winnow_run(flat, args.workdir / "winnow-1000.csv",
+                                                   options)
+        print(runs[f"winnow #{repeat + 1}"].line(f"winnow compare #{repeat + 1}"))
+    if not args.skip_peers:
+        for peer in args.peers.split(","):
+            runs[peer] = peer_run(peer, flat, args.workdir / f"{peer}-1000.csv")
+            print(runs[peer].line(peer))
+    best = min((r for k, r in runs.items() if k.startswith("winnow")), key=lambda r: r.wall_s)
+    if "compare50" in runs:
+        ratio = best.wall_s / runs["compare50"].wall_s
+        print(f"  winnow (best of {args.repeat}) / compare50 wall time: {ratio:.3f} "
+              f"(target <= 0.100); winnow peak memory {best.tree_pss_mib:.0f} MiB PSS "
+              "(target < 500)")
+
+
+def scaling(args: argparse.Namespace, options: list[str]) -> None:
+    print(f"\n== scaling, winnow only ({uptime()})")
+    pool = corpus.python_pool()
+    print(f"  pool: {len(pool)} distinct .py files on this machine")
+    previous: tuple[int, Run] | None = None
+    for n in (int(s) for s in args.sizes.split(",")):
+        folder = args.workdir / f"pool-{n}"
+        files, size = corpus.subset(pool, n, folder)
+        out = args.workdir / f"winnow-{n}.csv"
+        run = winnow_run(folder, out, [*options, "-n", "250"])
+        per_file = 1000 * run.wall_s / files
+        growth = ""
+        if previous:
+            growth = (f"  x{run.wall_s / previous[1].wall_s:.2f} time, "
+                      f"x{run.tree_pss_mib / previous[1].tree_pss_mib:.2f} memory "
+                      f"for x{files / previous[0]:.2f} files")
+        print(run.line(f"{files} files {size / 1e6:.0f} MB") + f"  {per_file:.2f} ms/file"
+              + growth)
+        previous = (files, run)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--workdir", type=Path, default=Path("/tmp/winnow-bench"))
+    parser.add_argument("--peers", default="compare50",
+                        help="peers to time on the 1000 files (comma-separated)")
+    parser.add_argument("--repeat", type=int, default=1, help="winnow runs on 1000 files")
+    parser.add_argument("--sizes", default="2500,5000,10000,20000")
+    parser.add_argument("--skip-peers", action="store_true")
+    parser.add_argument("--skip-thousand", action="store_true")
+    parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("options", nargs="*", help="winnow compare options (after --)")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    print(f"winnow compare benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
+          f"winnow options: {' '.join(args.options) or '(defaults)'}")
+    if not args.skip_thousand:
+        thousand(args, args.options)
+    if not args.skip_scaling:
+        scaling(args, args.options)
+
+
+if __name__ == "__main__":
+    main()

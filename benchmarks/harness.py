@@ -1,0 +1,127 @@
+"""Shared by the benchmark scripts: run a command, measure its time and memory.
+
+Memory is measured two ways, because the tools differ in how many processes
+they start:
+
+* ``tree_pss_mib``: the largest sum of proportional set sizes (PSS: each
+  shared page divided among the processes sharing it) over the command's
+  process tree, sampled every 50 ms from ``/proc`` -- the memory the command
+  really occupies; ``tree_rss_mib``, the same with resident set sizes, counts
+  shared pages (libraries, forked workers) once per process and overstates;
+* ``max_rss_mib``: the kernel's ``ru_maxrss`` from ``wait4`` -- the peak of the
+  largest single process of the tree.
+
+Wall time is ``time.perf_counter`` around the whole command, start-up included.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+PEERS = Path(os.environ.get("WINNOW_PEERS_SCRIPTS", "/work/shared/peers"))
+ROOT = Path(__file__).resolve().parent.parent
+WINNOW = [sys.executable, "-m", "winnow.cli"] if os.environ.get("WINNOW_AS_MODULE") else [
+    str(Path(sys.executable).with_name("winnow"))]
+
+
+@dataclass(frozen=True)
+class Run:
+    """One measured command."""
+
+    command: list[str]
+    returncode: int
+    wall_s: float
+    tree_pss_mib: float
+    tree_rss_mib: float
+    max_rss_mib: float
+    load_before: float
+    load_after: float
+    stderr_tail: str
+
+    def line(self, label: str) -> str:
+        """A one-line summary with the machine's load, for the printed report."""
+        return (f"{label:<28} {self.wall_s:8.2f} s  PSS {self.tree_pss_mib:7.1f} MiB  "
+                f"RSS {self.tree_rss_mib:7.1f} MiB (largest process {self.max_rss_mib:6.1f})"
+                f"  load {self.load_before:.2f}"
+                f"->{self.load_after:.2f}  rc {self.returncode}")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                found.extend(int(c) for c in handle.read().split())
+    except OSError:
+        pass
+    return found
+
+
+def _field_kib(path: str, name: str) -> int:
+    try:
+        with open(path) as handle:
+            for line in handle:
+                if line.startswith(name):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def tree_memory_kib(pid: int) -> tuple[int, int]:
+    """Sums of RSS and of PSS over ``pid`` and all its descendants, in KiB."""
+    rss = pss = 0
+    todo = [pid]
+    while todo:
+        current = todo.pop()
+        rss += _field_kib(f"/proc/{current}/status", "VmRSS:")
+        pss += _field_kib(f"/proc/{current}/smaps_rollup", "Pss:")
+        todo.extend(_children(current))
+    return rss, pss
+
+
+def measure(command: list[str], *, env: dict[str, str] | None = None,
+            stdout_path: Path | None = None, cwd: Path | None = None) -> Run:
+    """Run ``command`` to completion, sampling its process tree's memory."""
+    load_before = os.getloadavg()[0]
+    out = stdout_path.open("wb") if stdout_path else subprocess.DEVNULL
+    err_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"winnow-bench-{os.getpid()}.err"
+    with err_path.open("wb") as err:
+        start = time.perf_counter()
+        proc = subprocess.Popen(command, stdout=out, stderr=err, env=env, cwd=cwd)
+        peak_rss = peak_pss = 0
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            rss, pss = tree_memory_kib(proc.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            time.sleep(0.05)
+        wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if stdout_path and not isinstance(out, int):
+        out.close()
+    tail = err_path.read_text(errors="replace")[-4000:]
+    err_path.unlink()
+    return Run(command, proc.returncode, wall, peak_pss / 1024, peak_rss / 1024,
+               usage.ru_maxrss / 1024,
+               load_before, os.getloadavg()[0], tail)
+
+
+def check(run: Run, label: str) -> None:
+    """Stop the benchmark when a measured command failed, showing its error output."""
+    if run.returncode not in (0, 1) or "Traceback (most recent call last)" in run.stderr_tail:
+        sys.exit(f"{label} failed (rc {run.returncode}): {shlex.join(run.command)}\n"
+                 f"{run.stderr_tail}")
+
+
+def uptime() -> str:
+    """The machine's load averages, as ``uptime`` prints them."""
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} ({os.cpu_count()} CPUs)"
