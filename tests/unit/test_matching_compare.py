@@ -124,3 +124,17 @@ def test_parallel_workers_give_the_same_result_and_progress() -> None:
     two = compare(subs, CONFIG, jobs=2, progress=lambda *a: seen.append(a))
     assert one.pairs == two.pairs
     assert ("fingerprint", 6, 6) in seen
+
+
+def test_problems_cross_worker_processes_and_empty_files_are_notes() -> None:
+    subs = [_sub("a", {"x.txt": _prose(50), "empty.txt": ""}),
+            _sub("b", {"x.txt": _prose(50)}),
+            SubmissionSource("c", "new", (SourceFile("x.bin", "c/x.bin", ReadOptions(),
+                                                     bytes(range(256)) * 4),)),
+            _sub("d", {"e.txt": ""})]
+    result = compare(subs, CONFIG, jobs=2)
+    assert result.pairs[0].similarity == pytest.approx(1.0)
+    notes = {i.path: i for i in result.issues}
+    assert not notes["a/empty.txt"].skipped
+    assert notes["c/x.bin"].skipped and "binary" in notes["c/x.bin"].reason
+    assert notes["d"].skipped and "empty submission" in notes["d"].reason

@@ -22,7 +22,6 @@ import numpy as np
 
 from winnow.config import WinnowConfig
 from winnow.engine import kgram_hashes
-from winnow.errors import InputError
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.counting import resolve_cap
 from winnow.matching.model import (
@@ -40,14 +39,24 @@ from winnow.matching.prints import (
     FileLike,
     FilePrints,
     Progress,
+    Skipped,
     SubmissionLike,
     fingerprint_file,
     load_document,
+    make_pool,
     parallel_map,
 )
 from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable, build_table
 from winnow.model import Document
+
+
+@dataclass(frozen=True)
+class _Run:
+    """How work is run: the progress callback and the executor (``None`` = here)."""
+
+    progress: Progress | None
+    executor: Executor | None
 
 
 class _Batch:
@@ -67,18 +76,16 @@ class _Batch:
         self.issues = [Issue(p.path, p.reason) for sub in [*subs, *base] for p in sub.problems]
         self.prints: list[FilePrints | None] = []
 
-    def fingerprint(self, config: WinnowConfig, options: CompareOptions, jobs: int,
-                    progress: Progress | None, executor: Executor | None) -> None:
+    def fingerprint(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:
         work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary)
         for file, result in zip(self.files, parallel_map(
-            work, self.files, jobs=jobs, stage="fingerprint", progress=progress,
-            executor=executor,
+            work, self.files, stage="fingerprint", progress=run.progress, executor=run.executor,
         ), strict=True):
-            if isinstance(result, InputError):
+            if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
                 self.prints.append(None)
                 continue
-            if result.hashes.shape[0] == 0:
+            if result.hashes.shape[0] == 0 and result.units > 0:
                 self.issues.append(Issue(file.location, (
                     f"shorter than k = {config.k} units after normalisation; cannot match"
                 ), skipped=False))
@@ -88,6 +95,8 @@ class _Batch:
             used = [self.prints[i] for i in np.flatnonzero(self.owner == owner).tolist()]
             if sub.files and not any(p is not None for p in used):
                 self.issues.append(Issue(sub.name, "no usable files; submission left out"))
+            elif sub.files and not any(p.units for p in used if p is not None):
+                self.issues.append(Issue(sub.name, "empty submission: nothing to compare"))
 
     def table(self, cap: int) -> FingerprintTable:
         """The fingerprint table of the new and archive submissions.
@@ -157,14 +166,26 @@ def compare(
     with each other) and ``base`` (starter code, ignored everywhere) are
     shaped like :class:`winnow.sources.submissions.SubmissionSource`, e.g.
     from :func:`winnow.sources.submissions.load_submissions`.  ``jobs``
-    processes fingerprint the files (``0`` = all cores), or ``executor``;
+    processes fingerprint and read the files (``0`` = all cores; forked on
+    Linux, see :func:`winnow.matching.prints.make_pool`), or ``executor``;
     ``progress(stage, done, total)`` follows the work.  Bad input never
     raises: it is listed in the result's ``issues``.
     """
     config = config or WinnowConfig()
     options = options or CompareOptions()
     batch = _Batch(submissions, base)
-    batch.fingerprint(config, options, jobs, progress, executor)
+    pool = None if executor is not None else make_pool(jobs, len(batch.files))
+    try:
+        return _compare(batch, config, options, _Run(progress, executor or pool))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def _compare(
+    batch: _Batch, config: WinnowConfig, options: CompareOptions, run: _Run
+) -> ComparisonResult:
+    batch.fingerprint(config, options, run)
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
     table = batch.table(cap)
@@ -174,9 +195,7 @@ def compare(
                   top=options.top, min_similarity=options.min_similarity)
     gap = config.k if options.merge_gap is None else options.merge_gap
     pairs, documents = _report_pairs(
-        batch, table, scores, similarity, ranked, config, options, gap,
-        _Run(jobs, progress, executor),
-    )
+        batch, table, scores, similarity, ranked, config, options, gap, run)
     return ComparisonResult(
         submissions=batch.submissions(table),
         pairs=tuple(pairs),
@@ -190,15 +209,6 @@ def compare(
         documents=documents,
         stats={**table.stats, "pairs_reported": len(pairs)},
     )
-
-
-@dataclass(frozen=True)
-class _Run:
-    """How work is run: processes, progress callback, or an executor."""
-
-    jobs: int
-    progress: Progress | None
-    executor: Executor | None
 
 
 def _report_pairs(
@@ -240,14 +250,14 @@ def _load_infos(
     ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
     base_ids = np.flatnonzero((batch.owner < 0) & used).tolist()
     loaded = list(parallel_map(load_document, [batch.files[i] for i in ids + base_ids],
-                               jobs=run.jobs, stage="documents", progress=run.progress,
+                               stage="documents", progress=run.progress,
                                executor=run.executor))
     base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
                    for doc in loaded[len(ids):] if isinstance(doc, Document)]
     mask = np.union1d(table.excluded, np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
     infos: dict[int, FileInfo] = {}
     for i, doc in zip(ids, loaded, strict=False):
-        if isinstance(doc, InputError):
+        if isinstance(doc, Skipped):
             batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
             continue
         infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, i,

@@ -10,6 +10,7 @@ batch needs is its fingerprints (16 bytes each), not its text.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -63,6 +64,15 @@ class SubmissionLike(Protocol):
 
 
 @dataclass(frozen=True)
+class Skipped:
+    """Why a file was left out (plain data: it crosses process boundaries,
+    which exceptions with extra constructor arguments do not)."""
+
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True)
 class FilePrints:
     """One file's fingerprints and sizes (what a worker sends back)."""
 
@@ -75,18 +85,20 @@ class FilePrints:
 
 def fingerprint_file(
     file: FileLike, config: WinnowConfig, allow_binary: bool
-) -> FilePrints | InputError:
-    """Fingerprint one file, or say why it is skipped (never raises for bad input)."""
+) -> FilePrints | Skipped:
+    """Fingerprint one file, or say why it is skipped (never raises for bad input).
+
+    An empty file (or one left empty by its front-end) is not skipped: it
+    simply has no fingerprints, and the front-end's warning says so.
+    """
     try:
         doc = file.document()
     except WinnowError as error:
-        return error if isinstance(error, InputError) else InputError(file.location, str(error))
+        return _skipped(file, error)
     except (OSError, ValueError, UnicodeError) as error:
-        return InputError(file.location, f"cannot read: {error}")
+        return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
-        return InputError(file.location, "binary file in a code submission (skipped)")
-    if len(doc.stream) == 0:
-        return InputError(file.location, "empty after normalisation (skipped)")
+        return Skipped(file.location, "binary file in a code submission (skipped)")
     prints = fingerprint(doc.stream.units, config)
     return FilePrints(
         np.ascontiguousarray(prints["hash"], dtype=np.uint64),
@@ -95,49 +107,61 @@ def fingerprint_file(
     )
 
 
-def load_document(file: FileLike) -> Document | InputError:
+def load_document(file: FileLike) -> Document | Skipped:
     """``file.document()``, with errors returned instead of raised."""
     try:
         return file.document()
     except WinnowError as error:
-        return InputError(file.location, str(error))
+        return _skipped(file, error)
     except (OSError, ValueError, UnicodeError) as error:
-        return InputError(file.location, f"cannot read: {error}")
+        return Skipped(file.location, f"cannot read: {error}")
+
+
+def _skipped(file: FileLike, error: WinnowError) -> Skipped:
+    if isinstance(error, InputError):
+        return Skipped(error.path, error.reason)
+    return Skipped(file.location, str(error))
+
+
+def make_pool(jobs: int, tasks: int) -> Executor | None:
+    """A process pool of ``jobs`` workers (``0`` = every usable core), or ``None``
+    when one process is enough (``jobs == 1`` or fewer than two tasks).
+
+    On Linux the workers are forked, so they start at once and need no
+    ``if __name__ == "__main__"`` guard in the caller's script; elsewhere they
+    are spawned (the caller's script must then have that guard).
+    """
+    workers = min(_workers(jobs), tasks)
+    if workers <= 1:
+        return None
+    method = "fork" if sys.platform == "linux" else "spawn"
+    return ProcessPoolExecutor(workers, mp_context=get_context(method))
 
 
 def parallel_map(
-    func: Callable[[T], R], items: Sequence[T], *, jobs: int, stage: str,
+    func: Callable[[T], R], items: Sequence[T], *, stage: str,
     progress: Progress | None, executor: Executor | None = None,
 ) -> Iterator[R]:
-    """``map(func, items)`` in order, on ``jobs`` processes (``1`` = here, ``0`` = all
-    cores) or on ``executor``, reporting progress per item."""
+    """``map(func, items)`` in order, on ``executor`` if given (else here),
+    calling ``progress(stage, done, total)`` after each item."""
     total = len(items)
-    done = 0
     results: Iterable[R]
-    pool: Executor | None = None
-    if executor is not None:
-        results = executor.map(func, items, chunksize=_chunk(total, 4))
-    elif _workers(jobs) > 1 and total > 1:
-        workers = min(_workers(jobs), total)
-        context = get_context("forkserver")
-        context.set_forkserver_preload(["winnow.matching.prints"])
-        pool = ProcessPoolExecutor(workers, mp_context=context)
-        results = pool.map(func, items, chunksize=_chunk(total, workers))
+    if executor is not None and total > 1:
+        results = executor.map(func, items, chunksize=_chunk(total, 16))
     else:
         results = map(func, items)
-    try:
-        for result in results:
-            done += 1
-            if progress is not None:
-                progress(stage, done, total)
-            yield result
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    for done, result in enumerate(results, 1):
+        if progress is not None:
+            progress(stage, done, total)
+        yield result
 
 
 def _workers(jobs: int) -> int:
-    return (os.cpu_count() or 1) if jobs <= 0 else jobs
+    if jobs > 0:
+        return jobs
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def _chunk(total: int, workers: int) -> int:
