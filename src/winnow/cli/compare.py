@@ -36,6 +36,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
+#: The library's defaults are the CLI's (one place to tune them).
+_DEFAULTS = CompareOptions()
+
 
 def _max_occurrences(value: str) -> float:
     try:
@@ -51,13 +54,16 @@ def compare_options(func: F) -> F:
         click.option("--base", "base", multiple=True, metavar="PATH",
                      help="Starter code (file, folder or archive; repeatable): its "
                           "fingerprints are ignored everywhere (MOSS -b)."),
-        click.option("-m", "--max-occurrences", "max_occurrences", default="10",
-                     show_default=True, callback=lambda c, p, v: _max_occurrences(v),
+        click.option("-m", "--max-occurrences", "max_occurrences", metavar="N",
+                     default=str(_DEFAULTS.max_occurrences), show_default=True,
+                     callback=lambda c, p, v: _max_occurrences(v),
                      help="Ignore fingerprints found in more than N submissions (MOSS -m); "
                           "a fraction below 1 means that share of the submissions; 0 = no cap."),
-        click.option("--similarity", type=click.Choice(SIMILARITIES), default="dice",
+        click.option("--similarity", type=click.Choice(SIMILARITIES),
+                     default=_DEFAULTS.similarity,
                      show_default=True, help="The score that ranks pairs (docs/compare.md)."),
-        click.option("--cluster-threshold", type=click.FloatRange(0, 1), default=0.5,
+        click.option("--cluster-threshold", type=click.FloatRange(0, 1),
+                     default=_DEFAULTS.cluster_threshold,
                      show_default=True,
                      help="Pairs at or above this similarity link submissions into clusters."),
         click.option("--merge-gap", type=click.IntRange(0), default=None,
@@ -192,7 +198,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
               help="Earlier submissions (repeatable): compared with the new ones, never "
                    "with each other.")
 @compare_options
-@click.option("-n", "--top", type=click.IntRange(0), default=250, show_default=True,
+@click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
               help="Report (and show passages of) the N best pairs; 0 = every pair that "
                    "shares anything.")
 @click.option("--min-similarity", type=click.FloatRange(0, 1), default=0.0, show_default=True,
@@ -215,8 +221,12 @@ def compare_command(
 
     Each PATH is one submission: a file, a folder (all its files) or a zip/tar
     archive; with --each, every entry of a folder PATH is one.  Pairs inside one
-    submission are never reported.  Exit codes: 0 all input compared; 1 done,
-    but some input was skipped (named on standard error); 2 usage error; 3 failed.
+    submission are never reported.  Without -k/-t, the defaults of the front-end
+    most files get apply (see `winnow.frontends.default_params`), not the
+    engine's.  Scores, options and outputs: docs/compare.md.
+
+    Exit codes: 0 all input compared; 1 done, but some input was skipped (each
+    named on standard error); 2 usage error; 3 failed (e.g. output not writable).
     """
     params.update(top=top, min_similarity=min_similarity, passages=not no_passages)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
