@@ -10,7 +10,7 @@ import os
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
@@ -21,7 +21,7 @@ from winnow.cli.common import exit_with, fail
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
 from winnow.index import FingerprintIndex, IndexParams
-from winnow.sif.build import BuildSummary, remove_paths, update_index
+from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -107,17 +107,20 @@ def output_option(func: F) -> F:
 def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, jobs: int | None,
               follow_links: bool, quiet: bool) -> BuildSummary:
     """Index ``paths``, with a progress bar on a terminal unless ``quiet``."""
-    bar = tqdm(total=0, unit="B", unit_scale=True, desc="indexing", leave=False,
-               disable=quiet or not sys.stderr.isatty())
+    workers = jobs or os.cpu_count() or 1
+    with ExitStack() as stack:
+        # the pool first: its workers fork before any database or tqdm thread exists
+        pool = stack.enter_context(fingerprint_pool(workers)) if workers > 1 else None
+        bar = stack.enter_context(tqdm(total=0, unit="B", unit_scale=True, desc="indexing",
+                                       leave=False, disable=quiet or not sys.stderr.isatty()))
 
-    def progress(done: int, total: int) -> None:
-        bar.total = total
-        bar.update(done - bar.n)
+        def progress(done: int, total: int) -> None:
+            bar.total = total
+            bar.update(done - bar.n)
 
-    with bar, FingerprintIndex(db) as index:
-        summary = update_index(index, list(paths), params, jobs=jobs or os.cpu_count() or 1,
-                               follow_links=follow_links, progress=progress)
-    return summary
+        index = stack.enter_context(FingerprintIndex(db))
+        return update_index(index, list(paths), params, executor=pool,
+                            follow_links=follow_links, progress=progress)
 
 
 def print_summary(s: BuildSummary, show_skipped: bool = False) -> None:

@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 
-from winnow.index.params import IndexParams
+import numpy as np
+
+from winnow.engine import fingerprint
+from winnow.index.params import SIF_DEFAULT, IndexParams
 from winnow.index.store import DocRow, FingerprintIndex, NewDocument
 from winnow.sif.fingerprinting import Outcome, Unchanged, process_batch
 from winnow.sif.walk import FileEntry, Skipped, walk
@@ -67,26 +71,44 @@ def _batches(tasks: list[tuple[FileEntry, str | None]]) -> Iterator[Task]:
         yield batch
 
 
+def _noop(_: int) -> None:
+    return None
+
+
+def fingerprint_pool(jobs: int) -> ProcessPoolExecutor:
+    """A process pool for :func:`update_index`, started now.
+
+    Create it *before* opening the index: the engine's kernels are compiled in
+    this process first and the workers forked from it inherit them (no
+    per-worker start-up), and no database thread exists yet to be forked.  If
+    this process already runs other threads, workers come from a fork server.
+    """
+    fingerprint(np.zeros(64, dtype=np.uint8), SIF_DEFAULT)  # compile or load the kernels
+    safe = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if safe else "forkserver")
+    if not safe:
+        context.set_forkserver_preload(["winnow.sif.fingerprinting"])
+    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    list(pool.map(_noop, range(jobs)))
+    return pool
+
+
 def _run_tasks(tasks: list[tuple[FileEntry, str | None]], params: IndexParams,
-               jobs: int) -> Iterator[tuple[Task, list[Outcome]]]:
+               pool: Executor | None) -> Iterator[tuple[Task, list[Outcome]]]:
     """Yield each batch with its outcomes, in completion order."""
-    if jobs <= 1:
+    if pool is None:
         for batch in _batches(tasks):
             yield batch, process_batch(batch, params)
         return
-    context = multiprocessing.get_context("forkserver")  # never fork a threaded DuckDB
-    context.set_forkserver_preload(["winnow.sif.fingerprinting"])
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        pending: dict[Future[list[Outcome]], Task] = {}
-        source = _batches(tasks)
-        for batch in source:
-            pending[pool.submit(process_batch, batch, params)] = batch
-            while len(pending) >= 3 * jobs:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    yield pending.pop(future), future.result()
-        for future in list(pending):
-            yield pending.pop(future), future.result()
+    pending: dict[Future[list[Outcome]], Task] = {}
+    for batch in _batches(tasks):
+        pending[pool.submit(process_batch, batch, params)] = batch
+        while len(pending) >= 8:
+            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield pending.pop(future), future.result()
+    for future in list(pending):
+        yield pending.pop(future), future.result()
 
 
 def _under_any(path: str, prefixes: Sequence[str]) -> bool:
@@ -116,14 +138,20 @@ def _apply(index: FingerprintIndex, outcome: Outcome, stored: dict[str, DocRow],
 
 def update_index(
     index: FingerprintIndex, roots: Sequence[str | os.PathLike[str]],
-    params: IndexParams | None = None, *, jobs: int = 1, follow_links: bool = False,
-    progress: Progress | None = None,
+    params: IndexParams | None = None, *, jobs: int = 1, executor: Executor | None = None,
+    follow_links: bool = False, progress: Progress | None = None,
 ) -> BuildSummary:
     """Bring the index up to date with the files under ``roots``, in one transaction.
 
     ``params`` are checked against the stored ones (``None``: use what the
-    index has, or the sif defaults for a new index).
+    index has, or the sif defaults for a new index).  Files are fingerprinted
+    in ``executor`` if given (see :func:`fingerprint_pool`), else in a pool of
+    ``jobs`` processes made for this call, else (``jobs=1``) here.
     """
+    if executor is None and jobs > 1:
+        with fingerprint_pool(jobs) as pool:
+            return update_index(index, roots, params, executor=pool,
+                                follow_links=follow_links, progress=progress)
     started = time.perf_counter()
     absolute = [os.path.abspath(os.fspath(root)) for root in roots]
     found = walk(absolute, follow_links=follow_links)
@@ -141,7 +169,7 @@ def update_index(
             tasks.append((entry, old.checksum if old is not None else None))
         done = summary.bytes_total - sum(entry.size for entry, _ in tasks)
         replaced: list[int] = []
-        for batch, outcomes in _run_tasks(tasks, params, jobs):
+        for batch, outcomes in _run_tasks(tasks, params, executor):
             for outcome in outcomes:
                 _apply(index, outcome, stored, summary, replaced)
             done += sum(entry.size for entry, _ in batch)

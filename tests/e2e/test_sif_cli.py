@@ -1,0 +1,212 @@
+"""The sif commands end to end: index, query, groups, scan, dircmp; crashes and races."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from winnow.cli import main
+
+CLI = [sys.executable, "-c", "from winnow.cli import main; main()"]
+
+
+def text(seed: int, size: int) -> bytes:
+    rng = np.random.default_rng(seed)
+    letters = rng.integers(97, 123, size, dtype=np.uint8)
+    letters[rng.random(size) < 0.15] = 32
+    return letters.tobytes()
+
+
+def edited(data: bytes, seed: int, fraction: float) -> bytes:
+    rng = random.Random(seed)
+    out = bytearray(data)
+    for _ in range(int(len(data) * fraction / 100)):
+        at = rng.randrange(0, len(out) - 100)
+        out[at: at + 100] = text(rng.randrange(10**6), 100)
+    return bytes(out)
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    root = tmp_path / "corpus"
+    root.mkdir()
+    base = text(1, 40_000)
+    (root / "base.txt").write_bytes(base)
+    (root / "copy.txt").write_bytes(base)
+    (root / "edit.txt").write_bytes(edited(base, 2, 0.2))
+    (root / "other.txt").write_bytes(text(3, 20_000))
+    return root
+
+
+def test_index_info_query_groups(corpus: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "w.db")
+    code, _, err = run("index", str(corpus), "--db", db, "-j", "1")
+    assert code == 0 and "4 files" in err and "4 added" in err
+    code, out, _ = run("index", "--info", "--db", db)
+    assert code == 0 and "documents:      4" in out and "% of the corpus" in out
+
+    code, out, _ = run("query", str(corpus / "edit.txt"), "--db", db, "--format", "csv")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert out.startswith("query,match,contained,contains,shared,size,identical")
+    assert {Path(r["match"]).name for r in rows} == {"base.txt", "copy.txt"}
+    assert all(50 <= float(r["contained"]) <= 100 and r["identical"] == "false" for r in rows)
+
+    code, out, _ = run("query", str(corpus / "base.txt"), "--db", db, "--format", "json")
+    matches = json.loads(out)["queries"][0]["matches"]
+    assert [m["identical"] for m in matches if m["match"].endswith("copy.txt")] == [True]
+
+    code, out, _ = run("groups", "--db", db, "--threshold", "50")
+    assert code == 0
+    assert f"R100 {corpus / 'base.txt'} 40000" in out
+    assert "The following 1 groups of files are similar. Minimum similarity = 50%" in out
+    code, out, _ = run("groups", "--db", db, "--format", "csv")
+    assert out.startswith("group,kind,path,similarity,size")
+    kinds = {r["kind"] for r in csv.DictReader(io.StringIO(out))}
+    assert kinds == {"identical", "similar"}
+
+
+def test_mismatched_parameters_refused(corpus: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "w.db")
+    assert run("index", str(corpus), "--db", db, "-j", "1")[0] == 0
+    code, _, err = run("index", str(corpus), "--db", db, "-k", "30")
+    assert code == 2 and "built with other parameters" in err and "config.k" in err
+    code, _, err = run("index", str(corpus), "--db", db, "--frontend", "text")
+    assert code == 2 and "frontend: index has 'bytes', requested 'text'" in err
+
+
+def test_text_frontend_index(corpus: Path, tmp_path: Path) -> None:
+    db = str(tmp_path / "t.db")
+    code, _, err = run("index", str(corpus), "--db", db, "--frontend", "text", "-j", "1")
+    assert code == 0, err
+    (tmp_path / "shout.txt").write_bytes((corpus / "base.txt").read_bytes().upper())
+    code, out, _ = run("query", str(tmp_path / "shout.txt"), "--db", db, "--format", "csv")
+    names = {Path(r["match"]).name for r in csv.DictReader(io.StringIO(out))}
+    assert {"base.txt", "copy.txt"} <= names  # case ignored by the text front-end
+
+
+def test_scan_and_remove(corpus: Path, tmp_path: Path) -> None:
+    code, out, _ = run("scan", str(corpus), "-j", "1", "--format", "json", "--interesting")
+    data = json.loads(out)
+    assert data["counts"]["identical"] == 1 and data["counts"]["similar"] >= 1
+    db = str(tmp_path / "w.db")
+    run("index", str(corpus), "--db", db, "-j", "1")
+    code, _, err = run("index", "--remove", str(corpus / "copy.txt"), "--db", db)
+    assert code == 0 and "removed 1" in err
+    assert "documents:      3" in run("index", "--info", "--db", db)[1]
+
+
+def test_dircmp(tmp_path: Path) -> None:
+    a, b = tmp_path / "a", tmp_path / "b"
+    for d in (a, b):
+        (d / "sub").mkdir(parents=True)
+    docs = {name: text(i + 10, 20_000) for i, name in enumerate(
+        ["same", "renamed", "modified", "moved", "onlya", "onlyb"])}
+    (a / "same.txt").write_bytes(docs["same"])
+    (b / "same.txt").write_bytes(docs["same"])
+    (a / "r.txt").write_bytes(docs["renamed"])
+    (b / "sub" / "r2.txt").write_bytes(docs["renamed"])
+    (a / "m.txt").write_bytes(docs["modified"])
+    (b / "m.txt").write_bytes(edited(docs["modified"], 1, 0.1))
+    (a / "mv.txt").write_bytes(docs["moved"])
+    (b / "sub" / "mv2.txt").write_bytes(edited(docs["moved"], 2, 0.1))
+    (a / "x.txt").write_bytes(docs["onlya"])
+    (b / "y.txt").write_bytes(docs["onlyb"])
+    code, out, _ = run("dircmp", str(a), str(b), "-j", "1", "--format", "json")
+    assert code == 0
+    data = json.loads(out)
+    got = {(e["status"], e["path_a"], e["path_b"]) for e in data["entries"]}
+    assert got == {("identical", "same.txt", "same.txt"), ("renamed", "r.txt", "sub/r2.txt"),
+                   ("modified", "m.txt", "m.txt"), ("similar", "mv.txt", "sub/mv2.txt"),
+                   ("only-a", "x.txt", None), ("only-b", None, "y.txt")}
+    assert 40 < data["resemblance"] < 90
+    code, out, _ = run("dircmp", str(a), str(b), "-j", "1", "--format", "csv")
+    assert out.startswith("status,path_a,path_b,similarity,size_a,size_b")
+    code, out, _ = run("dircmp", str(a), str(b), "-j", "1")
+    assert "Folder similarity" in out and "renamed   r.txt -> sub/r2.txt (100%)" in out
+
+
+# -- crashes and concurrency ------------------------------------------------------------
+
+def big_tree(root: Path, files: int, size: int, seed: int) -> None:
+    root.mkdir(parents=True)
+    for i in range(files):
+        (root / f"f{i:04d}.txt").write_bytes(text(seed * 100_000 + i, size))
+
+
+def integrity(db: Path) -> tuple[set[str], int]:
+    """The documents, after checking every fingerprint belongs to one and counts agree."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        paths = {r[0] for r in con.execute("SELECT path FROM documents").fetchall()}
+        (orphans,) = con.execute("SELECT count(*) FROM fingerprints WHERE doc NOT IN "
+                                 "(SELECT id FROM documents)").fetchone() or (0,)
+        (declared, actual) = con.execute(
+            "SELECT (SELECT coalesce(sum(n_fp), 0) FROM documents),"
+            " (SELECT count(*) FROM fingerprints)").fetchone() or (0, 0)
+        (dupes,) = con.execute("SELECT count(*) - count(DISTINCT path) FROM documents"
+                               ).fetchone() or (0,)
+    finally:
+        con.close()
+    assert orphans == 0 and declared == actual and dupes == 0
+    return paths, int(actual)
+
+
+def test_kill_9_during_build_leaves_old_or_new_state(tmp_path: Path) -> None:
+    old, new = tmp_path / "old", tmp_path / "new"
+    big_tree(old, 20, 20_000, 1)
+    big_tree(new, 200, 100_000, 2)
+    db = tmp_path / "w.db"
+    subprocess.run([*CLI, "index", str(old), "--db", str(db), "-q", "-j", "1"], check=True)
+    old_paths, _ = integrity(db)
+    rng = random.Random()
+    for attempt in range(2):
+        proc = subprocess.Popen([*CLI, "index", str(old), str(new), "--db", str(db), "-q",
+                                 "-j", "1"], stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.5, 2.5))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+        paths, _ = integrity(db)
+        assert paths == old_paths or len(paths) == 220, f"attempt {attempt}: {len(paths)}"
+    subprocess.run([*CLI, "index", str(old), str(new), "--db", str(db), "-q", "-j", "2"],
+                   check=True)
+    paths, fps = integrity(db)
+    assert len(paths) == 220
+    fresh = tmp_path / "fresh.db"
+    subprocess.run([*CLI, "index", str(old), str(new), "--db", str(fresh), "-q", "-j", "2"],
+                   check=True)
+    assert integrity(fresh) == (paths, fps)
+
+
+def test_two_indexers_at_once(tmp_path: Path) -> None:
+    big_tree(tmp_path / "x", 60, 50_000, 3)
+    big_tree(tmp_path / "y", 60, 50_000, 4)
+    db = tmp_path / "w.db"
+    procs = [subprocess.Popen([*CLI, "index", str(tmp_path / d), "--db", str(db), "-q", "-j",
+                               "1"], stderr=subprocess.PIPE, text=True) for d in ("x", "y")]
+    outcomes = []
+    for proc in procs:
+        _, err = proc.communicate(timeout=120)
+        outcomes.append((proc.returncode, err))
+    for code, err in outcomes:
+        assert code == 0 or (code == 3 and "in use by another winnow process" in err), err
+    assert any(code == 0 for code, _ in outcomes)
+    paths, _ = integrity(db)
+    expected = sum(60 for code, _ in outcomes if code == 0)
+    assert len(paths) == expected
