@@ -138,3 +138,12 @@ def test_problems_cross_worker_processes_and_empty_files_are_notes() -> None:
     assert not notes["a/empty.txt"].skipped
     assert notes["c/x.bin"].skipped and "binary" in notes["c/x.bin"].reason
     assert notes["d"].skipped and "empty submission" in notes["d"].reason
+
+
+def test_a_submission_given_twice_is_compared_once() -> None:
+    body = _prose(60)
+    result = compare([_sub("a", {"x.txt": body}), _sub("a", {"x.txt": body}),
+                      _sub("b", {"x.txt": body})], CONFIG)
+    assert [s.name for s in result.submissions] == ["a", "b"]
+    assert _pairs(result) == {("a", "b")}
+    assert any("given twice" in i.reason for i in result.issues) and not result.skipped

@@ -63,7 +63,15 @@ class _Batch:
     """The fingerprinted files of a batch: owner ``-1`` is base code."""
 
     def __init__(self, subs: Sequence[SubmissionLike], base: Sequence[SubmissionLike]) -> None:
-        self.subs = list(subs)
+        self.issues: list[Issue] = []
+        self.subs: list[SubmissionLike] = []
+        seen: set[str] = set()
+        for sub in subs:  # a name given twice is compared once
+            if sub.name in seen:
+                self.issues.append(Issue(sub.name, "given twice; compared once", skipped=False))
+            else:
+                seen.add(sub.name)
+                self.subs.append(sub)
         self.files: list[FileLike] = []
         owners: list[int] = []
         for owner, sub in enumerate(self.subs):
@@ -73,7 +81,8 @@ class _Batch:
             self.files.extend(sub.files)
             owners.extend([-1] * sum(1 for _ in sub.files))
         self.owner = np.array(owners, dtype=np.int64)
-        self.issues = [Issue(p.path, p.reason) for sub in [*subs, *base] for p in sub.problems]
+        self.issues += [Issue(p.path, p.reason) for sub in [*self.subs, *base]
+                        for p in sub.problems]
         self.prints: list[FilePrints | None] = []
 
     def fingerprint(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:

@@ -210,7 +210,7 @@ def _add_archive(
         problems.append(error)
         return
     problems.extend(member_problems)
-    for member in members:
+    for member in sorted(members, key=lambda m: m.path):
         parts = member.path.split("/")
         if any(_ignored(part) for part in parts) or not opts.wants(member.path):
             continue
