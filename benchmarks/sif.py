@@ -76,11 +76,12 @@ def tree_size(root: Path) -> tuple[int, int]:
     return len(found.files), sum(f.size for f in found.files)
 
 
-def bench_index(tree: Path, db: Path, jobs: int, out: dict[str, Any]) -> None:
+def bench_index(tree: Path, db: Path, jobs: int, out: dict[str, Any],
+                extra: list[str]) -> None:
     files, size = tree_size(tree)
     for path in db.parent.glob(db.name + "*"):
         path.unlink()
-    seconds, log = timed([*CLI, "index", str(tree), "--db", str(db), "-j", str(jobs)])
+    seconds, log = timed([*CLI, "index", str(tree), "--db", str(db), "-j", str(jobs), *extra])
     print(log.strip())
     out.update(files=files, bytes=size, index_seconds=seconds,
                index_mb_per_s=size / 1e6 / seconds)
@@ -184,6 +185,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--seeds", type=int, default=50)
+    parser.add_argument("--index-args", default="",
+                        help="extra `winnow index` options, e.g. '--method robust -t 560'")
     args = parser.parse_args()
     tree = setup(args.cache)
     target = tree / args.subset if args.subset else tree
@@ -191,8 +194,11 @@ def main() -> None:
     print(f"sif benchmark on {target} ({label}); {os.cpu_count()} cores; {load()}", flush=True)
     out: dict[str, Any] = {"tree": str(target), "subset": args.subset, "jobs": args.jobs,
                            "load_before": os.getloadavg()}
-    db = args.cache / ("kernel-subset.db" if args.subset else "kernel.db")
-    bench_index(target, db, args.jobs, out)
+    extra = args.index_args.split()
+    out["index_args"] = extra
+    db = args.cache / (("kernel-subset" if args.subset else "kernel")
+                       + "-".join(["", *[a.strip("-") for a in extra]]) + ".db")
+    bench_index(target, db, args.jobs, out, extra)
     bench_groups(db, out)
     bench_query(db, args.queries, out)
     bench_experiment(db, args.seeds, out)
@@ -200,7 +206,7 @@ def main() -> None:
     print(f"done; {load()}")
     results = HERE / "results"
     results.mkdir(exist_ok=True)
-    (results / ("sif-subset.json" if args.subset else "sif.json")).write_text(
+    (results / (db.stem + ".json")).write_text(
         json.dumps(out, indent=2))
 
 

@@ -20,6 +20,8 @@ from tqdm import tqdm
 from winnow.cli.common import exit_with, fail
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
+from winnow.frontends import FRONTENDS
+from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 
@@ -80,6 +82,13 @@ def build_params(k: int | None, t: int | None, method: str | None, bits: int | N
         if not sep:
             raise click.UsageError(f"--frontend-option wants NAME=VALUE, got {item!r}")
         fe_options[name.strip()] = _value(value.strip())
+    known = ("auto", *FRONTENDS)
+    if frontend is not None and frontend not in known:
+        raise click.UsageError(f"unknown front-end {frontend!r}; choose from {', '.join(known)}")
+    try:
+        FrontEndOptions(**fe_options)
+    except (TypeError, ValueError) as error:
+        raise click.UsageError(f"bad --frontend-option: {error}") from error
     try:
         config = WinnowConfig(k=k_value, t=t_value, method=method, seed=seed or 0,
                               bits=bits if bits is not None or method != "sif" else 8)
