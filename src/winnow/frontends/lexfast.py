@@ -1,165 +1,204 @@
-"""The code fast path: table-driven regular-expression lexers for common languages.
+"""The code fast path: one compiled, table-driven lexer for common languages.
 
-Why not tree-sitter: on this machine the official grammars parse at about
-1-2.4 MB/s before any tree walk (measured in the design notes of
-docs/frontends.md), below the 5 MB/s target; a lexer is all the winnowing
-paper's front-end needs (section 5.2: tokens with identifiers, literals,
-comments and layout normalised).  Each language is data: comment, string and
-number syntax plus its keyword list.
+Why not tree-sitter or regular expressions: on this machine the official
+tree-sitter grammars parse at about 1-2.4 MB/s before any tree walk, and a
+regular-expression lexer with ``findall`` at about 3 MB/s (both measured; see
+docs/frontends.md), below the 5 MB/s target.  A lexer is all the winnowing
+paper's front-end needs (section 5.2): tokens, with identifiers, literals,
+comments and layout normalised.  Each language is data (:class:`Syntax`):
+comment markers, string and character-literal rules and its keyword list;
+:mod:`winnow.frontends._code_kernels` scans with it.
 
-Speed: one compiled pattern per language scans the whole file with
-``findall`` (no per-token match objects); lengths, offsets and token kinds are
-then computed with numpy, and the keyword/operator tables applied with
-``map(dict.get, ...)``.  Token ids come from :func:`winnow.frontends.ids.stable_id`.
+Token ids (:func:`winnow.frontends.ids.stable_id`) are computed once per
+distinct token text, through the 64-bit hash the scanner writes per token.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from winnow.frontends import _code_kernels as K
 from winnow.frontends.ids import stable_id
 from winnow.frontends.keywords import KEYWORDS
 
 I64 = npt.NDArray[np.int64]
-
-C_COMMENTS = rb"//[^\n]*|/\*.*?(?:\*/|\Z)"
-HASH_COMMENT = rb"#[^\n]*"
-DQ = rb'"(?:\\.|[^"\\\n])*"?'
-SQ = rb"'(?:\\.|[^'\\\n])*'?"
-CHAR = rb"'(?:\\[^'\n]{1,10}|[^'\\\n\x80-\xff]|[\x80-\xff]{2,4})'"
-TRIPLE_DQ = rb'"""(?:\\.|[^\\])*?(?:"""|\Z)'
-TRIPLE_SQ = rb"'''(?:\\.|[^\\])*?(?:'''|\Z)"
-BACKTICK = rb"`(?:\\.|[^`\\])*(?:`|\Z)"
-NUMBER = (rb"0[xX][0-9a-fA-F_]+\w*|0[bBoO][0-7_]+\w*|\d[\d_]*(?:\.(?![.a-zA-Z_])[\d_]*)?"
-          rb"(?:[eEpP][+-]?\d[\d_]*)?\w*|\.\d[\d_]*(?:[eE][+-]?\d[\d_]*)?\w*")
-WORD = rb"[A-Za-z_$\x80-\xff][\w$\x80-\xff]*"
-PREPROC = rb"\#[ \t]*[A-Za-z]+"
+U32 = npt.NDArray[np.uint32]
 
 _OPERATORS = """>>>= <<= >>= **= //= ... >>> <=> === !== ?? ??= ?. -> => :: == != <= >= && ||
-++ -- += -= *= /= %= &= |= ^= << >> ** // := .. <- |> @= ..="""
+++ -- += -= *= /= %= &= |= ^= << >> ** // := .. <- |> @= ..= ::= ..< !! ?: <<< ->>"""
 OPERATORS = sorted(_OPERATORS.split(), key=len, reverse=True)
+
+_LITERAL_LABELS = {K.STRING: "STR", K.CHAR: "CHR", K.NUMBER: "NUM"}
 
 
 @dataclass(frozen=True)
-class FastLexer:
-    """One language's lexical syntax.  ``strings`` are tried in order."""
+class Syntax:
+    """The lexical syntax of one language, as the scanner needs it."""
 
     language: str
-    comments: tuple[bytes, ...]
-    strings: tuple[bytes, ...]
-    chars: tuple[bytes, ...] = ()
-    extra_ops: tuple[bytes, ...] = ()
+    line_comments: tuple[str, ...] = ("//",)
+    block_comment: tuple[str, str] | None = ("/*", "*/")
+    nested_comments: bool = False
+    single_quote: int = K.SQ_CHAR
+    triple_dq: bool = False
+    triple_sq: bool = False
+    backtick: int = K.BT_NONE
+    directives: bool = False
+    at_strings: bool = False
+    string_prefixes: str = ""
+    any_prefix: bool = False
+    prefix_max: int = 0
+    rust_raw: bool = False
+    cpp_raw: bool = False
 
     @cached_property
-    def pattern(self) -> re.Pattern[bytes]:
-        skip = rb"(?:\s+|\\\n|" + rb"|".join(self.comments) + rb")*" if self.comments \
-            else rb"(?:\s+|\\\n)*"
-        ops = rb"|".join([*self.extra_ops, *(re.escape(o.encode()) for o in OPERATORS),
-                          rb"(?s:.)"])
-        string = rb"|".join(self.strings)
-        char = rb"|".join(self.chars) if self.chars else rb"(?!)"
-        return re.compile(
-            rb"(" + skip + rb")(?:(" + string + rb")|(" + char + rb")|(" + NUMBER + rb")|("
-            + WORD + rb")|(" + ops + rb"))?",
-            re.DOTALL,
-        )
+    def tables(self) -> tuple[Any, ...]:
+        """The arrays :func:`winnow.frontends._code_kernels.scan` takes."""
+        line_cmt = np.zeros((max(1, len(self.line_comments)), 4), dtype=np.uint8)
+        line_len = np.zeros(line_cmt.shape[0], dtype=np.int64)
+        for i, marker in enumerate(self.line_comments):
+            line_cmt[i, :len(marker)] = list(marker.encode())
+            line_len[i] = len(marker)
+        if not self.line_comments:
+            line_len[0] = 99  # never matches
+        block = self.block_comment or ("\0\0", "\0\0")
+        flags = np.zeros(K.N_FLAGS, dtype=np.int64)
+        for index, value in ((K.F_SQ, self.single_quote), (K.F_TRIPLE_DQ, self.triple_dq),
+                             (K.F_TRIPLE_SQ, self.triple_sq), (K.F_BACKTICK, self.backtick),
+                             (K.F_DIRECTIVES, self.directives), (K.F_NEST, self.nested_comments),
+                             (K.F_AT_STRING, self.at_strings), (K.F_ANY_PREFIX, self.any_prefix),
+                             (K.F_PREFIX_MAX, self.prefix_max), (K.F_RUST_RAW, self.rust_raw),
+                             (K.F_CPP_RAW, self.cpp_raw)):
+            flags[index] = int(value)
+        prefix_ok = np.zeros(128, dtype=np.bool_)
+        for ch in self.string_prefixes:
+            prefix_ok[ord(ch)] = True
+        op2 = np.zeros(1 << 16, dtype=np.uint8)
+        longer = [op.encode() for op in OPERATORS if len(op) > 2]  # longest first
+        for op in OPERATORS:
+            raw = op.encode()
+            if len(raw) == 2:
+                op2[raw[0] | raw[1] << 8] |= 1
+        for raw in longer:
+            op2[raw[0] | raw[1] << 8] |= 2
+        ops_long = np.array([int.from_bytes(raw, "little") for raw in longer], dtype=np.int64)
+        return (line_cmt, line_len, np.frombuffer(block[0].encode(), dtype=np.uint8),
+                np.frombuffer(block[1].encode(), dtype=np.uint8),
+                np.bool_(self.block_comment is not None), flags, prefix_ok, op2, ops_long)
 
     @cached_property
-    def keyword_ids(self) -> dict[bytes, int]:
-        table = {kw.encode(): stable_id(kw) for kw in KEYWORDS[self.language]}
-        table[b""] = -1
-        return table
+    def keywords(self) -> frozenset[bytes]:
+        return frozenset(kw.encode() for kw in KEYWORDS[self.language])
+
+    def scan(self, utf8: bytes) -> tuple[npt.NDArray[np.uint8], I64, I64,
+                                         npt.NDArray[np.uint64]]:
+        """Token kinds, ``[start, end)`` and byte hashes (two passes: count, fill)."""
+        buf = np.frombuffer(utf8, dtype=np.uint8)
+        tables = self.tables
+        none8, none64 = np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int64)
+        count = int(K.scan(buf, *tables, none8, none64, none64, np.zeros(0, np.uint64), False))
+        kinds = np.empty(count, dtype=np.uint8)
+        starts = np.empty(count, dtype=np.int64)
+        ends = np.empty(count, dtype=np.int64)
+        hashes = np.empty(count, dtype=np.uint64)
+        K.scan(buf, *tables, kinds, starts, ends, hashes, True)
+        return kinds, starts, ends, hashes
+
+    @cached_property
+    def keyword_table(self) -> tuple[npt.NDArray[np.uint64], U32, dict[int, str]]:
+        """Sorted FNV hashes of the keywords, their ids, and the labels."""
+        pairs = sorted((K.fnv1a64(kw.encode()), kw) for kw in KEYWORDS[self.language])
+        hashes = np.array([h for h, _ in pairs], dtype=np.uint64)
+        ids = np.array([stable_id(kw) for _, kw in pairs], dtype=np.uint32)
+        return hashes, ids, {stable_id(kw): kw for _, kw in pairs}
 
     def lex(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
-            ) -> tuple[npt.NDArray[np.uint32], I64, I64, dict[int, str]]:
-        """Token ids with ``[start, end)`` in ``utf8`` and labels of the ids used."""
-        rows = self.pattern.findall(utf8)
-        if not rows:
-            empty = np.zeros(0, dtype=np.int64)
-            return np.zeros(0, dtype=np.uint32), empty, empty, {}
-        cols = list(zip(*rows, strict=True))
-        n = len(rows)
-        lens = np.empty((6, n), dtype=np.int64)
-        for i, col in enumerate(cols):
-            lens[i] = np.fromiter(map(len, col), dtype=np.int64, count=n)
-        tok_len = lens[1:].sum(axis=0)
-        ends = np.cumsum(lens[0] + tok_len)
-        starts = ends - tok_len
-        kind = np.argmax(lens[1:] > 0, axis=0)
-        real = tok_len > 0
-        ids, labels = self._ids(cols, kind, keep_identifiers, keep_literals)
-        return ids[real], starts[real], ends[real], labels
+            ) -> tuple[U32, I64, I64, dict[int, str]]:
+        """Token ids with ``[start, end)`` in ``utf8`` and labels of the ids used.
 
-    def _ids(self, cols: list[tuple[bytes, ...]], kind: I64, keep_identifiers: bool,
-             keep_literals: bool) -> tuple[npt.NDArray[np.uint32], dict[int, str]]:
+        Literals and identifiers get their constant ids by kind, keywords by a
+        vectorised look-up of their hashes; only operators (and whatever the
+        options keep verbatim) are labelled once per distinct token text.
+        """
+        kinds, starts, ends, hashes = self.scan(utf8)
+        ids = np.zeros(kinds.shape[0], dtype=np.uint32)
         labels: dict[int, str] = {}
-        ids = np.zeros(kind.shape[0], dtype=np.int64)
-        for k, (col, label) in enumerate(((cols[1], "STR"), (cols[2], "CHR"), (cols[3], "NUM"))):
-            mask = kind == k
+        verbatim = (kinds == K.OPERATOR) | (kinds == K.DIRECTIVE)
+        for kind, label in _LITERAL_LABELS.items():
+            mask = kinds == kind
             if keep_literals:
-                ids[mask] = self._exact(col, mask, "lit:", labels)
+                verbatim |= mask
             elif mask.any():
                 ids[mask] = stable_id(label)
                 labels[stable_id(label)] = label
-        words = np.fromiter(map(self.keyword_ids.get, cols[4], repeat(0)), dtype=np.int64,
-                            count=kind.shape[0])
-        is_word = kind == 3
-        ident = is_word & (words == 0)
-        keyword = is_word & (words > 0)
-        for wid in np.unique(words[keyword]).tolist():
-            labels[wid] = _label_of(self.keyword_ids, wid)
-        ids[keyword] = words[keyword]
+        words = np.flatnonzero(kinds == K.WORD)
+        kw_hashes, kw_ids, kw_labels = self.keyword_table
+        at = np.minimum(np.searchsorted(kw_hashes, hashes[words]), kw_hashes.shape[0] - 1)
+        is_kw = kw_hashes[at] == hashes[words]
+        ids[words[is_kw]] = kw_ids[at[is_kw]]
+        labels.update({i: kw_labels[i] for i in np.unique(kw_ids[at[is_kw]]).tolist()})
         if keep_identifiers:
-            ids[ident] = self._exact(cols[4], ident, "id:", labels)
-        elif ident.any():
-            ids[ident] = stable_id("ID")
+            verbatim[words[~is_kw]] = True
+        elif (~is_kw).any():
+            ids[words[~is_kw]] = stable_id("ID")
             labels[stable_id("ID")] = "ID"
-        ops = kind == 4
-        ids[ops] = self._exact(cols[5], ops, "", labels)
-        return ids.astype(np.uint32), labels
+        self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes, ids,
+                             labels)
+        return ids, starts, ends, labels
 
-    @staticmethod
-    def _exact(col: tuple[bytes, ...], mask: npt.NDArray[np.bool_], prefix: str,
-               labels: dict[int, str]) -> I64:
-        texts = [col[i] for i in np.flatnonzero(mask).tolist()]
-        table: dict[bytes, int] = {}
-        for t in set(texts):
-            label = prefix + t.decode("utf-8", "replace")
-            table[t] = stable_id(label)
-            labels[table[t]] = label
-        return np.fromiter(map(table.__getitem__, texts), dtype=np.int64, count=len(texts))
+    def _label_verbatim(self, utf8: bytes, where: I64, kinds: npt.NDArray[np.uint8],
+                        starts: I64, ends: I64, hashes: npt.NDArray[np.uint64],
+                        ids: U32, labels: dict[int, str]) -> None:
+        """Ids of tokens labelled by their text, computed once per distinct hash."""
+        if where.shape[0] == 0:
+            return
+        uniq, first, inverse = np.unique(hashes[where], return_index=True,
+                                         return_inverse=True)
+        table = np.empty(uniq.shape[0], dtype=np.uint32)
+        for u, at in enumerate(where[first].tolist()):
+            label = self._label(int(kinds[at]), utf8[starts[at]:ends[at]], True, True)
+            table[u] = stable_id(label)
+            labels[int(table[u])] = label
+        ids[where] = table[inverse.reshape(-1)]
+
+    def _label(self, kind: int, text: bytes, keep_identifiers: bool, keep_literals: bool
+               ) -> str:
+        if kind in _LITERAL_LABELS:
+            if keep_literals:
+                return "lit:" + text.decode("utf-8", "replace")
+            return _LITERAL_LABELS[kind]
+        if kind == K.WORD:
+            if text in self.keywords:
+                return text.decode()
+            return "id:" + text.decode("utf-8", "replace") if keep_identifiers else "ID"
+        if kind == K.DIRECTIVE:
+            return "#" + text[1:].decode("utf-8", "replace").strip(" \t")
+        return text.decode("utf-8", "replace")
 
 
-def _label_of(table: dict[bytes, int], wid: int) -> str:
-    return next(word.decode() for word, value in table.items() if value == wid)
+_C_PREFIX = dict(string_prefixes="LuU8R", prefix_max=2)
 
-
-_C = (C_COMMENTS,)
-_PY_STR = rb"(?:[rRbBuUfF]{1,2})?(?:" + TRIPLE_DQ + rb"|" + TRIPLE_SQ + rb"|" + DQ + rb"|" \
-    + SQ + rb")"
-
-FAST_LEXERS: dict[str, FastLexer] = {
-    "python": FastLexer("python", (HASH_COMMENT,), (_PY_STR,)),
-    "java": FastLexer("java", _C, (TRIPLE_DQ, DQ), (CHAR,)),
-    "c": FastLexer("c", _C, (rb'(?:u8|[uUL])?' + DQ,), (rb"[uUL]?" + CHAR,), (PREPROC,)),
-    "cpp": FastLexer("cpp", _C, (rb'(?:u8|[uUL])?R"[^(\s"]*\(.*?\)[^\s"]*"',
-                                rb'(?:u8|[uUL])?' + DQ),
-        (rb"(?:u8|[uUL])?" + CHAR,), (PREPROC,)),
-    "csharp": FastLexer("csharp", _C, (rb'\$?@"(?:""|[^"])*"|@?\$?"""(?:.)*?"""', rb"\$?" + DQ),
-                        (CHAR,), (PREPROC,)),
-    "javascript": FastLexer("javascript", _C, (DQ, SQ, BACKTICK)),
-    "typescript": FastLexer("typescript", _C, (DQ, SQ, BACKTICK)),
-    "go": FastLexer("go", _C, (DQ, BACKTICK), (CHAR,)),
-    "rust": FastLexer("rust", _C, (rb'b?r#*"[^"]*"#*', rb"b?" + DQ), (rb"b?" + CHAR,)),
-    "kotlin": FastLexer("kotlin", _C, (TRIPLE_DQ, DQ), (CHAR,)),
-    "scala": FastLexer("scala", _C, (rb"[a-z]?" + TRIPLE_DQ, rb"[a-z]?" + DQ), (CHAR,)),
-    "swift": FastLexer("swift", _C, (rb"#*" + TRIPLE_DQ + rb"#*", rb"#*" + DQ + rb"#*")),
-    "dart": FastLexer("dart", _C, (rb"r?" + TRIPLE_DQ, rb"r?" + TRIPLE_SQ, rb"r?" + DQ,
-                                  rb"r?" + SQ)),
+FAST_LEXERS: dict[str, Syntax] = {
+    "python": Syntax("python", ("#",), None, single_quote=K.SQ_STRING, triple_dq=True,
+                     triple_sq=True, string_prefixes="rRbBuUfF", prefix_max=2),
+    "java": Syntax("java", triple_dq=True),
+    "c": Syntax("c", directives=True, string_prefixes="LuU8", prefix_max=2),
+    "cpp": Syntax("cpp", directives=True, cpp_raw=True, **_C_PREFIX),  # type: ignore[arg-type]
+    "csharp": Syntax("csharp", directives=True, at_strings=True, triple_dq=True),
+    "javascript": Syntax("javascript", single_quote=K.SQ_STRING, backtick=K.BT_ESCAPED),
+    "typescript": Syntax("typescript", single_quote=K.SQ_STRING, backtick=K.BT_ESCAPED),
+    "go": Syntax("go", backtick=K.BT_RAW),
+    "rust": Syntax("rust", nested_comments=True, string_prefixes="br", prefix_max=2,
+                   rust_raw=True),
+    "kotlin": Syntax("kotlin", nested_comments=True, triple_dq=True),
+    "scala": Syntax("scala", nested_comments=True, triple_dq=True, any_prefix=True,
+                    prefix_max=16),
+    "swift": Syntax("swift", nested_comments=True, single_quote=K.SQ_NONE, triple_dq=True),
+    "dart": Syntax("dart", single_quote=K.SQ_STRING, triple_dq=True, triple_sq=True,
+                   string_prefixes="r", prefix_max=1),
 }

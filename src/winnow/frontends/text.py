@@ -6,10 +6,10 @@ paper, section 5.2: the front-end removes what should not distinguish
 documents).  Units are Unicode code points (``unit="chars"``) or words
 (``unit="words"``, a stable 32-bit hash of the normalised word).
 
-Speed: pure-ASCII text goes through lookup tables over the bytes with numpy,
-in chunks (so temporaries stay small whatever the file's size); only text with
-non-ASCII characters pays for per-character Unicode work, once per distinct
-character.
+Speed: compiled loops (:mod:`winnow.frontends._text_kernels`) decode UTF-8
+in place and map ASCII through a table; Unicode normalisation runs once per
+*distinct* non-ASCII character, never per occurrence.  Memory: the input plus
+the exact-size output arrays, whatever the file's size or line length.
 """
 
 from __future__ import annotations
@@ -21,13 +21,14 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from winnow.frontends._text_kernels import count_units, fill_units, mark_codepoints
 from winnow.frontends.base import Input, Result
 from winnow.frontends.ids import stable_id
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, codepoints, decode, sniff, utf8_widths
+from winnow.sources.sniff import Decoded, decode, sniff
 
-CHUNK = 1 << 20
+CHUNK = 1 << 22
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
@@ -79,62 +80,55 @@ def _normalise(cp: int, keep_case: bool, keep_punct: bool, keep_ws: bool) -> tup
 
 
 def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units:
-    """Normalised characters of UTF-8 text, with byte spans into ``utf8``."""
+    """Normalised characters of UTF-8 text, with byte spans into ``utf8``.
+
+    Two compiled passes over the bytes (count, then fill), so the only memory
+    besides the input is the exact-size output (20 bytes per unit).  Invalid
+    bytes map to nothing.
+    """
     buf = np.frombuffer(utf8, dtype=np.uint8)
-    units = _unicode_units(utf8, options) if _has_high(buf) else _ascii_units(buf, options)
-    if options.keep_whitespace:
-        units = _collapse_spaces(units)
-    return units
-
-
-def _has_high(buf: npt.NDArray[np.uint8]) -> bool:
-    return any(bool((buf[i:i + CHUNK] >= 0x80).any()) for i in range(0, buf.size, CHUNK))
-
-
-def _ascii_units(buf: npt.NDArray[np.uint8], options: FrontEndOptions) -> Units:
-    mapping, keep = _ascii_tables(options)
-    counts = [int(np.count_nonzero(keep[buf[i:i + CHUNK]])) for i in range(0, buf.size, CHUNK)]
-    total = sum(counts)
+    ascii_map = _ascii_map(options)
+    cp_index, exp_offset, exp_flat = _expansions(buf, options)
+    exp_count = np.diff(exp_offset)
+    total = int(count_units(buf, ascii_map, cp_index, exp_count))
     cps = np.empty(total, dtype=np.uint32)
     starts = np.empty(total, dtype=np.int64)
-    at = 0
-    for n, i in zip(counts, range(0, buf.size, CHUNK), strict=True):
-        chunk = buf[i:i + CHUNK]
-        where = np.flatnonzero(keep[chunk])
-        cps[at:at + n] = mapping[chunk[where]]
-        starts[at:at + n] = where + i
-        at += n
-    return Units(cps, starts, starts + 1)
+    ends = np.empty(total, dtype=np.int64)
+    fill_units(buf, ascii_map, cp_index, exp_offset, exp_flat, cps, starts, ends)
+    units = Units(cps, starts, ends)
+    return _collapse_spaces(units) if options.keep_whitespace else units
 
 
-def _unicode_units(utf8: bytes, options: FrontEndOptions) -> Units:
-    cps = codepoints(utf8.decode("utf-8", "surrogateescape"))
-    widths = utf8_widths(cps)
-    ends = np.cumsum(widths)
-    starts = ends - widths
-    mapping, keep = _ascii_tables(options)
-    ascii_ = cps < 0x80
-    uniq, inverse = np.unique(cps[~ascii_], return_inverse=True)
-    expansions = [_normalise(int(u), options.keep_case, options.keep_punctuation,
-                             options.keep_whitespace) for u in uniq]
-    ucount = np.fromiter((len(e) for e in expansions), dtype=np.int64, count=len(expansions))
-    uoffset = np.concatenate([[0], np.cumsum(ucount)]).astype(np.int64)
+def _ascii_map(options: FrontEndOptions) -> U32:
+    """Unit of each ASCII byte, 0 where the byte is dropped."""
+    table = np.zeros(128, dtype=np.uint32)
+    for ch in range(1, 128):
+        c = chr(ch)
+        if c.isalnum() or (options.keep_punctuation and _is_punct(c)):
+            table[ch] = ord(c.lower()) if not options.keep_case else ch
+        elif options.keep_whitespace and c.isspace():
+            table[ch] = 32
+    return table
+
+
+def _expansions(buf: npt.NDArray[np.uint8], options: FrontEndOptions
+                ) -> tuple[npt.NDArray[np.int32], I64, U32]:
+    """Per distinct non-ASCII code point: its normalised units (a CSR table)."""
+    if not any(bool((buf[i:i + CHUNK] >= 0x80).any()) for i in range(0, buf.size, CHUNK)):
+        return np.zeros(1, dtype=np.int32), np.zeros(2, dtype=np.int64), \
+            np.zeros(0, dtype=np.uint32)
+    seen = np.zeros(0x110000, dtype=np.bool_)
+    mark_codepoints(buf, seen)
+    distinct = np.flatnonzero(seen)
+    cp_index = np.zeros(0x110000, dtype=np.int32)
+    cp_index[distinct] = np.arange(distinct.shape[0], dtype=np.int32)
+    expansions = [_normalise(int(cp), options.keep_case, options.keep_punctuation,
+                             options.keep_whitespace) for cp in distinct]
+    counts = np.fromiter(map(len, expansions), dtype=np.int64, count=len(expansions))
+    offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     flat = np.fromiter((c for e in expansions for c in e), dtype=np.uint32,
-                       count=int(uoffset[-1]))
-    count = np.zeros(cps.shape[0], dtype=np.int64)
-    count[ascii_] = keep[cps[ascii_]]
-    uid = np.full(cps.shape[0], -1, dtype=np.int64)
-    uid[~ascii_] = inverse
-    count[~ascii_] = ucount[inverse]
-    src = np.repeat(np.arange(cps.shape[0]), count)
-    first = np.repeat(np.cumsum(count) - count, count)
-    rank = np.arange(src.shape[0]) - first
-    src_cp = cps[src]
-    src_uid = uid[src]
-    high = src_uid >= 0
-    out = np.where(src_cp < 0x80, mapping[np.minimum(src_cp, 255)], 0).astype(np.uint32)
-    out[high] = flat[uoffset[src_uid[high]] + rank[high]]
-    return Units(out, starts[src].astype(np.int64), ends[src].astype(np.int64))
+                       count=int(offsets[-1]))
+    return cp_index, offsets, flat
 
 
 def _collapse_spaces(units: Units) -> Units:

@@ -1,0 +1,111 @@
+"""Compiled loops of the text front-end (numba, nopython mode).
+
+They scan UTF-8 bytes once per pass, decoding each character in place:
+ASCII through a 128-entry table, other characters through a per-code-point
+expansion table built in Python (NFKC and case folding need ``unicodedata``).
+An invalid byte counts as one character that maps to nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+
+def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit`` with the on-disk cache when one can be written."""
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        try:
+            return njit(cache=True, **options)(func)
+        except RuntimeError:
+            return njit(cache=False, **options)(func)
+
+    return decorate
+
+
+@_jit(inline="always")
+def _decode(buf, i, n):  # type: ignore[no-untyped-def]
+    """(code point or -1 for an invalid byte, byte length) of the character at ``i``."""
+    b0 = np.int64(buf[i])
+    if b0 < 0x80:
+        return b0, 1
+    if 0xC2 <= b0 <= 0xDF and i + 1 < n and (buf[i + 1] & 0xC0) == 0x80:
+        return ((b0 & 0x1F) << 6) | (np.int64(buf[i + 1]) & 0x3F), 2
+    if 0xE0 <= b0 <= 0xEF and i + 2 < n and (buf[i + 1] & 0xC0) == 0x80 \
+            and (buf[i + 2] & 0xC0) == 0x80:
+        return (((b0 & 0x0F) << 12) | ((np.int64(buf[i + 1]) & 0x3F) << 6)
+                | (np.int64(buf[i + 2]) & 0x3F)), 3
+    if 0xF0 <= b0 <= 0xF4 and i + 3 < n and (buf[i + 1] & 0xC0) == 0x80 \
+            and (buf[i + 2] & 0xC0) == 0x80 and (buf[i + 3] & 0xC0) == 0x80:
+        return (((b0 & 0x07) << 18) | ((np.int64(buf[i + 1]) & 0x3F) << 12)
+                | ((np.int64(buf[i + 2]) & 0x3F) << 6) | (np.int64(buf[i + 3]) & 0x3F)), 4
+    return -1, 1
+
+
+@_jit()
+def mark_codepoints(buf, seen):  # type: ignore[no-untyped-def]
+    """Set ``seen[cp]`` for every non-ASCII code point in ``buf``."""
+    n = buf.shape[0]
+    i = 0
+    while i < n:
+        if buf[i] < 0x80:
+            i += 1
+            continue
+        cp, length = _decode(buf, i, n)
+        if cp >= 0:
+            seen[cp] = True
+        i += length
+
+
+@_jit()
+def count_units(buf, ascii_map, cp_index, exp_count):  # type: ignore[no-untyped-def]
+    """How many units :func:`fill_units` will write."""
+    n = buf.shape[0]
+    total = 0
+    i = 0
+    while i < n:
+        b = buf[i]
+        if b < 0x80:
+            if ascii_map[b] != 0:
+                total += 1
+            i += 1
+            continue
+        cp, length = _decode(buf, i, n)
+        if cp >= 0:
+            total += exp_count[cp_index[cp]]
+        i += length
+    return total
+
+
+@_jit()
+def fill_units(buf, ascii_map, cp_index, exp_offset, exp_flat,  # type: ignore[no-untyped-def]
+               units, starts, ends):
+    """Write each kept unit with the byte span of the character it came from."""
+    n = buf.shape[0]
+    j = 0
+    i = 0
+    while i < n:
+        b = buf[i]
+        if b < 0x80:
+            v = ascii_map[b]
+            if v != 0:
+                units[j] = v
+                starts[j] = i
+                ends[j] = i + 1
+                j += 1
+            i += 1
+            continue
+        cp, length = _decode(buf, i, n)
+        if cp >= 0:
+            k = cp_index[cp]
+            for e in range(exp_offset[k], exp_offset[k + 1]):
+                units[j] = exp_flat[e]
+                starts[j] = i
+                ends[j] = i + length
+                j += 1
+        i += length
+    return j
