@@ -218,3 +218,29 @@ def test_zip_path_traversal_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize("args", [["-m", "-1"], ["-k", "10", "-t", "5"], ["-m", "2.5"]])
 def test_bad_options_are_usage_errors(args: list[str]) -> None:
     assert run(*args, str(SUBS / "alice"), str(SUBS / "bob")).exit_code == 2
+
+
+JAVA = EXAMPLES.parent / "java"
+
+
+def _line_of(path: Path, text: str) -> int:
+    lines = path.read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if text in line)
+
+
+def test_java_renamed_and_moved_method_is_found_and_starter_excluded() -> None:
+    data = compare_json("--each", str(JAVA / "submissions"), "--base", str(JAVA / "starter"))
+    by_pair = {(Path(p["file_a"]).name, Path(p["file_b"]).name): p for p in data["pairs"]}
+    copy = by_pair[("ana", "ben")]
+    assert copy["similarity"] > 0.6 and data["pairs"][0] is copy
+    ana = JAVA / "submissions" / "ana" / "Grades.java"
+    ben = JAVA / "submissions" / "ben" / "Grades.java"
+    letter = (_line_of(ana, "public char letter"), _line_of(ana, "public String summary") - 1)
+    to_letter = (_line_of(ben, "public char toLetter"), _line_of(ben, "public double mean") - 1)
+    assert any(covers(q["a"], letter, 0.7) and covers(q["b"], to_letter, 0.7)
+               for q in copy["passages"])
+    main_line = _line_of(ana, "public static void main")
+    assert all(q["a"]["lines"][1] < main_line for q in copy["passages"])
+    for names, p in by_pair.items():
+        if "cho" in names:
+            assert p["similarity"] < 0.1
