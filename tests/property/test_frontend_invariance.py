@@ -126,7 +126,7 @@ def test_python_comments_and_blanks_do_not_matter(data: st.DataObject) -> None:
     assert labels(code_doc("python", source)) == labels(code_doc("python", "\n".join(out)))
 
 
-prose = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=200)
+prose = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=200)
 
 
 @settings(max_examples=80, deadline=None)
