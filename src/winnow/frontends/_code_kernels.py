@@ -60,7 +60,7 @@ def _is_ident(b):  # type: ignore[no-untyped-def]
     return _is_ident_start(b) or (48 <= b <= 57)
 
 
-@_jit(inline="always")
+@_jit()
 def _quoted(buf, i, n, quote, qlen, escapes, multiline):  # type: ignore[no-untyped-def]
     """End of a string whose opening quote (``qlen`` copies of ``quote``) is at ``i``."""
     j = i + qlen
@@ -83,7 +83,7 @@ def _quoted(buf, i, n, quote, qlen, escapes, multiline):  # type: ignore[no-unty
     return n
 
 
-@_jit(inline="always")
+@_jit()
 def _block_comment_end(buf, i, n, bopen, bclose, nest):  # type: ignore[no-untyped-def]
     depth = 1
     j = i + 2
@@ -102,7 +102,7 @@ def _block_comment_end(buf, i, n, bopen, bclose, nest):  # type: ignore[no-untyp
     return n
 
 
-@_jit(inline="always")
+@_jit()
 def _raw_string_end(buf, i, n, cpp):  # type: ignore[no-untyped-def]
     """End of a C++ ``R"d(...)d"`` or Rust ``r#"..."#`` string; ``i`` is after the prefix."""
     if cpp:
@@ -143,7 +143,7 @@ def _raw_string_end(buf, i, n, cpp):  # type: ignore[no-untyped-def]
     return n
 
 
-@_jit(inline="always")
+@_jit()
 def _number_end(buf, i, n):  # type: ignore[no-untyped-def]
     j = i
     hexa = i + 1 < n and buf[i] == 48 and (buf[i + 1] == 120 or buf[i + 1] == 88)
@@ -163,7 +163,7 @@ def _number_end(buf, i, n):  # type: ignore[no-untyped-def]
     return j
 
 
-@_jit(inline="always")
+@_jit()
 def _operator_end(buf, i, n, op2, ops_long):  # type: ignore[no-untyped-def]
     """Longest operator at ``i``: ``op2[b0 | b1 << 8]`` has bit 1 for a two-byte
     operator and bit 2 when longer ones start so; ``ops_long`` holds those,
@@ -189,7 +189,7 @@ def _operator_end(buf, i, n, op2, ops_long):  # type: ignore[no-untyped-def]
     return i + 1
 
 
-@_jit(inline="always")
+@_jit()
 def _string_at(buf, i, n, flags):  # type: ignore[no-untyped-def]
     """End of a string literal starting with the quote at ``i`` (0 if none)."""
     b = buf[i]
@@ -211,7 +211,7 @@ def _triple(buf, i, n, q):  # type: ignore[no-untyped-def]
     return i + 2 < n and buf[i + 1] == q and buf[i + 2] == q
 
 
-@_jit(inline="always")
+@_jit()
 def _char_end(buf, i, n):  # type: ignore[no-untyped-def]
     """End of a character literal at ``i`` (0 if ``'`` starts none, e.g. a lifetime)."""
     j = i + 1
@@ -230,7 +230,7 @@ def _char_end(buf, i, n):  # type: ignore[no-untyped-def]
     return 0
 
 
-@_jit(inline="always")
+@_jit()
 def _prefixed_string(buf, i, j, n, flags, prefix_ok):  # type: ignore[no-untyped-def]
     """If the word ``[i, j)`` prefixes a string (``r"..."``, ``u8"..."``), its end."""
     if j >= n or j - i > flags[F_PREFIX_MAX]:
@@ -253,7 +253,7 @@ def _prefixed_string(buf, i, j, n, flags, prefix_ok):  # type: ignore[no-untyped
     return 0
 
 
-@_jit(inline="always")
+@_jit()
 def _directive_end(buf, i, n):  # type: ignore[no-untyped-def]
     """``#`` + optional blanks + a word, if ``#`` is first on its line (else 0)."""
     k = i - 1
@@ -271,7 +271,7 @@ def _directive_end(buf, i, n):  # type: ignore[no-untyped-def]
     return 0
 
 
-@_jit(inline="always")
+@_jit()
 def _comment_end(buf, i, n, line_cmt, line_len, bopen, bclose, has_block, nest):  # type: ignore[no-untyped-def]
     """End of the comment starting at ``i`` (``i`` itself if none does)."""
     for c in range(line_cmt.shape[0]):
