@@ -263,14 +263,18 @@ class FingerprintIndex:
         """Stored documents, all or those whose path is or lies under a prefix."""
         sql = "SELECT * FROM documents"
         args: list[Any] = []
-        if prefixes is not None:
+        if prefixes is not None and len(prefixes) <= 32:
             if not prefixes:
                 return []
             sql += " WHERE " + " OR ".join(["path = ? OR starts_with(path, ?)"] * len(prefixes))
             for prefix in prefixes:
                 args += [prefix, prefix.rstrip(os.sep) + os.sep]
-        rows = self._con.execute(sql + " ORDER BY path", args).fetchall()
-        return [DocRow(*row) for row in rows]
+        rows = [DocRow(*row) for row in self._con.execute(sql + " ORDER BY path", args).fetchall()]
+        if prefixes is not None and len(prefixes) > 32:  # many roots: filter here
+            exact = set(prefixes)
+            folders = tuple(p.rstrip(os.sep) + os.sep for p in prefixes)
+            rows = [r for r in rows if r.path in exact or r.path.startswith(folders)]
+        return rows
 
     def documents_by_id(self, doc_ids: Sequence[int]) -> dict[int, DocRow]:
         """The stored documents with these ids."""

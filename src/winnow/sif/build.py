@@ -111,8 +111,9 @@ def _run_tasks(tasks: list[tuple[FileEntry, str | None]], params: IndexParams,
         yield pending.pop(future), future.result()
 
 
-def _under_any(path: str, prefixes: Sequence[str]) -> bool:
-    return any(path == p or path.startswith(p.rstrip(os.sep) + os.sep) for p in prefixes)
+def _under_any(path: str, prefixes: set[str]) -> bool:
+    return path in prefixes or path.startswith(tuple(p.rstrip(os.sep) + os.sep
+                                                     for p in prefixes))
 
 
 def _apply(index: FingerprintIndex, outcome: Outcome, stored: dict[str, DocRow],
@@ -176,7 +177,7 @@ def update_index(
             if progress is not None:
                 progress(done, summary.bytes_total)
         seen = {entry.path for entry in found.files}
-        keep = [s.path for s in summary.skipped]  # unreadable now: keep the old state
+        keep = {s.path for s in summary.skipped}  # unreadable now: keep the old state
         gone = [row.id for path, row in stored.items()
                 if path not in seen and not _under_any(path, keep)]
         summary.removed = len(gone)
