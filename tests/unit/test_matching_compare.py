@@ -147,3 +147,17 @@ def test_a_submission_given_twice_is_compared_once() -> None:
     assert [s.name for s in result.submissions] == ["a", "b"]
     assert _pairs(result) == {("a", "b")}
     assert any("given twice" in i.reason for i in result.issues) and not result.skipped
+
+
+def test_kept_and_reread_documents_give_the_same_passages() -> None:
+    def sized(name: str, text: str) -> SubmissionSource:
+        data = text.encode()
+        return SubmissionSource(name, "new", (SourceFile("x.txt", f"{name}/x.txt", TEXT,
+                                                         data, len(data)),))
+
+    body = _prose(70)
+    subs = [sized("a", body), sized("b", _prose(71) + body), sized("c", _prose(72))]
+    kept = compare(subs, CONFIG)
+    unsized = [_sub(s.name, {"x.txt": (s.files[0].data or b"").decode()}) for s in subs]
+    reread = compare(unsized, CONFIG)
+    assert kept.pairs == reread.pairs and kept.pairs[0].passages

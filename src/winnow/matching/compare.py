@@ -59,6 +59,12 @@ class _Run:
     executor: Executor | None
 
 
+#: Source bytes up to which a batch's documents are kept from the first pass
+#: (a document takes about 3 times its source in memory); above, the files
+#: of the reported pairs are read again for the passages.
+DOCUMENT_BUDGET = 32 << 20
+
+
 class _Batch:
     """The fingerprinted files of a batch: owner ``-1`` is base code."""
 
@@ -84,12 +90,18 @@ class _Batch:
         self.issues += [Issue(p.path, p.reason) for sub in [*self.subs, *base]
                         for p in sub.problems]
         self.prints: list[FilePrints | None] = []
+        self.documents: dict[int, Document] = {}
 
     def fingerprint(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:
-        work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary)
-        for file, result in zip(self.files, parallel_map(
+        """Fingerprint every file; keep the documents too when the batch is small
+        (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read."""
+        sizes = [getattr(file, "size", -1) for file in self.files]
+        keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
+        work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
+                       keep_document=keep)
+        for i, (file, result) in enumerate(zip(self.files, parallel_map(
             work, self.files, stage="fingerprint", progress=run.progress, executor=run.executor,
-        ), strict=True):
+        ), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
                 self.prints.append(None)
@@ -99,6 +111,8 @@ class _Batch:
                     f"shorter than k = {config.k} units after normalisation; cannot match"
                 ), skipped=False))
             self.issues.extend(Issue(file.location, w, skipped=False) for w in result.warnings)
+            if result.document is not None:
+                self.documents[i] = result.document
             self.prints.append(result)
         for owner, sub in enumerate(self.subs):
             used = [self.prints[i] for i in np.flatnonzero(self.owner == owner).tolist()]
@@ -249,7 +263,7 @@ def _load_infos(
     batch: _Batch, table: FingerprintTable, owners: np.ndarray, config: WinnowConfig,
     run: _Run,
 ) -> dict[int, FileInfo]:
-    """Documents (re-read) and masked units of every file of ``owners``.
+    """Documents (kept, or read again) and masked units of every file of ``owners``.
 
     The mask holds the common fingerprints and *every* k-gram of the base
     code (not only its selected fingerprints), so that passages stop exactly
@@ -258,9 +272,12 @@ def _load_infos(
     used = np.array([p is not None for p in batch.prints], dtype=bool)
     ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
     base_ids = np.flatnonzero((batch.owner < 0) & used).tolist()
-    loaded = list(parallel_map(load_document, [batch.files[i] for i in ids + base_ids],
-                               stage="documents", progress=run.progress,
-                               executor=run.executor))
+    missing = [i for i in ids + base_ids if i not in batch.documents]
+    reread = dict(zip(missing, parallel_map(
+        load_document, [batch.files[i] for i in missing], stage="documents",
+        progress=run.progress, executor=run.executor), strict=True))
+    loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids + base_ids]
+    batch.documents = {}
     base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
                    for doc in loaded[len(ids):] if isinstance(doc, Document)]
     mask = np.union1d(table.excluded, np.concatenate([np.zeros(0, np.uint64), *base_hashes]))

@@ -74,17 +74,19 @@ class Skipped:
 
 @dataclass(frozen=True)
 class FilePrints:
-    """One file's fingerprints and sizes (what a worker sends back)."""
+    """One file's fingerprints and sizes (what a worker sends back), and its
+    document when the caller asked to keep it."""
 
     hashes: U64
     positions: I64
     units: int
     size: int
     warnings: tuple[str, ...]
+    document: Document | None = None
 
 
 def fingerprint_file(
-    file: FileLike, config: WinnowConfig, allow_binary: bool
+    file: FileLike, config: WinnowConfig, allow_binary: bool, keep_document: bool = False
 ) -> FilePrints | Skipped:
     """Fingerprint one file, or say why it is skipped (never raises for bad input).
 
@@ -104,6 +106,7 @@ def fingerprint_file(
         np.ascontiguousarray(prints["hash"], dtype=np.uint64),
         np.ascontiguousarray(prints["pos"], dtype=np.int64),
         len(doc.stream), len(doc.data), tuple(doc.warnings),
+        doc if keep_document else None,
     )
 
 

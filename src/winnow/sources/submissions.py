@@ -77,6 +77,7 @@ class SourceFile:
     location: str
     read_options: ReadOptions
     data: bytes | None = None
+    size: int = -1  #: bytes, as seen when the submission was loaded (-1 = unknown)
 
     def read(self) -> bytes:
         """The file's bytes, or an :class:`InputError` saying why not."""
@@ -130,7 +131,7 @@ def load_submission(
     elif is_archive(path):
         _add_archive(path, "", opts, files, problems)
     else:
-        files.append(SourceFile(os.path.basename(path) or path, path, opts))
+        files.append(SourceFile(os.path.basename(path) or path, path, opts, size=info.st_size))
     if not files and not problems:
         problems.append(InputError(path, "empty submission: no files to compare"))
     return SubmissionSource(label, role, tuple(files), tuple(problems))
@@ -197,7 +198,7 @@ def _walk(
             yield from problems
             yield from files
         else:
-            yield SourceFile(rel, entry.path, opts)
+            yield SourceFile(rel, entry.path, opts, size=info.st_size)
 
 
 def _add_archive(
@@ -215,7 +216,8 @@ def _add_archive(
         if any(_ignored(part) for part in parts) or not opts.wants(member.path):
             continue
         files.append(
-            SourceFile(prefix + member.path, f"{path}/{member.path}", opts, member.data)
+            SourceFile(prefix + member.path, f"{path}/{member.path}", opts, member.data,
+                       len(member.data))
         )
 
 
