@@ -1,0 +1,56 @@
+"""Output of the sif commands: escaping, stable CSV headers, sif's Figure 3 layout."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from winnow.sif.groups import Group, GroupOptions, GroupsResult, Member
+from winnow.sif.query import Match, QueryResult
+from winnow.sif.render import write_groups, write_query
+
+EVIL = "/tmp/a\nR100 /forged 1\x1b[31m.c"
+
+
+def groups() -> GroupsResult:
+    similar = Group(2, "similar", (Member("/src/foo.c", 100.0, 10763, True),
+                                   Member("/src/bar.c", 79.6, 10979, False),
+                                   Member(EVIL, 75.0, 9560, False)))
+    identical = Group(1, "identical", (Member("/x/1", 100.0, 5, True),
+                                       Member("/x/2", 100.0, 5, False)))
+    return GroupsResult([identical], [similar], None, GroupOptions(threshold=25), 5)
+
+
+def test_groups_table_is_sifs_figure_3_and_escaped() -> None:
+    out = io.StringIO()
+    write_groups(groups(), "table", out)
+    text = out.getvalue()
+    assert "The following 1 groups of files are similar. Minimum similarity = 25%" in text
+    assert "R100 /src/foo.c 10763\n  79 /src/bar.c 10979\n" in text
+    assert "\nR100 /forged" not in text and "\\x0aR100 /forged 1\\x1b[31m.c 9560" in text
+
+
+def test_groups_csv_and_json() -> None:
+    out = io.StringIO()
+    write_groups(groups(), "csv", out)
+    rows = list(csv.DictReader(io.StringIO(out.getvalue())))
+    assert out.getvalue().startswith("group,kind,path,similarity,size,reference\n")
+    assert rows[-1]["path"] == EVIL and rows[2]["kind"] == "similar"
+    out = io.StringIO()
+    write_groups(groups(), "json", out)
+    data = json.loads(out.getvalue())
+    assert data["counts"] == {"identical": 1, "similar": 1, "interesting": 0}
+
+
+def test_query_csv_header_and_booleans() -> None:
+    match = Match("q.c", EVIL, 52.0, 48.5, 40, 30000, False, 55.0, 82)
+    out = io.StringIO()
+    write_query([QueryResult("q.c", 29800, 80, 77, [match])], "csv", out, 5.0)
+    header, *_ = out.getvalue().splitlines()
+    assert header.startswith("query,match,contained,contains,shared,size,identical")
+    (row,) = csv.DictReader(io.StringIO(out.getvalue()))
+    assert row["match"] == EVIL and row["identical"] == "false" and row["contained"] == "52.0"
+    out = io.StringIO()
+    write_query([QueryResult("q.c", 29800, 80, 77, [match])], "table", out, 5.0)
+    assert "\x1b" not in out.getvalue() and "\\x1b" in out.getvalue()
