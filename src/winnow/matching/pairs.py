@@ -12,7 +12,7 @@ from winnow.engine import kgram_hashes
 from winnow.matching.model import PairResult, Passage, Region
 from winnow.matching.passages import Chain, assemble, join_seeds, masked_units, maximal_runs
 from winnow.matching.scores import PairScores
-from winnow.matching.table import FingerprintTable
+from winnow.matching.table import FingerprintTable, in_sorted
 from winnow.model import Document, Span
 
 I64 = npt.NDArray[np.int64]
@@ -38,7 +38,7 @@ def file_info(
     excluded = np.zeros(0, dtype=np.int64)
     if mask.shape[0] and len(units) >= k:
         hashes = kgram_hashes(units, k, seed=seed)
-        excluded = np.flatnonzero(np.isin(hashes, mask)).astype(np.int64)
+        excluded = np.flatnonzero(in_sorted(hashes, mask)).astype(np.int64)
     return FileInfo(owner, path, doc, masked_units(units, excluded, k, -(file_id + 1)))
 
 
@@ -49,15 +49,14 @@ def pair_chains(
     fa_h, fa_f, fa_p = table.rows(a)
     fb_h, fb_f, fb_p = table.rows(b)
     seed_fa, seed_pa, seed_fb, seed_pb = join_seeds(fa_h, fa_f, fa_p, fb_h, fb_f, fb_p)
-    usable = np.array(
-        [int(x) in infos and int(y) in infos for x, y in zip(seed_fa, seed_fb, strict=True)],
-        dtype=bool,
-    )
-    if not usable.all():
+    files = set(seed_fa.tolist()) | set(seed_fb.tolist())
+    if not files <= infos.keys():  # a file that could not be read again
+        known = np.array(sorted(files & infos.keys()), dtype=np.int64)
+        usable = np.isin(seed_fa, known) & np.isin(seed_fb, known)
         seed_fa, seed_pa, seed_fb, seed_pb = (
             seed_fa[usable], seed_pa[usable], seed_fb[usable], seed_pb[usable]
         )
-    files = {int(f) for f in np.unique(np.concatenate([seed_fa, seed_fb]))}
+        files &= infos.keys()
     units = {f: infos[f].units for f in files}
     runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k)
     return assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
