@@ -92,3 +92,41 @@ def test_assemble_does_not_merge_out_of_order() -> None:
     runs = [Run(0, 1, 0, 30, 10, 1), Run(0, 1, 12, 0, 10, 1)]
     chains = assemble(runs, {0: 50, 1: 50}, gap=5)
     assert len(chains) == 2
+
+
+def _naive_run(x: list[int], y: list[int], p: int, q: int) -> tuple[int, int, int]:
+    back = 0
+    while p - back > 0 and q - back > 0 and x[p - back - 1] == y[q - back - 1]:
+        back += 1
+    fwd = 0
+    while p + fwd < len(x) and q + fwd < len(y) and x[p + fwd] == y[q + fwd]:
+        fwd += 1
+    return p - back, q - back, back + fwd
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.lists(st.integers(0, 2), min_size=1, max_size=25), min_size=2, max_size=4),
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.integers(0, 24),
+                       st.integers(0, 24)), max_size=30),
+    st.integers(1, 4),
+)
+def test_maximal_runs_match_a_naive_extension(
+    files: list[list[int]], raw: list[tuple[int, int, int, int]], min_length: int
+) -> None:
+    n = len(files)
+    seeds = {(a % n, b % n, p % len(files[a % n]), q % len(files[b % n]))
+             for a, b, p, q in raw if a % n != b % n}
+    expected: dict[tuple[int, int, int, int, int], int] = {}
+    for a, b, p, q in seeds:
+        sa, sb, length = _naive_run(files[a], files[b], p, q)
+        if length >= min_length:
+            key = (a, b, sa, sb, length)
+            expected[key] = expected.get(key, 0) + 1
+    ids = [10 * i + 3 for i in range(n)]  # global file ids need not be 0..n-1
+    units = {ids[i]: np.array(f, dtype=np.int64) for i, f in enumerate(files)}
+    arr = np.array(sorted(seeds), dtype=np.int64).reshape(-1, 4)
+    runs = maximal_runs(units, np.array(ids)[arr[:, 0]], arr[:, 2], np.array(ids)[arr[:, 1]],
+                        arr[:, 3], min_length)
+    got = {(ids.index(r.fa), ids.index(r.fb), r.sa, r.sb, r.length): r.seeds for r in runs}
+    assert got == expected

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from winnow.matching import _kernels
+
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
 
@@ -80,68 +82,33 @@ def join_seeds(
     return fa[left], pa[left], fb[right], pb[right]
 
 
-def _forward(x: I64, y: I64, i: int, j: int) -> int:
-    """How many units are equal in ``x[i:]`` and ``y[j:]`` from the start."""
-    n, step = 0, 32
-    while True:
-        m = min(step, x.shape[0] - i - n, y.shape[0] - j - n)
-        if m <= 0:
-            return n
-        eq = x[i + n:i + n + m] == y[j + n:j + n + m]
-        if not eq.all():
-            return n + int(np.argmin(eq))
-        n, step = n + m, min(step * 2, 1 << 16)
-
-
-def _backward(x: I64, y: I64, i: int, j: int) -> int:
-    """How many units are equal in ``x[:i]`` and ``y[:j]`` counting back from the end."""
-    n, step = 0, 32
-    while True:
-        m = min(step, i - n, j - n)
-        if m <= 0:
-            return n
-        eq = x[i - n - m:i - n] == y[j - n - m:j - n]
-        if not eq.all():
-            return n + int(np.argmin(eq[::-1]))
-        n, step = n + m, min(step * 2, 1 << 16)
-
-
 def maximal_runs(
     units: dict[int, I64], fa: I64, pa: I64, fb: I64, pb: I64, min_length: int
 ) -> list[Run]:
     """The maximal exact runs through the seeds, each found once.
 
     ``units[f]`` is file ``f``'s stream with excluded units masked by values
-    that match nothing.  Runs shorter than ``min_length`` (a hash collision,
-    or a seed cut by a mask) are dropped.
+    that match nothing.  Each seed is extended left and right while the units
+    are equal; seeds inside an already found run on the same diagonal are
+    absorbed; runs shorter than ``min_length`` (a hash collision, or a seed
+    cut by a mask) are dropped.  The loop is compiled
+    (:func:`winnow.matching._kernels.extend_seeds`).
     """
-    order = np.lexsort((pa, pb - pa, fb, fa))
-    runs: list[Run] = []
-    last: tuple[int, int, int, int] | None = None  # fa, fb, diagonal, end in a
-    absorbed = 0
-    for idx in order.tolist():
-        f_a, f_b, p_a, p_b = int(fa[idx]), int(fb[idx]), int(pa[idx]), int(pb[idx])
-        diagonal = p_b - p_a
-        if last is not None and last[:3] == (f_a, f_b, diagonal) and p_a < last[3]:
-            absorbed += 1
-            continue
-        if runs and absorbed:
-            runs[-1] = _with_seeds(runs[-1], runs[-1].seeds + absorbed)
-        absorbed = 0
-        x, y = units[f_a], units[f_b]
-        back = _backward(x, y, p_a, p_b)
-        length = back + _forward(x, y, p_a, p_b)
-        if length < min_length:
-            continue
-        runs.append(Run(f_a, f_b, p_a - back, p_b - back, length, 1))
-        last = (f_a, f_b, diagonal, p_a - back + length)
-    if runs and absorbed:
-        runs[-1] = _with_seeds(runs[-1], runs[-1].seeds + absorbed)
-    return runs
-
-
-def _with_seeds(run: Run, seeds: int) -> Run:
-    return Run(run.fa, run.fb, run.sa, run.sb, run.length, seeds)
+    if fa.shape[0] == 0:
+        return []
+    files = sorted(units)
+    ids = np.array(files, dtype=np.int64)
+    sizes = np.array([0] + [units[f].shape[0] for f in files], dtype=np.int64)
+    bounds = np.cumsum(sizes)
+    joined = np.concatenate([units[f] for f in files]).astype(np.int64, copy=False)
+    la, lb = np.searchsorted(ids, fa), np.searchsorted(ids, fb)
+    order = np.lexsort((pa, pb - pa, lb, la))
+    ra, rb, sa, sb, length, seeds = _kernels.extend_seeds(
+        joined, bounds, la[order], pa[order].astype(np.int64), lb[order],
+        pb[order].astype(np.int64), int(min_length))
+    return [Run(files[x], files[y], s, t, n, c) for x, y, s, t, n, c in zip(
+        ra.tolist(), rb.tolist(), sa.tolist(), sb.tolist(), length.tolist(), seeds.tolist(),
+        strict=True)]
 
 
 def longest_stretch(free: npt.NDArray[np.bool_]) -> tuple[int, int]:

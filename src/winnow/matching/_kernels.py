@@ -1,0 +1,64 @@
+"""Compiled loop of the passages pass (numba, nopython mode).
+
+The typed wrapper is :func:`winnow.matching.passages.maximal_runs`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+F = TypeVar("F", bound=Callable[..., Any])
+I64 = npt.NDArray[np.int64]
+
+
+def _compile(func: F) -> F:
+    """``numba.njit`` with the on-disk cache when one can be written, else in memory."""
+    try:
+        return cast(F, njit(cache=True)(func))
+    except RuntimeError:
+        return cast(F, njit(cache=False)(func))
+
+
+@_compile
+def extend_seeds(
+    units: I64, bounds: I64, fa: I64, pa: I64, fb: I64, pb: I64, min_length: int
+) -> tuple[I64, I64, I64, I64, I64, I64]:
+    """Maximal equal runs through seeds sorted by (fa, fb, pb - pa, pa).
+
+    File ``f``'s units are ``units[bounds[f]:bounds[f + 1]]``.  A seed inside
+    the previous run on the same diagonal is absorbed (its count goes to that
+    run); a run shorter than ``min_length`` is dropped.  Returns the runs'
+    (fa, fb, start in a, start in b, length, seeds).
+    """
+    n = fa.shape[0]
+    out = np.empty((6, n), dtype=np.int64)
+    count = 0
+    last_fa, last_fb, last_diag, last_end = -1, -1, 0, -1
+    for i in range(n):
+        a, b, p, q = fa[i], fb[i], pa[i], pb[i]
+        if count > 0 and a == last_fa and b == last_fb and q - p == last_diag and p < last_end:
+            out[5, count - 1] += 1
+            continue
+        a0, b0 = bounds[a], bounds[b]
+        size_a, size_b = bounds[a + 1] - a0, bounds[b + 1] - b0
+        back = 0
+        while back < p and back < q and units[a0 + p - back - 1] == units[b0 + q - back - 1]:
+            back += 1
+        forward = 0
+        while (p + forward < size_a and q + forward < size_b
+               and units[a0 + p + forward] == units[b0 + q + forward]):
+            forward += 1
+        if back + forward < min_length:
+            continue
+        out[0, count], out[1, count] = a, b
+        out[2, count], out[3, count] = p - back, q - back
+        out[4, count], out[5, count] = back + forward, 1
+        count += 1
+        last_fa, last_fb, last_diag, last_end = a, b, q - p, p + forward
+    return out[0, :count], out[1, :count], out[2, :count], out[3, :count], \
+        out[4, :count], out[5, :count]
