@@ -176,3 +176,19 @@ def test_docx_document() -> None:
     assert doc.data == b"Hello, Document World.\nSecond paragraph"
     assert chars(doc) == "hellodocumentworldsecondparagraph"
     assert doc.lines_of(doc.stream.byte_span(Span(18, 20))) == (2, 2)
+
+
+def test_notebook_offsets_span_json_escapes() -> None:
+    nb = {"cells": [
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": ["café = '😀'\n", "print(café)"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+         "source": "x"},
+    ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    data = json.dumps(nb).encode()  # ensure_ascii: é is \\u00e9, 😀 a surrogate pair
+    doc = make_document(data, "a.ipynb")
+    spans = [data[a:b].decode() for a, b in zip(doc.stream.starts, doc.stream.ends,
+                                                  strict=True)]
+    assert labels(doc) == "ID = STR ID ( ID ) ID"
+    assert spans == ["caf\\u00e9", "=", "'\\ud83d\\ude00'", "print", "(", "caf\\u00e9", ")",
+                     "x"]

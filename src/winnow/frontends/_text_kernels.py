@@ -47,9 +47,11 @@ def _decode(buf, i, n):  # type: ignore[no-untyped-def]
 
 
 @_jit()
-def mark_codepoints(buf, seen):  # type: ignore[no-untyped-def]
-    """Set ``seen[cp]`` for every non-ASCII code point in ``buf``."""
+def high_codepoints(buf, out):  # type: ignore[no-untyped-def]
+    """Write the code point of every non-ASCII character into ``out`` (if it is
+    long enough) and return how many there are."""
     n = buf.shape[0]
+    m = 0
     i = 0
     while i < n:
         if buf[i] < 0x80:
@@ -57,12 +59,29 @@ def mark_codepoints(buf, seen):  # type: ignore[no-untyped-def]
             continue
         cp, length = _decode(buf, i, n)
         if cp >= 0:
-            seen[cp] = True
+            if m < out.shape[0]:
+                out[m] = cp
+            m += 1
         i += length
+    return m
+
+
+@_jit(inline="always")
+def _find(sorted_cps, cp):  # type: ignore[no-untyped-def]
+    """Index of ``cp`` in the sorted array (it is always there)."""
+    lo = 0
+    hi = sorted_cps.shape[0] - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if sorted_cps[mid] < cp:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
 
 
 @_jit()
-def count_units(buf, ascii_map, cp_index, exp_count):  # type: ignore[no-untyped-def]
+def count_units(buf, ascii_map, distinct, exp_offset):  # type: ignore[no-untyped-def]
     """How many units :func:`fill_units` will write."""
     n = buf.shape[0]
     total = 0
@@ -76,13 +95,14 @@ def count_units(buf, ascii_map, cp_index, exp_count):  # type: ignore[no-untyped
             continue
         cp, length = _decode(buf, i, n)
         if cp >= 0:
-            total += exp_count[cp_index[cp]]
+            k = _find(distinct, cp)
+            total += exp_offset[k + 1] - exp_offset[k]
         i += length
     return total
 
 
 @_jit()
-def fill_units(buf, ascii_map, cp_index, exp_offset, exp_flat,  # type: ignore[no-untyped-def]
+def fill_units(buf, ascii_map, distinct, exp_offset, exp_flat,  # type: ignore[no-untyped-def]
                units, starts, ends):
     """Write each kept unit with the byte span of the character it came from."""
     n = buf.shape[0]
@@ -101,7 +121,7 @@ def fill_units(buf, ascii_map, cp_index, exp_offset, exp_flat,  # type: ignore[n
             continue
         cp, length = _decode(buf, i, n)
         if cp >= 0:
-            k = cp_index[cp]
+            k = _find(distinct, cp)
             for e in range(exp_offset[k], exp_offset[k + 1]):
                 units[j] = exp_flat[e]
                 starts[j] = i
@@ -109,3 +129,26 @@ def fill_units(buf, ascii_map, cp_index, exp_offset, exp_flat,  # type: ignore[n
                 j += 1
         i += length
     return j
+
+
+@_jit()
+def word_bounds(cps, starts, ends, wordchar, bounds, hashes):  # type: ignore[no-untyped-def]
+    """Split units into words: a new word starts after a gap in the source (a
+    dropped character) or at a non-word unit (kept punctuation or space, each
+    its own word).  Writes each word's first unit index and FNV-1a hash of its
+    code points; returns the word count."""
+    n = cps.shape[0]
+    w = -1
+    for i in range(n):
+        new = i == 0 or starts[i] > ends[i - 1] or not wordchar[i] or not wordchar[i - 1]
+        if new:
+            w += 1
+            bounds[w] = i
+            hashes[w] = np.uint64(0xCBF29CE484222325)
+        h = hashes[w]
+        c = np.uint64(cps[i])
+        for _ in range(4):
+            h = (h ^ (c & np.uint64(0xFF))) * np.uint64(0x100000001B3)
+            c = c >> np.uint64(8)
+        hashes[w] = h
+    return w + 1

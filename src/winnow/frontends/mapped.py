@@ -46,14 +46,11 @@ class Assembler:
         self.ends.append(np.full(len(text), end, dtype=np.int64))
 
     def done(self) -> Assembled:
-        text = "".join(self.texts)
-        if not text:
-            empty = np.zeros(0, dtype=np.int64)
-            return Assembled(b"", empty, empty)
-        widths = utf8_widths(codepoints(text))
-        starts = np.repeat(np.concatenate(self.starts), widths)
-        ends = np.repeat(np.concatenate(self.ends), widths)
-        return Assembled(text.encode("utf-8", "surrogateescape"), starts, ends)
+        if not self.texts:
+            return Assembled.from_chars("", np.zeros(0, dtype=np.int64),
+                                        np.zeros(0, dtype=np.int64))
+        return Assembled.from_chars("".join(self.texts), np.concatenate(self.starts),
+                                    np.concatenate(self.ends))
 
 
 @dataclass(frozen=True)
@@ -63,6 +60,18 @@ class Assembled:
     utf8: bytes
     byte_starts: I64
     byte_ends: I64
+
+    @staticmethod
+    def from_chars(text: str, starts: I64, ends: I64) -> Assembled:
+        """From text and the source range of each of its characters."""
+        if not text:
+            empty = np.zeros(0, dtype=np.int64)
+            return Assembled(b"", empty, empty)
+        if len(text) != starts.shape[0]:
+            raise ValueError("one source range per character expected")
+        widths = utf8_widths(codepoints(text))
+        return Assembled(text.encode("utf-8", "surrogateescape"), np.repeat(starts, widths),
+                         np.repeat(ends, widths))
 
     def source_spans(self, starts: I64, ends: I64) -> tuple[I64, I64]:
         """Map unit spans in :attr:`utf8` to spans in the source."""

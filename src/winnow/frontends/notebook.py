@@ -20,7 +20,7 @@ import numpy as np
 
 from winnow.frontends.base import Input, Result
 from winnow.frontends.code import code_stream, resolve_language
-from winnow.frontends.mapped import Assembled, Assembler, char_offsets
+from winnow.frontends.mapped import Assembled, char_offsets
 from winnow.frontends.options import FrontEndOptions
 from winnow.frontends.text import text_stream
 from winnow.model import Stream
@@ -28,6 +28,7 @@ from winnow.sources.sniff import Decoded, decode, sniff
 
 _DECODER = json.JSONDecoder()
 _SOURCE_KEY = re.compile(r'"source"\s*:\s*')
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 _ESCAPE = re.compile(r"\\(?:u[dD][89abAB][0-9a-fA-F]{2}\\u[0-9a-fA-F]{4}|u[0-9a-fA-F]{4}|.)")
 
 
@@ -96,38 +97,42 @@ def parse_cells(raw: str) -> tuple[list[Cell], dict[str, Any]]:
     return cells, metadata if isinstance(metadata, dict) else {}
 
 
-def _line_piece(out: Assembler, raw: str, offsets: np.ndarray[Any, Any], line: Line) -> None:
-    """Append one JSON string's value, each character mapped to its raw bytes."""
-    starts: list[int] = []
-    ends: list[int] = []
-    i = line.start
-    for esc in _ESCAPE.finditer(raw, line.start, line.end):
-        starts.extend(range(i, esc.start()))
-        ends.extend(range(i + 1, esc.start() + 1))
-        decoded = json.loads(f'"{esc.group()}"')
-        starts.extend([esc.start()] * len(decoded))
-        ends.extend([esc.end()] * len(decoded))
-        i = esc.end()
-    starts.extend(range(i, line.end))
-    ends.extend(range(i + 1, line.end + 1))
-    out.copy(line.value, offsets[np.asarray(starts, dtype=np.int64)],
-              offsets[np.asarray(ends, dtype=np.int64)])
-
-
 def _assemble(raw: str, cells: list[Cell], cell_type: str, skip_magics: bool) -> Assembled:
-    offsets = char_offsets(raw)
-    out = Assembler()
+    """The source of the chosen cells, each character mapped to its bytes in ``raw``.
+
+    Vectorised over the whole file: a JSON escape (``\\n``, ``\\u00e9``, a
+    surrogate pair) always decodes to one character, which gets the escape's
+    whole span; other characters of a string body map one to one.  Cells are
+    separated by a newline (mapped to the closing quote of their last line).
+    """
+    n = len(raw)
+    select = np.zeros(n + 1, dtype=np.int64)
+    pieces: list[str] = []
+    separators: list[int] = []
     for cell in cells:
-        if cell.cell_type != cell_type:
+        if cell.cell_type != cell_type or not cell.lines:
             continue
         for line in cell.lines:
             if skip_magics and line.value.lstrip().startswith(("%", "!")):
                 continue
-            _line_piece(out, raw, offsets, line)
-        if cell.lines:
-            end = int(offsets[cell.lines[-1].end])
-            out.replace("\n", end, end)
-    return out.done()
+            select[line.start] += 1
+            select[line.end] -= 1
+            pieces.append(_LONE_SURROGATE.sub("\ufffd", line.value))
+        pieces.append("\n")
+        separators.append(cell.lines[-1].end)
+    weight = np.cumsum(select[:n]) > 0
+    end_at = np.arange(1, n + 1, dtype=np.int64)
+    escapes = np.array([m.span() for m in _ESCAPE.finditer(raw)], dtype=np.int64).reshape(-1, 2)
+    if escapes.shape[0]:
+        inside = np.zeros(n + 1, dtype=np.int64)
+        np.add.at(inside, escapes[:, 0] + 1, 1)
+        np.add.at(inside, escapes[:, 1], -1)
+        weight &= ~(np.cumsum(inside[:n]) > 0)
+        end_at[escapes[:, 0]] = escapes[:, 1]
+    weight[separators] = True
+    chars = np.flatnonzero(weight)
+    offsets = char_offsets(raw)
+    return Assembled.from_chars("".join(pieces), offsets[chars], offsets[end_at[chars]])
 
 
 def notebook_language(metadata: dict[str, Any]) -> str:

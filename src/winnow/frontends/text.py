@@ -21,7 +21,12 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from winnow.frontends._text_kernels import count_units, fill_units, mark_codepoints
+from winnow.frontends._text_kernels import (
+    count_units,
+    fill_units,
+    high_codepoints,
+    word_bounds,
+)
 from winnow.frontends.base import Input, Result
 from winnow.frontends.ids import stable_id
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
@@ -88,13 +93,12 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     """
     buf = np.frombuffer(utf8, dtype=np.uint8)
     ascii_map = _ascii_map(options)
-    cp_index, exp_offset, exp_flat = _expansions(buf, options)
-    exp_count = np.diff(exp_offset)
-    total = int(count_units(buf, ascii_map, cp_index, exp_count))
+    distinct, exp_offset, exp_flat = _expansions(buf, options)
+    total = int(count_units(buf, ascii_map, distinct, exp_offset))
     cps = np.empty(total, dtype=np.uint32)
     starts = np.empty(total, dtype=np.int64)
     ends = np.empty(total, dtype=np.int64)
-    fill_units(buf, ascii_map, cp_index, exp_offset, exp_flat, cps, starts, ends)
+    fill_units(buf, ascii_map, distinct, exp_offset, exp_flat, cps, starts, ends)
     units = Units(cps, starts, ends)
     return _collapse_spaces(units) if options.keep_whitespace else units
 
@@ -112,23 +116,21 @@ def _ascii_map(options: FrontEndOptions) -> U32:
 
 
 def _expansions(buf: npt.NDArray[np.uint8], options: FrontEndOptions
-                ) -> tuple[npt.NDArray[np.int32], I64, U32]:
-    """Per distinct non-ASCII code point: its normalised units (a CSR table)."""
+                ) -> tuple[I64, I64, U32]:
+    """Distinct non-ASCII code points (sorted) and their normalised units (CSR)."""
+    empty = np.zeros(0, dtype=np.int64)
     if not any(bool((buf[i:i + CHUNK] >= 0x80).any()) for i in range(0, buf.size, CHUNK)):
-        return np.zeros(1, dtype=np.int32), np.zeros(2, dtype=np.int64), \
-            np.zeros(0, dtype=np.uint32)
-    seen = np.zeros(0x110000, dtype=np.bool_)
-    mark_codepoints(buf, seen)
-    distinct = np.flatnonzero(seen)
-    cp_index = np.zeros(0x110000, dtype=np.int32)
-    cp_index[distinct] = np.arange(distinct.shape[0], dtype=np.int32)
+        return empty, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.uint32)
+    found = np.empty(int(high_codepoints(buf, empty)), dtype=np.int64)
+    high_codepoints(buf, found)
+    distinct = np.unique(found)
     expansions = [_normalise(int(cp), options.keep_case, options.keep_punctuation,
-                             options.keep_whitespace) for cp in distinct]
+                             options.keep_whitespace) for cp in distinct.tolist()]
     counts = np.fromiter(map(len, expansions), dtype=np.int64, count=len(expansions))
     offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
     flat = np.fromiter((c for e in expansions for c in e), dtype=np.uint32,
                        count=int(offsets[-1]))
-    return cp_index, offsets, flat
+    return distinct, offsets, flat
 
 
 def _collapse_spaces(units: Units) -> Units:
@@ -145,29 +147,29 @@ def _collapse_spaces(units: Units) -> Units:
 def word_units(chars: Units) -> tuple[U32, I64, I64, dict[int, str]]:
     """Group characters into words: a run of letters/digits with nothing dropped between.
 
-    Each kept punctuation character or space is a word of its own.
+    Each kept punctuation character or space is a word of its own.  Word ids
+    are :func:`stable_id` of ``"w:" + word``, computed once per distinct word.
     """
     n = chars.cps.shape[0]
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint32), empty, empty, {}
-    text = chars.cps.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
-    alnum = np.fromiter((c.isalnum() for c in text), dtype=bool, count=n)
-    new = np.ones(n, dtype=bool)
-    new[1:] = (chars.starts[1:] > chars.ends[:-1]) | ~alnum[1:] | ~alnum[:-1]
-    bounds = np.flatnonzero(new)
+    distinct, inverse = np.unique(chars.cps, return_inverse=True)
+    word_flags = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=np.bool_)
+    wordchar = word_flags[inverse.reshape(-1)]
+    bounds = np.empty(n, dtype=np.int64)
+    hashes = np.empty(n, dtype=np.uint64)
+    count = int(word_bounds(chars.cps, chars.starts, chars.ends, wordchar, bounds, hashes))
+    bounds, hashes = bounds[:count].copy(), hashes[:count].copy()
     stops = np.append(bounds[1:], n)
+    uniq, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
+    table = np.empty(uniq.shape[0], dtype=np.uint32)
     labels: dict[int, str] = {}
-    ids = np.empty(bounds.shape[0], dtype=np.uint32)
-    cache: dict[str, int] = {}
-    for j, (a, b) in enumerate(zip(bounds.tolist(), stops.tolist(), strict=True)):
-        word = text[a:b]
-        wid = cache.get(word)
-        if wid is None:
-            wid = cache[word] = stable_id("w:" + word)
-            labels[wid] = word
-        ids[j] = wid
-    return ids, chars.starts[bounds], chars.ends[stops - 1], labels
+    for u, w in enumerate(first.tolist()):
+        word = "".join(map(chr, chars.cps[bounds[w]:stops[w]].tolist()))
+        table[u] = stable_id("w:" + word)
+        labels[int(table[u])] = word
+    return table[inv.reshape(-1)], chars.starts[bounds], chars.ends[stops - 1], labels
 
 
 class TextFrontEnd:

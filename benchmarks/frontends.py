@@ -1,0 +1,181 @@
+"""Front-end throughput on real files from this machine: MB/s per front-end.
+
+Usage::
+
+    python benchmarks/frontends.py [--code-dir DIR] [--c-dir DIR] [--html-dir DIR]
+        [--text-dir DIR] [--fallback-dir DIR] [--max-mb N] [--big-mb 200]
+
+Defaults: the Python standard library (code, fast path), /usr/include (C),
+Debian's python3.11-doc HTML and its reST sources (prose), Perl modules
+(Pygments fallback).  A missing directory prints how to get it and is skipped.
+``--big-mb`` builds a single-line text file of that size in a temporary
+directory and reports time and peak memory (``ru_maxrss`` of a child process)
+for reading it through the text front-end.  Figures are whole-pipeline
+(sniff + decode + normalise) unless the row says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from winnow.frontends import FrontEndOptions, make_document
+from winnow.frontends.lexpygments import lex_pygments
+
+PY_VERSION = f"{sys.version_info.major}.{sys.version_info.minor}"
+DEFAULTS = {
+    "code_dir": f"/usr/lib/python{PY_VERSION}",
+    "c_dir": "/usr/include",
+    "html_dir": f"/usr/share/doc/python{PY_VERSION}/html",
+    "text_dir": f"/usr/share/doc/python{PY_VERSION}/html/_sources",
+    "fallback_dir": "/usr/share/perl5",
+}
+HINTS = {
+    "html_dir": f"apt-get install python{PY_VERSION}-doc",
+    "text_dir": f"apt-get install python{PY_VERSION}-doc",
+}
+
+
+def collect(root: Path, patterns: Iterable[str], max_bytes: int) -> list[tuple[Path, bytes]]:
+    """Files under ``root`` matching ``patterns``, in sorted order, up to ``max_bytes``."""
+    out: list[tuple[Path, bytes]] = []
+    total = 0
+    for pattern in patterns:
+        for path in sorted(root.rglob(pattern)):
+            if total >= max_bytes or not path.is_file():
+                continue
+            data = path.read_bytes()
+            out.append((path, data))
+            total += len(data)
+    return out
+
+
+def measure(label: str, files: list[tuple[Path, bytes]],
+            run: Callable[[Path, bytes], int]) -> dict[str, object]:
+    """Time ``run`` over every file (best of one warm pass) and print MB/s."""
+    run(*files[0])  # warm caches (compiled kernels, lexer classes)
+    units = 0
+    start, cpu = time.perf_counter(), time.process_time()
+    for path, data in files:
+        units += run(path, data)
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu
+    size = sum(len(d) for _, d in files)
+    row = {"frontend": label, "files": len(files), "MB": round(size / 1e6, 2),
+           "seconds": round(seconds, 3), "MB/s": round(size / 1e6 / seconds, 2),
+           "CPU MB/s": round(size / 1e6 / max(cpu_seconds, 1e-9), 2), "units": units}
+    print(f"{label:<32} {row['files']:>5} files {row['MB']:>7} MB {row['seconds']:>7} s "
+          f"{row['MB/s']:>8} MB/s wall {row['CPU MB/s']:>8} MB/s CPU {units:>9} units",
+          flush=True)
+    return row
+
+
+def doc_units(frontend: str | None = None, lang: str | None = None,
+              options: FrontEndOptions | None = None) -> Callable[[Path, bytes], int]:
+    def run(path: Path, data: bytes) -> int:
+        return len(make_document(data, path.name, frontend=frontend, lang=lang,
+                                 options=options).stream)
+    return run
+
+
+def pygments_units(alias: str) -> Callable[[Path, bytes], int]:
+    def run(path: Path, data: bytes) -> int:
+        return len(lex_pygments(data, alias, False, False)[0])
+    return run
+
+
+def notebooks_from(files: list[tuple[Path, bytes]]) -> list[tuple[Path, bytes]]:
+    """Jupyter notebooks built from real Python files (one cell per blank-line block)."""
+    out = []
+    for path, data in files:
+        blocks = data.decode("utf-8", "replace").split("\n\n")
+        cells = [{"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": None,
+                  "source": block.splitlines(keepends=True)} for block in blocks]
+        nb = {"cells": cells, "metadata": {"kernelspec": {"language": "python"}},
+              "nbformat": 4, "nbformat_minor": 5}
+        out.append((path.with_suffix(".ipynb"), json.dumps(nb, indent=1).encode()))
+    return out
+
+
+def big_single_line(text_files: list[tuple[Path, bytes]], megabytes: int) -> None:
+    """Time and peak memory of the text front-end on one huge single-line file."""
+    seed = b" ".join(d.replace(b"\n", b" ") for _, d in text_files)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "one-line.txt"
+        with path.open("wb") as handle:
+            written = 0
+            while written < megabytes * 1_000_000:
+                piece = seed[: megabytes * 1_000_000 - written]
+                handle.write(piece)
+                written += len(piece)
+        code = ("import sys, time, resource; from pathlib import Path;"
+                "from winnow.frontends import read_document;"
+                "t = time.perf_counter(); d = read_document(Path(sys.argv[1]));"
+                "s = time.perf_counter() - t;"
+                "print(len(d.data), len(d.stream), s, d.line_of(int(d.stream.starts[-1])),"
+                "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+        result = subprocess.run([sys.executable, "-c", code, str(path)], check=True,
+                                capture_output=True, text=True)
+        size, units, seconds, line, rss_kb = result.stdout.split()
+        print(f"single-line text file: {int(size) / 1e6:.0f} MB, {units} units, "
+              f"{float(seconds):.2f} s ({int(size) / 1e6 / float(seconds):.0f} MB/s), "
+              f"last unit on line {line}, peak RSS {int(rss_kb) / 1024:.0f} MiB "
+              f"({int(rss_kb) * 1024 / int(size):.1f} bytes per input byte)")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    for key, value in DEFAULTS.items():
+        parser.add_argument("--" + key.replace("_", "-"), default=value)
+    parser.add_argument("--max-mb", type=float, default=20.0, help="per front-end")
+    parser.add_argument("--fallback-mb", type=float, default=1.0)
+    parser.add_argument("--big-mb", type=int, default=200, help="0 skips it")
+    args = parser.parse_args(argv)
+    cap = int(args.max_mb * 1e6)
+    print(f"python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d %H:%M')}")
+    found: dict[str, list[tuple[Path, bytes]]] = {}
+    patterns = {"code_dir": ["*.py"], "c_dir": ["*.h"], "html_dir": ["*.html"],
+                "text_dir": ["*.txt", "*.rst"], "fallback_dir": ["*.pm"]}
+    for key, pats in patterns.items():
+        root = Path(getattr(args, key))
+        limit = int(args.fallback_mb * 1e6) if key == "fallback_dir" else cap
+        files = collect(root, pats, limit) if root.is_dir() else []
+        if not files:
+            hint = f" (install: {HINTS[key]})" if key in HINTS else ""
+            print(f"skipping {key}: no files under {root}{hint}")
+        found[key] = files
+    rows = []
+    if found["text_dir"]:
+        rows.append(measure("text (chars)", found["text_dir"], doc_units("text")))
+        rows.append(measure("text (words)", found["text_dir"],
+                            doc_units("text", options=FrontEndOptions(unit="words"))))
+    if found["code_dir"]:
+        rows.append(measure("code fast path (python)", found["code_dir"], doc_units("code")))
+        notebooks = notebooks_from(found["code_dir"][:200])
+        rows.append(measure("notebook (python cells)", notebooks, doc_units("notebook")))
+        small = collect(Path(args.code_dir), ["*.py"], int(args.fallback_mb * 1e6))
+        rows.append(measure("code via Pygments (python)", small, pygments_units("python")))
+    if found["c_dir"]:
+        rows.append(measure("code fast path (c headers)", found["c_dir"], doc_units("code")))
+    if found["fallback_dir"]:
+        rows.append(measure("code fallback (perl, Pygments)", found["fallback_dir"],
+                            doc_units("code")))
+    if found["html_dir"]:
+        rows.append(measure("html", found["html_dir"], doc_units("html")))
+    binaries = collect(Path("/usr/lib/x86_64-linux-gnu"), ["*.so*"], cap)
+    if binaries:
+        rows.append(measure("bytes", binaries, doc_units("bytes")))
+    if args.big_mb and found["text_dir"]:
+        big_single_line(found["text_dir"], args.big_mb)
+    print(f"max RSS of this process: "
+          f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()
