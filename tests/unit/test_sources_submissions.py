@@ -89,6 +89,21 @@ def test_symlink_loop_and_broken_links_are_problems(tmp_path: Path) -> None:
     assert looped.problems[0].reason == "symbolic link loop"
 
 
+def test_links_out_of_the_submission_are_not_followed(tmp_path: Path) -> None:
+    secret = _tree(tmp_path / "elsewhere", {"secret.txt": "password"}) / "secret.txt"
+    root = _tree(tmp_path / "s", {"a.py": "a", "lib/b.py": "b"})
+    os.symlink(secret, root / "leak.txt")
+    os.symlink(secret.parent, root / "leakdir")
+    os.symlink(root / "lib" / "b.py", root / "inside.py")
+    sub = load_submission(str(root))
+    assert [f.path for f in sub.files] == ["a.py", "inside.py", "lib/b.py"]
+    assert {Path(p.path).name for p in sub.problems} == {"leak.txt", "leakdir"}
+    assert all("out of the submission" in p.reason for p in sub.problems)
+    linked = tmp_path / "linked"
+    os.symlink(root, linked)  # the submission itself may be a link
+    assert len(load_submission(str(linked)).files) == 3
+
+
 def test_fifo_and_empty_submission(tmp_path: Path) -> None:
     root = tmp_path / "s"
     root.mkdir()

@@ -7,7 +7,9 @@ With ``each=True`` every entry of a folder is one submission (the common
 gave them; their files by their path inside the submission (``/``-separated).
 
 Walking never loops: directories are identified by ``(device, inode)`` and a
-directory already on the way down is not entered again.  Anything that cannot
+directory already on the way down is not entered again.  Symbolic links are
+followed only when they point inside the submission, so a submission cannot
+pull other files of the machine (``/etc/passwd``) into a report.  Anything that cannot
 be used (unreadable, broken link, corrupt archive, empty submission ...)
 becomes an :class:`~winnow.errors.InputError` in the submission's
 ``problems``; nothing here raises for one bad input.
@@ -124,7 +126,8 @@ def load_submission(
     except OSError as error:
         return SubmissionSource(label, role, (), (InputError(path, _describe(error)),))
     if os.path.isdir(path):
-        for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}):
+        top = os.path.realpath(path)
+        for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}, top):
             (files if isinstance(item, SourceFile) else problems).append(item)  # type: ignore[arg-type]
     elif not stat.S_ISREG(info.st_mode):
         problems.append(InputError(path, "not a regular file (device, FIFO or socket); skipped"))
@@ -164,9 +167,10 @@ def load_submissions(
 
 
 def _walk(
-    root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]]
+    root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]], top: str
 ) -> Iterator[SourceFile | InputError]:
-    """Files under ``root`` in name order, following links but never a loop."""
+    """Files under ``root`` in name order, following links that stay inside the
+    submission (whose real path is ``top``) but never a loop."""
     try:
         entries = sorted(os.scandir(root), key=lambda entry: entry.name)
     except OSError as error:
@@ -181,12 +185,16 @@ def _walk(
         except OSError as error:
             yield InputError(entry.path, _describe(error))
             continue
+        if entry.is_symlink() and os.path.commonpath(
+                [top, os.path.realpath(entry.path)]) != top:
+            yield InputError(entry.path, "symbolic link out of the submission; not followed")
+            continue
         if os.path.isdir(entry.path):
             key = (info.st_dev, info.st_ino)
             if key in ancestors:
                 yield InputError(entry.path, "symbolic link loop; not followed")
                 continue
-            yield from _walk(entry.path, rel + "/", opts, ancestors | {key})
+            yield from _walk(entry.path, rel + "/", opts, ancestors | {key}, top)
         elif not stat.S_ISREG(info.st_mode):
             yield InputError(entry.path, "not a regular file (device, FIFO or socket); skipped")
         elif not opts.wants(rel) and not is_archive(entry.name):
