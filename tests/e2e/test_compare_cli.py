@@ -244,3 +244,18 @@ def test_java_renamed_and_moved_method_is_found_and_starter_excluded() -> None:
     for names, p in by_pair.items():
         if "cho" in names:
             assert p["similarity"] < 0.1
+
+
+def test_progress_bar_shows_each_stage(capsys: pytest.CaptureFixture[str]) -> None:
+    from winnow.cli.compare import ProgressBar
+
+    bar = ProgressBar(enabled=True)
+    for done in range(1, 4):
+        bar("fingerprint", done, 3)
+    bar("passages", 1, 2)
+    bar.close()
+    err = capsys.readouterr().err
+    assert "fingerprint" in err and "passages" in err
+    quiet = ProgressBar(enabled=False)
+    quiet("fingerprint", 1, 1)
+    assert capsys.readouterr().err == ""
