@@ -82,8 +82,9 @@ class Passage:
     """One matched passage between the two submissions of a pair.
 
     ``a`` and ``b`` are the two sides (``a`` in :attr:`PairResult.a`).
-    ``length`` is the passage's length in units (the shorter side when the
-    extension step made them differ, which it does not for exact matches).
+    A passage is one or more exact runs of equal units, in the same order on
+    both sides, merged across small gaps; ``length`` is the number of units
+    in those exact runs (the spans may be a little longer, by the gaps).
     ``fingerprints`` is how many shared fingerprints it contains.  ``index``
     numbers the passages of a pair from 0 in decreasing length, so reports can
     give each its own colour and link the two sides.
@@ -108,7 +109,8 @@ class PairResult:
       ``containment_b = |S| / |F_b|``
     * ``jaccard = |S| / |F_a ∪ F_b|`` (resemblance)
     * ``weighted``: IDF-weighted overlap ``Σ_{h∈S} idf(h) / min(Σ_{F_a} idf, Σ_{F_b} idf)``
-      with ``idf(h) = ln(N / df(h))`` over the ``N`` submissions (compare50's idea).
+      with ``idf(h) = 1 + ln((1 + N) / (1 + df(h)))`` over the ``N`` submissions
+      (compare50's idea, smoothed so that no weight is 0).
     * ``rarity``: mean ``df`` of the shared fingerprints divided by ``N``
       (low = the shared fragments are rare in the batch, more suspicious).
     * ``similarity``: the score that ranks pairs; which one is
@@ -120,7 +122,7 @@ class PairResult:
     * ``coverage_a`` / ``coverage_b``: units of ``a`` (``b``) covered by
       passages over all its units (MOSS's "File 1 (NN%)").
     * ``lines_a`` / ``lines_b``: distinct lines touched by passages.
-    * ``longest``: the longest passage, in units.
+    * ``longest``: the largest ``Passage.length``, in units.
     """
 
     a: str
