@@ -165,9 +165,14 @@ def integrity(db: Path) -> tuple[set[str], int]:
             " (SELECT count(*) FROM fingerprints)").fetchone() or (0, 0)
         (dupes,) = con.execute("SELECT count(*) - count(DISTINCT path) FROM documents"
                                ).fetchone() or (0,)
+        expected = ("(WITH p AS (SELECT DISTINCT hash, doc FROM fingerprints) SELECT * FROM p"
+                    " WHERE hash IN (SELECT hash FROM p GROUP BY hash HAVING count(*) > 1))")
+        (stale,) = con.execute(
+            f"SELECT (SELECT count(*) FROM (FROM shared EXCEPT ALL {expected}))"
+            f" + (SELECT count(*) FROM ({expected} EXCEPT ALL FROM shared))").fetchone() or (0,)
     finally:
         con.close()
-    assert orphans == 0 and declared == actual and dupes == 0
+    assert orphans == 0 and declared == actual and dupes == 0 and stale == 0
     return paths, int(actual)
 
 
