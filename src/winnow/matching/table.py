@@ -66,6 +66,55 @@ def _changes(sorted_keys: npt.NDArray[np.integer], first: Bools) -> Bools:
     return out
 
 
+@dataclass(frozen=True)
+class _Groups:
+    """What one sort by hash tells: the kept distinct (hash, owner) postings with
+    their document frequency, the capped hashes, per-file distinct counts, and
+    which input rows are kept."""
+
+    hashes: U64
+    owners: I64
+    df: I64
+    capped: U64
+    file_prints: I64
+    keep_rows: Bools
+    distinct: int
+
+
+def _group(hashes: U64, owners: I64, files: I64, n_files: int, cap: int) -> _Groups:
+    """Sort the rows (grouped by owner) stably by hash and read every grouping off it.
+
+    Large temporaries live only here, so they are freed before the caller
+    copies the kept rows.
+    """
+    order = np.argsort(hashes, kind="stable")
+    h = hashes[order]
+    new_hash = _changes(h, np.zeros(h.shape[0], dtype=bool))
+    if h.shape[0]:
+        new_hash[0] = True
+    o = owners[order]
+    owner_first = _changes(o, new_hash)
+    distinct = int(new_hash.sum())
+    group = np.cumsum(new_hash, dtype=np.int64) - 1
+    row_df = np.bincount(group[owner_first], minlength=distinct).astype(np.int32)[group]
+    del group
+    kept = row_df <= cap
+    post = owner_first & kept
+    post_df = row_df[post].astype(np.int64)
+    del row_df, owner_first
+    f = files[order]
+    file_first = _changes(f, new_hash) & kept
+    file_prints = np.bincount(f[file_first], minlength=n_files).astype(np.int64)
+    del f, file_first
+    keep_rows = np.empty(h.shape[0], dtype=bool)
+    keep_rows[order] = kept
+    return _Groups(
+        hashes=h[post], owners=o[post], df=post_df,
+        capped=h[new_hash & ~kept], file_prints=file_prints, keep_rows=keep_rows,
+        distinct=distinct,
+    )
+
+
 def build_table(
     hashes: U64, files: I64, positions: I64, file_owner: I64, n_owners: int, *,
     base_hashes: U64, cap: int, archive: Bools,
@@ -76,7 +125,7 @@ def build_table(
     ``archive[x]`` marks owners never paired with each other.  One stable
     sort by hash (of rows already grouped by owner) gives every grouping:
     distinct (hash, owner) postings, distinct (hash, file) rows, and each
-    hash's document frequency.
+    hash's document frequency (:func:`_group`).
     """
     n_files = file_owner.shape[0]
     in_base = in_sorted(hashes, np.unique(base_hashes))
@@ -88,37 +137,26 @@ def build_table(
         by_owner = np.argsort(owners, kind="stable")
         hashes, files, positions, owners = (
             hashes[by_owner], files[by_owner], positions[by_owner], owners[by_owner])
-    order = np.argsort(hashes, kind="stable")
-    h, o, f = hashes[order], owners[order], files[order]
-    new_hash = _changes(h, np.zeros(h.shape[0], dtype=bool))
-    if h.shape[0]:
-        new_hash[0] = True
-    owner_first, file_first = _changes(o, new_hash), _changes(f, new_hash)
-    group = np.cumsum(new_hash) - 1
-    row_df = np.bincount(group[owner_first], minlength=int(new_hash.sum()))[group]
-    kept = row_df <= cap
-    post = owner_first & kept
-    kh, ko, kdf = h[post], o[post], row_df[post].astype(np.int64)
-    idf = idf_weights(kdf, n_owners)
-    counts = count_shared(kh, ko, n_owners, weights=idf, excluded_owner_pairs=archive)
-    capped = h[new_hash & ~kept]
-    keep_rows = np.empty(h.shape[0], dtype=bool)
-    keep_rows[order] = kept
-    hashes, files, positions, owners = (
-        hashes[keep_rows], files[keep_rows], positions[keep_rows], owners[keep_rows])
+    groups = _group(hashes, owners, files, n_files, cap)
+    idf = idf_weights(groups.df, n_owners)
+    counts = count_shared(groups.hashes, groups.owners, n_owners, weights=idf,
+                          excluded_owner_pairs=archive)
+    keep = groups.keep_rows
+    hashes, files, positions, owners = hashes[keep], files[keep], positions[keep], owners[keep]
     return FingerprintTable(
         hashes=hashes, files=files, positions=positions,
         owner_bounds=np.searchsorted(owners, np.arange(n_owners + 1)).astype(np.int64),
-        excluded=np.union1d(base_hashes, capped).astype(np.uint64),
-        sizes=np.bincount(ko, minlength=n_owners).astype(np.int64),
-        weight_totals=np.bincount(ko, weights=idf, minlength=n_owners).astype(np.float64),
-        file_prints=np.bincount(f[file_first & kept], minlength=n_files).astype(np.int64),
+        excluded=np.union1d(base_hashes, groups.capped).astype(np.uint64),
+        sizes=np.bincount(groups.owners, minlength=n_owners).astype(np.int64),
+        weight_totals=np.bincount(groups.owners, weights=idf,
+                                  minlength=n_owners).astype(np.float64),
+        file_prints=groups.file_prints,
         counts=counts,
         stats={
             "fingerprints": int(hashes.shape[0]),
             "ignored_base": ignored_base,
-            "ignored_common": int(capped.shape[0]),
-            "distinct_hashes": int(new_hash.sum()),
+            "ignored_common": int(groups.capped.shape[0]),
+            "distinct_hashes": groups.distinct,
             "pairs_sharing": int(counts.a.shape[0]),
         },
     )
