@@ -335,6 +335,17 @@ class FingerprintIndex:
             [np.unique(hashes).tolist()]).fetchall()
         return [(int(a), int(b), int(c)) for a, b, c in rows]
 
+    def matches(self, hashes: npt.NDArray[np.int64], checksum: str
+                ) -> list[tuple[DocRow, int, int]]:
+        """One query's candidates: ``(document, distinct shared
+        hashes, occurrences)`` for every document holding any of ``hashes`` or
+        having ``checksum`` (exact copies, even without fingerprints)."""
+        hits = {doc: (shared, occ) for doc, shared, occ in self.lookup(hashes)}
+        rows = self._con.execute(
+            "SELECT * FROM documents WHERE id IN (SELECT unnest(?::INTEGER[])) OR checksum = ?",
+            [list(hits), checksum]).fetchall()
+        return [(DocRow(*row), *hits.get(int(row[0]), (0, 0))) for row in rows]
+
     def shared_counts(self, doc_ids: npt.NDArray[np.int32], max_df: int
                       ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
                                  npt.NDArray[np.int64]]:

@@ -102,16 +102,10 @@ def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
     data = _read(path)
     printed = fingerprint_data(data, path, params)
     digest = checksum(data)
-    hits = {doc: (shared, occ) for doc, shared, occ in index.lookup(printed.hashes)}
-    rows = index.documents_by_id(list(hits))
-    for row in index.documents_by_checksum(digest):
-        rows[row.id] = row
-        hits.setdefault(row.id, (0, 0))
     distinct = int(np.unique(printed.hashes).size)
     own = os.path.abspath(path)
     matches = []
-    for doc, (shared, occ) in hits.items():
-        row = rows[doc]
+    for row, shared, occ in index.matches(printed.hashes, digest):
         if row.path == own and not include_self:
             continue
         found = _match(path, row, shared, occ, int(printed.hashes.size), distinct,
