@@ -233,6 +233,8 @@ def compare_command(
     try:
         result = run_compare(paths, each, archive, params, progress)
         _report_issues(result)
+        if len(result.submissions) < 2:
+            warn("fewer than two submissions: nothing to compare")
         with ExitStack() as stack:
             out: TextIO = sys.stdout if output is None else stack.enter_context(
                 open(output, "w", encoding="utf-8", newline=""))

@@ -58,7 +58,7 @@ def write_table(result: ComparisonResult, out: TextIO) -> None:
     subs = len(result.submissions)
     shared = result.stats.get("pairs_sharing", len(rows))
     out.write(f"\n{len(rows)} of {shared} pairs sharing fingerprints shown; "
-              f"{subs} submissions.\n")
+              f"{subs} submission{'' if subs == 1 else 's'}.\n")
     if result.clusters:
         threshold = result.parameters.get("cluster_threshold")
         out.write(f"\nClusters (pairs with similarity >= {threshold}):\n")
