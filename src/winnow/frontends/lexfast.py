@@ -1,9 +1,9 @@
 """The code fast path: one compiled, table-driven lexer for common languages.
 
 Why not tree-sitter or regular expressions: on this machine the official
-tree-sitter grammars parse at about 1-2.4 MB/s before any tree walk, and a
-regular-expression lexer with ``findall`` at about 3 MB/s (both measured; see
-docs/frontends.md), below the 5 MB/s target.  A lexer is all the winnowing
+tree-sitter grammars parse at 4-5 MB/s of CPU time before any walk of the tree
+in Python, and a regular-expression lexer with ``findall`` ran at about 3 MB/s
+(both measured; see docs/frontends.md), at or below the 5 MB/s target.  A lexer is all the winnowing
 paper's front-end needs (section 5.2): tokens, with identifiers, literals,
 comments and layout normalised.  Each language is data (:class:`Syntax`):
 comment markers, string and character-literal rules and its keyword list;

@@ -103,8 +103,9 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     return _collapse_spaces(units) if options.keep_whitespace else units
 
 
+@lru_cache(maxsize=64)
 def _ascii_map(options: FrontEndOptions) -> U32:
-    """Unit of each ASCII byte, 0 where the byte is dropped."""
+    """Unit of each ASCII byte, 0 where the byte is dropped (read-only, cached)."""
     table = np.zeros(128, dtype=np.uint32)
     for ch in range(1, 128):
         c = chr(ch)
@@ -112,6 +113,7 @@ def _ascii_map(options: FrontEndOptions) -> U32:
             table[ch] = ord(c.lower()) if not options.keep_case else ch
         elif options.keep_whitespace and c.isspace():
             table[ch] = 32
+    table.flags.writeable = False
     return table
 
 
@@ -144,6 +146,9 @@ def _collapse_spaces(units: Units) -> Units:
     return Units(units.cps[keep], units.starts[keep], units.ends[keep])
 
 
+_ASCII_ALNUM = np.array([chr(c).isalnum() for c in range(128)], dtype=np.bool_)
+
+
 def word_units(chars: Units) -> tuple[U32, I64, I64, dict[int, str]]:
     """Group characters into words: a run of letters/digits with nothing dropped between.
 
@@ -154,9 +159,12 @@ def word_units(chars: Units) -> tuple[U32, I64, I64, dict[int, str]]:
     if n == 0:
         empty = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint32), empty, empty, {}
-    distinct, inverse = np.unique(chars.cps, return_inverse=True)
-    word_flags = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=np.bool_)
-    wordchar = word_flags[inverse.reshape(-1)]
+    wordchar = _ASCII_ALNUM[np.minimum(chars.cps, 127)]
+    high = np.flatnonzero(chars.cps >= 128)
+    if high.shape[0]:
+        distinct, inverse = np.unique(chars.cps[high], return_inverse=True)
+        flags = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=np.bool_)
+        wordchar[high] = flags[inverse.reshape(-1)]
     bounds = np.empty(n, dtype=np.int64)
     hashes = np.empty(n, dtype=np.uint64)
     count = int(word_bounds(chars.cps, chars.starts, chars.ends, wordchar, bounds, hashes))
