@@ -161,3 +161,20 @@ def test_kept_and_reread_documents_give_the_same_passages() -> None:
     unsized = [_sub(s.name, {"x.txt": (s.files[0].data or b"").decode()}) for s in subs]
     reread = compare(unsized, CONFIG)
     assert kept.pairs == reread.pairs and kept.pairs[0].passages
+
+
+def test_coverage_similarity_ranks_by_covered_units() -> None:
+    body = _prose(80)
+    half = _prose(81)
+    subs = [_sub("a", {"x.txt": body}), _sub("b", {"x.txt": body}),
+            _sub("c", {"x.txt": body[: len(body) // 2] + half}), _sub("d", {"x.txt": _prose(82)})]
+    result = compare(subs, CONFIG, CompareOptions(similarity="coverage", top=2))
+    assert len(result.pairs) == 2
+    first, second = result.pairs
+    assert (first.a, first.b) == ("a", "b") and first.similarity == pytest.approx(1.0)
+    assert 0.3 < second.similarity < 0.7 and "c" in (second.a, second.b)
+    units = {s.name: s.units for s in result.submissions}
+    covered = (second.coverage_a or 0) * units[second.a] + (second.coverage_b or 0) * units[
+        second.b]
+    assert second.similarity == pytest.approx(covered / (units[second.a] + units[second.b]))
+    assert {key[0] for key in result.documents} <= {"a", "b", "c"}

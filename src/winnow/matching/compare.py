@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -213,12 +213,16 @@ def _compare(
     cap = resolve_cap(options.max_occurrences, len(names))
     table = batch.table(cap)
     scores = pair_scores(table.counts, table.sizes, table.weight_totals, len(names))
-    similarity = scores.by_name(options.similarity)
-    ranked = rank(similarity, scores.shared, names, scores.a, scores.b,
-                  top=options.top, min_similarity=options.min_similarity)
     gap = config.k if options.merge_gap is None else options.merge_gap
-    pairs, documents = _report_pairs(
-        batch, table, scores, similarity, ranked, config, options, gap, run)
+    if options.similarity == "coverage":
+        pairs, documents, similarity = _rank_by_coverage(
+            batch, table, scores, config, options, gap, run)
+    else:
+        similarity = scores.by_name(options.similarity)
+        ranked = rank(similarity, scores.shared, names, scores.a, scores.b,
+                      top=options.top, min_similarity=options.min_similarity)
+        pairs, documents = _report_pairs(
+            batch, table, scores, similarity, ranked, config, options, gap, run)
     return ComparisonResult(
         submissions=batch.submissions(table),
         pairs=tuple(pairs),
@@ -257,6 +261,34 @@ def _report_pairs(
                 run.progress("passages", done, ranked.shape[0])
         pairs.append(pair_result(scores, float(similarity[i]), i, names, units, passages))
     return pairs, documents
+
+
+def _rank_by_coverage(
+    batch: _Batch, table: FingerprintTable, scores: PairScores, config: WinnowConfig,
+    options: CompareOptions, gap: int, run: _Run,
+) -> tuple[list[PairResult], dict[FileKey, Document], np.ndarray]:
+    """``--similarity coverage``: passages for *every* pair that shares a
+    fingerprint, then rank by the share of both submissions' units they cover,
+    ``(covered_a + covered_b) / (units_a + units_b)`` (Dolos's similarity)."""
+    names = [s.name for s in batch.subs]
+    every = rank(scores.dice, scores.shared, names, scores.a, scores.b, top=0,
+                 min_similarity=0.0)
+    forced = replace(options, passages=True)
+    pairs, documents = _report_pairs(batch, table, scores, scores.dice, every, config,
+                                     forced, gap, run)
+    units = batch.units().astype(np.float64)
+    similarity = np.zeros(scores.a.shape[0], dtype=np.float64)
+    for i, pair in zip(every.tolist(), pairs, strict=True):
+        a, b = int(scores.a[i]), int(scores.b[i])
+        covered = (pair.coverage_a or 0.0) * units[a] + (pair.coverage_b or 0.0) * units[b]
+        similarity[i] = covered / (units[a] + units[b]) if units[a] + units[b] else 0.0
+    ranked = rank(similarity, scores.shared, names, scores.a, scores.b, top=options.top,
+                  min_similarity=options.min_similarity)
+    where = {i: j for j, i in enumerate(every.tolist())}
+    chosen = [replace(pairs[where[i]], similarity=float(similarity[i]))
+              for i in ranked.tolist()]
+    shown = {name for pair in chosen for name in (pair.a, pair.b)}
+    return chosen, {key: doc for key, doc in documents.items() if key[0] in shown}, similarity
 
 
 def _load_infos(

@@ -12,7 +12,9 @@ from typing import Any, Final
 from winnow.errors import InvalidConfig
 
 #: The scores :attr:`CompareOptions.similarity` can rank by (see docs/compare.md).
-SIMILARITIES: Final = ("dice", "jaccard", "containment-max", "containment-mean", "weighted")
+SIMILARITIES: Final = (
+    "dice", "jaccard", "containment-max", "containment-mean", "weighted", "coverage",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +27,9 @@ class CompareOptions:
     * ``top`` — pairs reported (and given passages), best first; ``0`` = all
       pairs that share anything.
     * ``min_similarity`` — pairs below are not reported.
-    * ``similarity`` — the score that ranks pairs, one of :data:`SIMILARITIES`.
+    * ``similarity`` — the score that ranks pairs, one of :data:`SIMILARITIES`;
+      ``coverage`` computes passages for every pair that shares anything
+      (slower) and ranks by the share of both submissions they cover.
     * ``cluster_threshold`` — pairs at or above link submissions into clusters.
     * ``merge_gap`` — matched runs at most this many units apart in *both*
       files, in the same order, are merged into one passage; ``None`` = ``k``.
