@@ -9,8 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
-from winnow.index import SIF_DEFAULT, FingerprintIndex
+from winnow.index import SIF_DEFAULT, FingerprintIndex, IndexParams
 from winnow.sif.build import remove_paths, update_index
 from winnow.sif.walk import walk
 
@@ -164,3 +165,27 @@ def test_unreadable_entries_reported_and_old_state_kept(tree: Path, tmp_path: Pa
         assert {Path(s.path).name: s.reason for s in summary.skipped} == {
             "sub": "permission denied", "a.txt": "permission denied"}
         assert len(index.documents()) == 3
+
+
+def test_compact_after_removal_shrinks_and_keeps_content(tmp_path: Path) -> None:
+    root = tmp_path / "many"
+    root.mkdir()
+    rng = np.random.default_rng(0)
+    for i in range(40):
+        (root / f"f{i}.txt").write_bytes(rng.integers(97, 123, 60_000, dtype=np.uint8).tobytes())
+    db = tmp_path / "i.db"
+    dense = IndexParams(config=WinnowConfig(k=8, t=8, method="sif", bits=0))  # many rows
+    with FingerprintIndex(db) as index:
+        update_index(index, [root], dense)
+        for i in range(30):
+            (root / f"f{i}.txt").unlink()
+        update_index(index, [root])
+        kept = state(index)
+        before = db.stat().st_size
+        index.compact()
+        assert state(index) == kept
+        assert index.info().fingerprints == sum(v[2] for v in kept.values())
+    assert db.stat().st_size < before
+    assert not (tmp_path / "i.db.compact").exists()
+    with FingerprintIndex(db, read_only=True) as index:
+        assert index.params is not None and len(index.documents()) == 10

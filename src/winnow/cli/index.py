@@ -146,6 +146,15 @@ def print_summary(s: BuildSummary, show_skipped: bool = False) -> None:
             click.echo(f"  skipped {item.path!r}: {item.reason}", err=True)
 
 
+def compact_index(db: Path, quiet: bool) -> None:
+    before = db.stat().st_size if db.exists() else 0
+    with FingerprintIndex(db) as index:
+        index.compact()
+    if not quiet:
+        click.echo(f"winnow index: compacted {db}: {before} -> {db.stat().st_size} bytes",
+                   err=True)
+
+
 def print_info(db: Path) -> None:
     with FingerprintIndex(db, read_only=True) as index:
         info = index.info()
@@ -167,13 +176,16 @@ def print_info(db: Path) -> None:
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links (loops are skipped).")
 @click.option("--remove", is_flag=True, help="Remove PATHS (files or folders) from the index.")
 @click.option("--info", is_flag=True, help="Show the index's size and parameters.")
+@click.option("--compact", is_flag=True,
+              help="Rewrite the index file without the space of removed files "
+                   "(after indexing PATHS, if any).")
 @click.option("--show-skipped", is_flag=True, help="List every skipped path.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | None,
                   method: str | None, bits: int | None, seed: int | None,
                   frontend: str | None, frontend_options: tuple[str, ...], jobs: int | None,
-                  follow_links: bool, remove: bool, info: bool, show_skipped: bool,
-                  quiet: bool) -> None:
+                  follow_links: bool, remove: bool, info: bool, compact: bool,
+                  show_skipped: bool, quiet: bool) -> None:
     """Index the files under PATHS into one database file (sif's index).
 
     New and changed files are fingerprinted (changes found by size and mtime,
@@ -188,12 +200,14 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
             with FingerprintIndex(db) as index:
                 n = remove_paths(index, list(paths))
             click.echo(f"winnow index: removed {n} files", err=True)
-        elif not paths:
-            raise click.UsageError("give PATHS to index (or --info / --remove)")
-        else:
+        elif not paths and not compact:
+            raise click.UsageError("give PATHS to index (or --info / --remove / --compact)")
+        elif paths:
             summary = run_index(db, paths, params, jobs, follow_links, quiet)
             if not quiet:
                 print_summary(summary, show_skipped)
+        if compact and not info:
+            compact_index(db, quiet)
     except WinnowError as error:
         fail(error)
         exit_with(error.exit_code)

@@ -275,6 +275,27 @@ class FingerprintIndex:
         self._con.execute("DELETE FROM documents WHERE id IN (SELECT unnest(?::INTEGER[]))",
                           [ids])
 
+    def compact(self) -> None:
+        """Rewrite the index into a fresh file, dropping the space of deleted rows.
+
+        DuckDB reuses freed blocks but does not shrink the file; this copies
+        every table into ``<db>.compact`` and renames it over the index (an
+        atomic rename: a crash leaves the old file or the new one).
+        """
+        if self.read_only:
+            raise IndexBusy(f"{self.path}: opened read-only, cannot compact")
+        fresh = self.path.with_name(self.path.name + ".compact")
+        for stale in (fresh, fresh.with_name(fresh.name + ".wal")):
+            stale.unlink(missing_ok=True)
+        row = self._con.execute("SELECT current_database()").fetchone()
+        name = str(row[0]) if row else ""
+        self._con.execute("ATTACH ? AS winnow_compacted", [str(fresh)])
+        self._con.execute(f'COPY FROM DATABASE "{name}" TO winnow_compacted')
+        self._con.execute("DETACH winnow_compacted")
+        self._con.close()
+        os.replace(fresh, self.path)
+        self._con = _connect(self.path, read_only=False)
+
     def set_mtime(self, doc_id: int, mtime_ns: int) -> None:
         """Record a new mtime for a file whose content (checksum) did not change."""
         self._con.execute("UPDATE documents SET mtime_ns = ? WHERE id = ?", [mtime_ns, doc_id])
