@@ -36,6 +36,10 @@ class InputError(WinnowError):
         self.reason = reason
         super().__init__(f"{path}: {reason}")
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[str, str]]:
+        """Pickle with both arguments, so the error survives worker processes."""
+        return (type(self), (self.path, self.reason))
+
 
 class ReportError(WinnowError):
     """A report that cannot be written (unwritable path, missing key file ...)."""

@@ -120,3 +120,11 @@ def test_broken_archive_is_refused_with_its_name(tmp_path: Path) -> None:
     truncated.write_bytes((tmp_path / "full.tar.gz").read_bytes()[:40])
     with pytest.raises(ArchiveRefused):
         read_archive(str(truncated))
+
+
+def test_archive_errors_cross_process_boundaries() -> None:
+    import pickle
+
+    error = pickle.loads(pickle.dumps(ArchiveRefused("a.zip", "corrupt")))
+    assert isinstance(error, ArchiveRefused)
+    assert (error.path, error.reason, str(error)) == ("a.zip", "corrupt", "a.zip: corrupt")
