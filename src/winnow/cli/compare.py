@@ -140,6 +140,7 @@ class ProgressBar:
         if stage != self.stage:
             from tqdm import tqdm
 
+            tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
             self.close()
             self.stage = stage
             self.bar = tqdm(total=total, desc=stage, unit="file" if stage != "passages"
