@@ -6,8 +6,10 @@ import codecs
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from winnow.sources.sniff import decode, sniff
+from winnow.sources.sniff import decode, first_invalid_utf8, sniff
 
 
 @pytest.mark.parametrize(
@@ -56,3 +58,16 @@ def test_utf16_offsets_map_to_original_bytes() -> None:
     assert decoded.text() == "a😀b"
     starts = decoded.original(np.arange(len(decoded.utf8) + 1))
     assert starts[0] == 2 and starts[1] == 4 and starts[5] == 8 and starts[-1] == 10
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.binary(max_size=4), st.text(max_size=3).map(str.encode),
+                          st.sampled_from([b"\xed\xa0\x80", b"\xc0\x80", b"\xf4\x90\x80\x80",
+                                           b"\xe2\x82", b"\xf0"])), max_size=6).map(b"".join))
+def test_utf8_validation_agrees_with_python(data: bytes) -> None:
+    try:
+        data.decode("utf-8")
+        expected = None
+    except UnicodeDecodeError as error:
+        expected = error.start
+    assert first_invalid_utf8(data) == expected

@@ -15,10 +15,13 @@ front-end's offsets always point into the bytes the user gave.
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 #: How many leading bytes are inspected to decide text vs binary.
 SNIFF_BYTES = 64 * 1024
@@ -192,25 +195,54 @@ def decode(data: bytes, sniffed: Sniffed) -> Decoded:
     return decoded
 
 
-def first_invalid_utf8(data: bytes, chunk: int = 1 << 22) -> int | None:
-    """Offset of the first invalid UTF-8 byte, or ``None``; works in chunks so a
-    huge file never becomes one huge string."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    for at in range(0, len(data), chunk):
-        piece = data[at:at + chunk]
-        if not bool((np.frombuffer(piece, dtype=np.uint8) >= 0x80).any()) \
-                and decoder.getstate()[0] == b"":
-            continue
-        pending = len(decoder.getstate()[0])
-        try:
-            decoder.decode(piece)
-        except UnicodeDecodeError as error:
-            return max(0, at - pending + error.start)
+def first_invalid_utf8(data: bytes) -> int | None:
+    """Offset of the first byte that is not part of valid UTF-8, or ``None``.
+
+    A compiled scan (no string is built, whatever the file's size).
+    """
+    at = int(_first_invalid(np.frombuffer(data, dtype=np.uint8)))
+    return None if at < 0 else at
+
+
+def _jit(func: Callable[..., Any]) -> Any:
+    """``numba.njit`` with the on-disk cache when one can be written."""
     try:
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return len(data) - len(decoder.getstate()[0])
-    return None
+        return njit(cache=True)(func)
+    except RuntimeError:
+        return njit(cache=False)(func)
+
+
+@_jit
+def _first_invalid(buf):  # type: ignore[no-untyped-def]
+    """Strict UTF-8 (RFC 3629: no overlongs, no surrogates, at most U+10FFFF)."""
+    n = buf.shape[0]
+    i = 0
+    while i < n:
+        b = buf[i]
+        if b < 0x80:
+            i += 1
+            continue
+        if 0xC2 <= b <= 0xDF:
+            need, lo, hi = 1, 0x80, 0xBF
+        elif 0xE0 <= b <= 0xEF:
+            need = 2
+            lo = 0xA0 if b == 0xE0 else 0x80
+            hi = 0x9F if b == 0xED else 0xBF
+        elif 0xF0 <= b <= 0xF4:
+            need = 3
+            lo = 0x90 if b == 0xF0 else 0x80
+            hi = 0x8F if b == 0xF4 else 0xBF
+        else:
+            return i
+        if i + need > n - 1:
+            return i
+        if not lo <= buf[i + 1] <= hi:
+            return i
+        for k in range(2, need + 1):
+            if not 0x80 <= buf[i + k] <= 0xBF:
+                return i
+        i += need + 1
+    return -1
 
 
 def _decode_other(body: bytes, encoding: str, bom: int) -> Decoded:
