@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import tracemalloc
 from pathlib import Path
 
@@ -122,3 +123,10 @@ def test_a_batch_survives_every_bad_input(tmp_path: Path) -> None:
     good = records[-1]
     assert good["language"] == "python" and good["fingerprints"]
     assert all(fp["line_start"] >= 1 for fp in good["fingerprints"])
+
+
+def test_missing_documents_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "pypdf", None)  # import pypdf now fails
+    doc = make_document(b"%PDF-1.4 whatever", "paper.pdf")
+    assert (doc.kind, doc.frontend) == ("binary", "document")
+    assert any("pip install 'winnow[documents]'" in w for w in doc.warnings)
