@@ -106,7 +106,9 @@ class IndexInfo:
 
 def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
-        return duckdb.connect(str(path), read_only=read_only)
+        con = duckdb.connect(str(path), read_only=read_only)
+        con.execute("SET enable_progress_bar = false")  # the library never prints
+        return con
     except duckdb.IOException as error:
         text = str(error)
         if "lock" in text.lower():
