@@ -145,18 +145,18 @@ def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[i
     order = np.lexsort((other, -share, ref))
     ref, other, share = ref[order], other[order], share[order]
     bounds = np.flatnonzero(np.diff(ref)) + 1
+    starts, stops = np.r_[0, bounds].tolist(), np.r_[bounds, ref.size].tolist()
+    refs, others, shares = ref.tolist(), other.tolist(), share.tolist()
     seen: set[frozenset[int]] = set()
     out = []
-    for start, stop in zip(np.r_[0, bounds], np.r_[bounds, ref.size], strict=True):
+    for start, stop in zip(starts, stops, strict=True):
         if start == stop:
             continue
-        r = int(ref[start])
-        members = [(int(o), float(s)) for o, s in zip(other[start:stop], share[start:stop],
-                                                       strict=True)]
-        key = frozenset([r, *(m for m, _ in members)])
+        members = list(zip(others[start:stop], shares[start:stop], strict=True))
+        key = frozenset([refs[start], *others[start:stop]])
         if key not in seen:
             seen.add(key)
-            out.append((r, members))
+            out.append((refs[start], members))
     return out
 
 
