@@ -224,3 +224,9 @@ def test_two_indexers_at_once(tmp_path: Path) -> None:
     paths, _ = integrity(db)
     expected = sum(60 for code, _ in outcomes if code == 0)
     assert len(paths) == expected
+
+
+def test_dircmp_refuses_nested_folders(tmp_path: Path) -> None:
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    code, _, err = run("dircmp", str(tmp_path / "a"), str(tmp_path / "a" / "b"), "-q")
+    assert code == 1 and "do not nest" in err

@@ -11,7 +11,7 @@ from winnow.cli.common import exit_with, fail, format_option
 from winnow.cli.index import output, output_option, print_summary, run_index
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
-from winnow.sif.dircmp import compare_dirs
+from winnow.sif.dircmp import check_disjoint, compare_dirs
 from winnow.sif.render import write_dircmp
 
 
@@ -31,6 +31,7 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
     """Compare DIR_A and DIR_B by content: identical, renamed, modified, similar,
     only on one side, and an overall similarity for the two folders."""
     try:
+        check_disjoint(str(dir_a), str(dir_b))
         with tempfile.TemporaryDirectory(prefix="winnow-dircmp-") as tmp:
             target = db if db is not None else Path(tmp) / "dircmp.db"
             summary = run_index(target, (dir_a, dir_b), None, jobs, False, quiet)

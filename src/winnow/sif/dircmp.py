@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from winnow.errors import InputError
 from winnow.index.store import DocRow, FingerprintIndex
 
 
@@ -138,9 +139,18 @@ class _Matcher:
             self.entries.append(DirEntry("only-b", None, rel, 0.0, None, self.b[rel].size))
 
 
+def check_disjoint(dir_a: str, dir_b: str) -> None:
+    """Refuse folders that nest (their files would be counted on both sides)."""
+    root_a, root_b = os.path.abspath(dir_a), os.path.abspath(dir_b)
+    for inner, outer in ((root_a, root_b), (root_b, root_a)):
+        if inner != outer and inner.startswith(outer.rstrip(os.sep) + os.sep):
+            raise InputError(inner, f"is inside {outer}; compare folders that do not nest")
+
+
 def compare_dirs(index: FingerprintIndex, dir_a: str, dir_b: str,
                  threshold: float = 50.0) -> DirComparison:
     """Compare the indexed contents of ``dir_a`` and ``dir_b`` (both already indexed)."""
+    check_disjoint(dir_a, dir_b)
     root_a, root_b = os.path.abspath(dir_a), os.path.abspath(dir_b)
     docs_a, docs_b = index.documents([root_a]), index.documents([root_b])
     matcher = _Matcher(docs_a, docs_b, root_a, root_b)
