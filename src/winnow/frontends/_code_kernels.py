@@ -1,10 +1,10 @@
 """Compiled scanner of the code fast path (numba, nopython mode).
 
 One table-driven loop lexes every fast-path language; the per-language syntax
-arrives as small arrays (see :class:`winnow.frontends.lexfast.Syntax`).  It
-writes, per token, its kind, ``[start, end)`` and a 64-bit FNV-1a hash of its
-bytes (so Python turns tokens into ids once per *distinct* token, not per
-occurrence).  Comments, whitespace and line continuations produce nothing.
+arrives as small arrays (see :class:`winnow.frontends.lexfast.Syntax`).
+:func:`scan` writes, per token, its kind and ``[start, end)``;
+:func:`hash_tokens` a 64-bit FNV-1a hash of its bytes (so Python turns tokens
+into ids once per *distinct* token, not per occurrence).  Comments, whitespace and line continuations produce nothing.
 """
 
 from __future__ import annotations
@@ -294,7 +294,7 @@ def _comment_end(buf, i, n, line_cmt, line_len, bopen, bclose, has_block, nest):
 
 @_jit()
 def scan(buf, line_cmt, line_len, bopen, bclose, has_block, flags, prefix_ok,  # type: ignore[no-untyped-def]
-         op2, ops_long, kinds, starts, ends, hashes, write):
+         op2, ops_long, kinds, starts, ends, write):
     """Lex ``buf``; with ``write`` fill the output arrays.  Returns the token count."""
     n = buf.shape[0]
     i = 0
@@ -354,16 +354,21 @@ def scan(buf, line_cmt, line_len, bopen, bclose, has_block, flags, prefix_ok,  #
             kinds[t] = kind
             starts[t] = i
             ends[t] = j
-            h = _FNV_OFFSET
-            if kind == DIRECTIVE:  # "#  include" hashes as "#include"
-                h = (h ^ np.uint64(35)) * _FNV_PRIME
-                for k in range(i + 1, j):
-                    if buf[k] != 32 and buf[k] != 9:
-                        h = (h ^ np.uint64(buf[k])) * _FNV_PRIME
-            else:
-                for k in range(i, j):
-                    h = (h ^ np.uint64(buf[k])) * _FNV_PRIME
-            hashes[t] = h
         t += 1
         i = j
     return t
+
+
+@_jit()
+def hash_tokens(buf, kinds, starts, ends, hashes):  # type: ignore[no-untyped-def]
+    """FNV-1a of each token's bytes (blanks inside a directive skipped, so
+    ``#  include`` hashes as ``#include``)."""
+    for t in range(kinds.shape[0]):
+        h = _FNV_OFFSET
+        directive = kinds[t] == DIRECTIVE
+        for k in range(starts[t], ends[t]):
+            b = buf[k]
+            if directive and (b == 32 or b == 9):
+                continue
+            h = (h ^ np.uint64(b)) * _FNV_PRIME
+        hashes[t] = h

@@ -101,12 +101,13 @@ class Syntax:
         buf = np.frombuffer(utf8, dtype=np.uint8)
         tables = self.tables
         none8, none64 = np.zeros(0, dtype=np.uint8), np.zeros(0, dtype=np.int64)
-        count = int(K.scan(buf, *tables, none8, none64, none64, np.zeros(0, np.uint64), False))
+        count = int(K.scan(buf, *tables, none8, none64, none64, False))
         kinds = np.empty(count, dtype=np.uint8)
         starts = np.empty(count, dtype=np.int64)
         ends = np.empty(count, dtype=np.int64)
         hashes = np.empty(count, dtype=np.uint64)
-        K.scan(buf, *tables, kinds, starts, ends, hashes, True)
+        K.scan(buf, *tables, kinds, starts, ends, True)
+        K.hash_tokens(buf, kinds, starts, ends, hashes)
         return kinds, starts, ends, hashes
 
     @cached_property
