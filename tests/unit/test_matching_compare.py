@@ -178,3 +178,14 @@ def test_coverage_similarity_ranks_by_covered_units() -> None:
         second.b]
     assert second.similarity == pytest.approx(covered / (units[second.a] + units[second.b]))
     assert {key[0] for key in result.documents} <= {"a", "b", "c"}
+
+
+def test_common_code_does_not_cut_a_copied_passage() -> None:
+    common = _prose(90, 40)
+    copy = _prose(91, 60) + common + _prose(92, 60)
+    others = [_sub(f"o{i}", {"x.txt": common + _prose(100 + i)}) for i in range(4)]
+    result = compare([_sub("a", {"x.txt": copy}), _sub("b", {"x.txt": copy}), *others],
+                     CONFIG, CompareOptions(max_occurrences=3))
+    top = result.pairs[0]
+    assert (top.a, top.b) == ("a", "b") and result.stats["ignored_common"] > 0
+    assert len(top.passages) == 1 and top.coverage_a == pytest.approx(1.0)

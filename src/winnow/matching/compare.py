@@ -248,7 +248,7 @@ def _report_pairs(
     infos: dict[int, FileInfo] = {}
     if options.passages and ranked.shape[0]:
         owners = np.union1d(scores.a[ranked], scores.b[ranked])
-        infos = _load_infos(batch, table, owners, config, run)
+        infos = _load_infos(batch, owners, config, run)
         documents = {(names[f.owner], f.path): f.document for f in infos.values()}
     units = batch.units()
     pairs: list[PairResult] = []
@@ -292,14 +292,14 @@ def _rank_by_coverage(
 
 
 def _load_infos(
-    batch: _Batch, table: FingerprintTable, owners: np.ndarray, config: WinnowConfig,
-    run: _Run,
+    batch: _Batch, owners: np.ndarray, config: WinnowConfig, run: _Run,
 ) -> dict[int, FileInfo]:
     """Documents (kept, or read again) and masked units of every file of ``owners``.
 
-    The mask holds the common fingerprints and *every* k-gram of the base
-    code (not only its selected fingerprints), so that passages stop exactly
-    where starter code begins.
+    The mask holds *every* k-gram of the base code (not only its selected
+    fingerprints), so that passages stop exactly where starter code begins.
+    Common fingerprints (``-m``) are not masked: they never seed a passage,
+    but a copied passage runs on through the common code inside it.
     """
     used = np.array([p is not None for p in batch.prints], dtype=bool)
     ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
@@ -312,7 +312,7 @@ def _load_infos(
     batch.documents = {}
     base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
                    for doc in loaded[len(ids):] if isinstance(doc, Document)]
-    mask = np.union1d(table.excluded, np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
+    mask = np.unique(np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
     infos: dict[int, FileInfo] = {}
     for i, doc in zip(ids, loaded, strict=False):
         if isinstance(doc, Skipped):
