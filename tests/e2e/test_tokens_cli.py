@@ -105,3 +105,24 @@ def test_languages_lists_every_issue_language() -> None:
     assert ".py" in rows["python"]["extensions"].split()
     code, out, _ = run("languages")
     assert code == 0 and out.splitlines()[-1].startswith(f"{len(rows)} languages")
+
+
+def test_notebook_rows_name_cell_and_line(tmp_path: Path) -> None:
+    nb = {"cells": [
+        {"cell_type": "markdown", "metadata": {}, "source": ["# Title\n"]},
+        {"cell_type": "code", "metadata": {}, "outputs": [], "execution_count": 1,
+         "source": ["def f(x):\n", "    return x\n"]},
+    ], "metadata": {"kernelspec": {"language": "python"}}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(nb, indent=1))
+    plain = tmp_path / "p.py"
+    plain.write_text("x = 1\n")
+    code, out, _ = run("tokens", "--format", "csv", str(path), str(plain))
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["label"], r["cell"], r["cell_line"]) for r in rows[:7]] == [
+        ("def", "2", "1"), ("ID", "2", "1"), ("(", "2", "1"), ("ID", "2", "1"),
+        (")", "2", "1"), (":", "2", "1"), ("return", "2", "2")]
+    assert rows[-1]["file"].endswith("p.py") and rows[-1]["cell"] == ""
+    code, out, _ = run("tokens", str(path))
+    assert "cell 2 line 2: return ID" in out

@@ -17,9 +17,14 @@ import click
 from winnow.cli.common import exit_with, fail, warn
 from winnow.errors import WinnowError
 from winnow.frontends import FRONTENDS, FrontEndOptions, read_document
+from winnow.frontends.notebook import CellMap, cell_map
 from winnow.model import Document
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: Columns of ``winnow tokens --format csv`` (``cell``/``cell_line``: notebooks only).
+CSV_FIELDS = ["file", "index", "unit", "label", "start", "end", "line", "text", "cell",
+              "cell_line"]
 
 
 def frontend_options(func: F) -> F:
@@ -63,13 +68,28 @@ def unit_label(doc: Document, unit: int) -> str:
 
 
 def token_rows(doc: Document) -> Iterator[dict[str, Any]]:
-    """One row per unit: index, id, label, byte span, 1-based line, original text."""
+    """One row per unit: index, id, label, byte span, 1-based line, original text;
+    for notebooks also ``cell`` and ``cell_line`` (1-based)."""
     stream = doc.stream
+    cells = _cells(doc)
     for i, (unit, start, end) in enumerate(zip(stream.units.tolist(), stream.starts.tolist(),
                                               stream.ends.tolist(), strict=True)):
-        yield {"index": i, "unit": unit, "label": unit_label(doc, unit), "start": start,
+        row = {"index": i, "unit": unit, "label": unit_label(doc, unit), "start": start,
                "end": end, "line": doc.line_of(start),
                "text": doc.data[start:end].decode("utf-8", "backslashreplace")}
+        if cells is not None:
+            where = cells.locate(start)
+            row["cell"], row["cell_line"] = where if where is not None else (None, None)
+        yield row
+
+
+def _cells(doc: Document) -> CellMap | None:
+    if doc.frontend != "notebook":
+        return None
+    try:
+        return cell_map(doc.data)
+    except (ValueError, IndexError):  # not a readable notebook (compared as text)
+        return None
 
 
 def _show_line(text: str, width: int = 60) -> str:
@@ -85,14 +105,18 @@ def print_side_by_side(doc: Document, out: IO[str]) -> None:
               f"{', encoding ' + doc.encoding if doc.encoding else ''}, {len(doc.stream)} units")
     click.echo(header, file=out)
     by_line: dict[int, list[str]] = {}
+    where: dict[int, str] = {}
     for row in token_rows(doc):
         by_line.setdefault(row["line"], []).append(row["label"])
+        if row.get("cell") is not None:
+            where[row["line"]] = f"cell {row['cell']} line {row['cell_line']}: "
     lines = doc.data.split(b"\n")
     sep = "" if doc.frontend in ("text", "html", "document") and not doc.stream.labels else " "
     for number, labels in by_line.items():
         original = lines[number - 1].decode("utf-8", "backslashreplace") \
             if number - 1 < len(lines) else ""
-        click.echo(f"{number:>6} | {_show_line(original):<60} | {sep.join(labels)}", file=out)
+        click.echo(f"{number:>6} | {_show_line(original):<60} | {where.get(number, '')}"
+                   f"{sep.join(labels)}", file=out)
 
 
 @click.command("tokens")
@@ -106,8 +130,9 @@ def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | No
     """Show each FILE's normalised stream beside the original text.
 
     The table shows every original line with the units it produced; csv,
-    json and jsonl give one record per unit (index, unit, label, start, end,
-    line, text; start/end are byte offsets, line is 1-based).
+    json and jsonl give one record per unit (file, index, unit, label, start,
+    end, line, text; start/end are byte offsets, line is 1-based; notebooks
+    add cell and cell_line).
     """
     options = build_frontend_options(unit, keep)
     failed = False
@@ -131,7 +156,7 @@ def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | No
                 output.write(json.dumps(row) + "\n")
             elif fmt == "csv":
                 if writer is None:
-                    writer = csv.DictWriter(output, fieldnames=list(row))
+                    writer = csv.DictWriter(output, fieldnames=CSV_FIELDS)
                     writer.writeheader()
                 writer.writerow(row)
             else:

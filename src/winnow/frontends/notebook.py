@@ -175,17 +175,40 @@ def notebook_stream(decoded: Decoded, name: str, options: FrontEndOptions
     return stream, language, warnings
 
 
-def cell_of(data: bytes, offset: int) -> tuple[int, int] | None:
-    """(1-based cell number, 1-based line in that cell) of a byte offset in a
-    UTF-8 notebook, or ``None`` if the offset is outside every cell source."""
+@dataclass(frozen=True)
+class CellMap:
+    """Where each source line of a notebook lies: byte ranges in the .ipynb."""
+
+    starts: np.ndarray[Any, np.dtype[np.int64]]
+    ends: np.ndarray[Any, np.dtype[np.int64]]
+    cells: np.ndarray[Any, np.dtype[np.int64]]
+    lines: np.ndarray[Any, np.dtype[np.int64]]
+
+    def locate(self, offset: int) -> tuple[int, int] | None:
+        """(1-based cell number, 1-based line in that cell) of a byte offset,
+        or ``None`` outside every cell source."""
+        at = int(np.searchsorted(self.starts, offset, side="right")) - 1
+        if at < 0 or offset >= self.ends[at]:
+            return None
+        return int(self.cells[at]), int(self.lines[at])
+
+
+def cell_map(data: bytes) -> CellMap:
+    """The :class:`CellMap` of a UTF-8 notebook (``ValueError`` if it is not one)."""
     raw = data.decode("utf-8", "replace")
     offsets = char_offsets(raw)
     cells, _ = parse_cells(raw)
-    for number, cell in enumerate(cells, start=1):
-        for line_no, line in enumerate(cell.lines, start=1):
-            if offsets[line.start] <= offset < offsets[line.end]:
-                return number, line_no
-    return None
+    rows = [(int(offsets[line.start]), int(offsets[line.end]), number, line_no)
+            for number, cell in enumerate(cells, start=1)
+            for line_no, line in enumerate(cell.lines, start=1)]
+    table = np.array(rows, dtype=np.int64).reshape(-1, 4)
+    return CellMap(table[:, 0], table[:, 1], table[:, 2], table[:, 3])
+
+
+def cell_of(data: bytes, offset: int) -> tuple[int, int] | None:
+    """(1-based cell number, 1-based line in that cell) of a byte offset in a
+    UTF-8 notebook, or ``None`` outside every cell source."""
+    return cell_map(data).locate(offset)
 
 
 class NotebookFrontEnd:
@@ -207,4 +230,4 @@ class NotebookFrontEnd:
         return Result(stream, language, tuple(warnings))
 
 
-__all__ = ["NotebookFrontEnd", "cell_of"]
+__all__ = ["CellMap", "NotebookFrontEnd", "cell_map", "cell_of"]
