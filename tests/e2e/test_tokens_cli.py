@@ -126,3 +126,11 @@ def test_notebook_rows_name_cell_and_line(tmp_path: Path) -> None:
     assert rows[-1]["file"].endswith("p.py") and rows[-1]["cell"] == ""
     code, out, _ = run("tokens", str(path))
     assert "cell 2 line 2: return ID" in out
+
+
+def test_table_escapes_control_characters(tmp_path: Path) -> None:
+    src = tmp_path / "esc.py"
+    src.write_bytes(b"x = 1 \x1b[31m\n")
+    code, out, _ = run("tokens", str(src))
+    assert code == 0
+    assert "\x1b" not in out and "\\x1b" in out

@@ -115,8 +115,9 @@ def print_side_by_side(doc: Document, out: IO[str]) -> None:
     for number, labels in by_line.items():
         original = lines[number - 1].decode("utf-8", "backslashreplace") \
             if number - 1 < len(lines) else ""
+        shown = _show_line(sep.join(labels), width=10_000)  # control bytes escaped
         click.echo(f"{number:>6} | {_show_line(original):<60} | {where.get(number, '')}"
-                   f"{sep.join(labels)}", file=out)
+                   f"{shown}", file=out)
 
 
 @click.command("tokens")
