@@ -183,3 +183,24 @@ def test_interesting_sets_are_the_maximal_cliques(indexed: tuple[Path, Path]) ->
     found = [set(c) for c in interesting_sets(pairs, threshold)]
     assert sorted(map(sorted, found)) == sorted(map(sorted, maximal))
     assert any(len(c) > 2 for c in found)
+
+
+def test_greedy_fallback_gives_maximal_cliques_covering_every_edge(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import winnow.sif.interesting as interesting
+
+    rng = random.Random(4)
+    graph: dict[int, set[int]] = defaultdict(set)
+    for _ in range(300):  # a dense random graph
+        a, b = rng.sample(range(40), 2)
+        graph[a].add(b)
+        graph[b].add(a)
+    exact = {frozenset(c) for c in interesting.maximal_cliques(graph)}
+    monkeypatch.setattr(interesting, "BUDGET", 1)
+    greedy = [frozenset(c) for c in interesting.maximal_cliques(graph)]
+    for clique in greedy:
+        assert all(b in graph[a] for a in clique for b in clique if a != b)  # a clique
+        assert not set.intersection(*(graph[m] for m in clique)) - clique  # maximal
+    assert set(greedy) <= exact
+    edges = {frozenset((a, b)) for a in graph for b in graph[a]}
+    assert all(any(e <= c for c in greedy) for e in edges)  # every similar pair shown

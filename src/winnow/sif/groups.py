@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -160,6 +161,25 @@ def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[i
     return out
 
 
+def _share_lookup(pairs: Pairs) -> Callable[[int, list[int]], list[float]]:
+    """``share_of(r, others)``: ``100·shared/|F(r)|`` for each other (0 if unpaired)."""
+    ref, other, share = directed_shares(pairs)
+    n = max(len(pairs.docs), 1)
+    keys = ref * n + other
+    order = np.argsort(keys)
+    keys, values = keys[order], share[order]
+
+    def share_of(r: int, others: list[int]) -> list[float]:
+        if keys.size == 0 or not others:
+            return [0.0] * len(others)
+        wanted = r * n + np.asarray(others, dtype=np.int64)
+        at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
+        found: list[float] = np.where(keys[at] == wanted, values[at], 0.0).tolist()
+        return found
+
+    return share_of
+
+
 def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
     """Identical groups, then similar groups (and interesting sets if asked)."""
     from winnow.sif.interesting import interesting_sets
@@ -181,15 +201,13 @@ def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
         similar.append(Group(number, "similar", (head, *rest)))
     interesting = None
     if options.interesting:
-        ref, other, share = directed_shares(pairs)
-        lookup = {(int(r), int(o)): float(s) for r, o, s in zip(ref, other, share, strict=True)}
         interesting = []
+        share_of = _share_lookup(pairs)
         for clique in interesting_sets(pairs, options.threshold):
             number += 1
-            lead = clique[0]
-            members = tuple(
-                Member(reps[m].path, 100.0 if m == lead else lookup.get((lead, m), 0.0),
-                       reps[m].size, m == lead) for m in clique)
+            sims = [100.0, *share_of(clique[0], clique[1:])]
+            members = tuple(Member(reps[m].path, sim, reps[m].size, i == 0)
+                            for i, (m, sim) in enumerate(zip(clique, sims, strict=True)))
             interesting.append(Group(number, "interesting", members))
     return GroupsResult(identical, similar, interesting, options, len(docs))
 

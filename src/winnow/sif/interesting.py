@@ -8,15 +8,20 @@ A ~ C), so these are the maximal cliques of the graph whose edges join files
 percent of either file (``100 · shared / min(|F(i)|, |F(j)|)``).
 
 Listing maximal cliques is NP-hard in general (sif calls it NP-complete).
-Our heuristic, per connected component:
+Our heuristic is exact on sparse graphs and bounded on dense ones:
 
-1. Bron–Kerbosch with Tomita pivoting lists every maximal clique exactly,
-   within a budget of :data:`BUDGET` recursive calls per component.
-2. If the budget runs out, a greedy clique cover replaces it: take the
-   uncovered edge whose endpoints have the highest degrees, grow a clique from
-   it by repeatedly adding the common neighbour with most neighbours among the
-   remaining candidates, until none is left (so the set is maximal), and mark
-   its edges covered; repeat until every edge is in some reported set.
+1. Vertices are ordered by increasing degree (an approximation of a
+   degeneracy order) and, for each vertex ``v``, Bron–Kerbosch with Tomita
+   pivoting lists the maximal cliques whose first vertex in that order is
+   ``v`` (Eppstein, Löffler and Strash's scheme), within :data:`BUDGET`
+   recursive calls.
+2. If the budget runs out for ``v``, a greedy cover replaces that search: for
+   each later neighbour ``u`` not yet covered, grow a clique from ``{v, u}`` by
+   repeatedly adding the common neighbour with most neighbours among the
+   remaining candidates, until none is left (so the set is maximal).
+3. Any similar pair still in no reported set (its cliques were skipped by an
+   interrupted search) gets a greedy maximal clique grown from it, so every
+   similar pair lies in at least one reported set.
 
 Sets are returned largest first, each as a list of node indices (the member
 with most neighbours first, used as the reference when printing).
@@ -28,7 +33,7 @@ from collections import defaultdict
 
 from winnow.sif.groups import Pairs, directed_shares
 
-#: Recursive Bron–Kerbosch calls allowed per connected component.
+#: Recursive Bron–Kerbosch calls allowed per vertex's sub-problem.
 BUDGET = 20_000
 
 
@@ -47,32 +52,17 @@ def similarity_graph(pairs: Pairs, threshold: float) -> dict[int, set[int]]:
     return graph
 
 
-def _components(graph: dict[int, set[int]]) -> list[list[int]]:
-    seen: set[int] = set()
-    out = []
-    for start in sorted(graph):
-        if start in seen:
-            continue
-        stack, part = [start], []
-        seen.add(start)
-        while stack:
-            node = stack.pop()
-            part.append(node)
-            for nxt in graph[node] - seen:
-                seen.add(nxt)
-                stack.append(nxt)
-        out.append(sorted(part))
-    return out
-
-
-def _bron_kerbosch(graph: dict[int, set[int]], nodes: list[int]) -> list[set[int]]:
+def _bron_kerbosch(graph: dict[int, set[int]], r: set[int], p: set[int], x: set[int],
+                   budget: int) -> list[set[int]]:
+    """Every maximal clique containing ``r``, extending it with ``p`` and never
+    with ``x`` (Bron–Kerbosch with Tomita's pivot); raises past ``budget`` calls."""
     cliques: list[set[int]] = []
     calls = 0
 
     def expand(r: set[int], p: set[int], x: set[int]) -> None:
         nonlocal calls
         calls += 1
-        if calls > BUDGET:
+        if calls > budget:
             raise _OutOfBudget
         if not p and not x:
             cliques.append(r)
@@ -83,45 +73,71 @@ def _bron_kerbosch(graph: dict[int, set[int]], nodes: list[int]) -> list[set[int
             p = p - {v}
             x = x | {v}
 
-    expand(set(), set(nodes), set())
+    expand(r, p, x)
     return cliques
 
 
-def _greedy_cover(graph: dict[int, set[int]], nodes: list[int]) -> list[set[int]]:
-    covered: set[tuple[int, int]] = set()
-    edges = sorted(((u, v) for u in nodes for v in graph[u] if u < v),
-                   key=lambda e: (-len(graph[e[0]]) - len(graph[e[1]]), e))
+def _greedy_from(graph: dict[int, set[int]], v: int, partners: set[int]) -> list[set[int]]:
+    """Greedy maximal cliques covering every edge from ``v`` to ``partners``."""
+    covered: set[int] = set()
     cliques = []
-    for u, v in edges:
-        if (u, v) in covered:
+    for u in sorted(partners, key=lambda n: (-len(graph[n]), n)):
+        if u in covered:
             continue
-        clique = {u, v}
-        candidates = graph[u] & graph[v]
-        while candidates:
+        clique = {v, u}
+        candidates = graph[v] & graph[u]
+        while candidates:  # the common neighbour with most neighbours among candidates
             best = max(sorted(candidates), key=lambda c: len(graph[c] & candidates))
             clique.add(best)
             candidates &= graph[best]
-        members = sorted(clique)
-        covered.update((a, b) for a in members for b in members if a < b)
+        covered |= clique
         cliques.append(clique)
+    return cliques
+
+
+def maximal_cliques(graph: dict[int, set[int]]) -> list[set[int]]:
+    """All maximal cliques (Eppstein–Löffler–Strash: one Bron–Kerbosch per vertex,
+    over its later neighbours in increasing-degree order), with the greedy cover
+    for a vertex whose search passes :data:`BUDGET` calls."""
+    order = sorted(graph, key=lambda n: (len(graph[n]), n))
+    rank = {node: i for i, node in enumerate(order)}
+    found: set[frozenset[int]] = set()
+    for node in order:
+        later = {u for u in graph[node] if rank[u] > rank[node]}
+        earlier = graph[node] - later
+        try:
+            cliques = _bron_kerbosch(graph, {node}, later, earlier, BUDGET)
+        except _OutOfBudget:
+            cliques = _greedy_from(graph, node, later)
+        found.update(frozenset(c) for c in cliques)
+    return _cover_missing(graph, [set(c) for c in found])
+
+
+def _cover_missing(graph: dict[int, set[int]], cliques: list[set[int]]) -> list[set[int]]:
+    """Add greedy maximal cliques for similar pairs no reported set holds (the
+    exact searches that ran out of budget skipped cliques found elsewhere)."""
+    member_of: dict[int, set[int]] = defaultdict(set)
+    for i, clique in enumerate(cliques):
+        for node in clique:
+            member_of[node].add(i)
+    for v in sorted(graph):
+        missing = {u for u in graph[v] if u > v and not member_of[v] & member_of[u]}
+        for clique in _greedy_from(graph, v, missing):
+            for node in clique:
+                member_of[node].add(len(cliques))
+            cliques.append(clique)
     return cliques
 
 
 def interesting_sets(pairs: Pairs, threshold: float) -> list[list[int]]:
     """Maximal sets of files that are pairwise similar (see the module docstring)."""
     graph = similarity_graph(pairs, threshold)
-    found: list[set[int]] = []
-    for nodes in _components(graph):
-        try:
-            found += _bron_kerbosch(graph, nodes)
-        except _OutOfBudget:
-            found += _greedy_cover(graph, nodes)
     ordered = []
-    for clique in found:
-        members = sorted(clique, key=lambda n: (-len(graph[n] & clique), n))
-        ordered.append(members)
+    for clique in {frozenset(c) for c in maximal_cliques(graph)}:
+        if len(clique) > 1:
+            ordered.append(sorted(clique, key=lambda n: (-len(graph[n] & clique), n)))
     ordered.sort(key=lambda c: (-len(c), c))
-    return [c for c in ordered if len(c) > 1]
+    return ordered
 
 
-__all__ = ["BUDGET", "interesting_sets", "similarity_graph"]
+__all__ = ["BUDGET", "interesting_sets", "maximal_cliques", "similarity_graph"]
