@@ -56,6 +56,10 @@ def test_each_makes_one_submission_per_entry(tmp_path: Path) -> None:
     subs = load_submissions([str(root)], each=True)
     assert [s.name for s in subs] == [str(root / n) for n in ("ann", "bob", "cid.py")]
     assert [len(s.files) for s in subs] == [1, 1, 1]
+    (root / "grades.csv").write_text("x")
+    only_py = load_submissions([str(root)], each=True, read_options=ReadOptions(
+        include=("*.py",)))
+    assert [Path(s.name).name for s in only_py] == ["ann", "bob", "cid.py"]
 
 
 def test_archive_submission_and_archive_inside_a_folder(tmp_path: Path) -> None:

@@ -147,8 +147,9 @@ def load_submissions(
     """Submissions for ``paths``; with ``each``, one per entry of each folder path.
 
     Entries of an ``each`` folder are named ``folder/entry`` (as given +
-    entry), skipping hidden and ignored names; a path that is not a folder is
-    one submission as usual.
+    entry), skipping hidden and ignored names and single files that
+    ``--include``/``--exclude`` leave out; a path that is not a folder is one
+    submission as usual.
     """
     out: list[SubmissionSource] = []
     for path in paths:
@@ -158,9 +159,13 @@ def load_submissions(
             except OSError as error:
                 out.append(SubmissionSource(path, role, (), (InputError(path, _describe(error)),)))
                 continue
+            opts = read_options or ReadOptions()
             for entry in entries:
-                if not _ignored(entry):
-                    out.append(load_submission(os.path.join(path, entry), role, read_options))
+                full = os.path.join(path, entry)
+                if _ignored(entry) or (os.path.isfile(full) and not is_archive(entry)
+                                       and not opts.wants(entry)):
+                    continue
+                out.append(load_submission(full, role, read_options))
         else:
             out.append(load_submission(path, role, read_options))
     return out
