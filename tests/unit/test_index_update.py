@@ -189,3 +189,19 @@ def test_compact_after_removal_shrinks_and_keeps_content(tmp_path: Path) -> None
     assert not (tmp_path / "i.db.compact").exists()
     with FingerprintIndex(db, read_only=True) as index:
         assert index.params is not None and len(index.documents()) == 10
+
+
+def test_files_over_the_size_limit_are_checksummed_only(tree: Path, tmp_path: Path) -> None:
+    (tree / "big-copy.txt").write_bytes((tree / "b.txt").read_bytes())
+    with FingerprintIndex(tmp_path / "i.db") as index:
+        summary = update_index(index, [tree], max_file_bytes=6500)
+        rows = {Path(d.path).name: d for d in index.documents()}
+        assert summary.checksum_only == 3  # b.txt and big-copy.txt (7000 B), sub/c.txt
+        assert rows["a.txt"].n_fp > 0 and rows["b.txt"].n_fp == rows["c.txt"].n_fp == 0
+        assert rows["b.txt"].checksum == rows["big-copy.txt"].checksum
+        from winnow.sif.fingerprinting import checksum
+        from winnow.sif.groups import GroupOptions, find_groups
+
+        assert rows["c.txt"].checksum == checksum((tree / "sub/c.txt").read_bytes())
+        groups = find_groups(index, GroupOptions())
+        assert [len(g.members) for g in groups.identical] == [2]

@@ -24,6 +24,7 @@ from winnow.frontends import FRONTENDS
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
+from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -114,7 +115,8 @@ def output_option(func: F) -> F:
 
 
 def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, jobs: int | None,
-              follow_links: bool, quiet: bool) -> BuildSummary:
+              follow_links: bool, quiet: bool,
+              max_file_bytes: int = MAX_FINGERPRINT_BYTES) -> BuildSummary:
     """Index ``paths``, with a progress bar on a terminal unless ``quiet``."""
     workers = jobs or os.cpu_count() or 1
     with ExitStack() as stack:
@@ -129,7 +131,8 @@ def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, job
 
         index = stack.enter_context(FingerprintIndex(db))
         return update_index(index, list(paths), params, executor=pool,
-                            follow_links=follow_links, progress=progress)
+                            follow_links=follow_links, progress=progress,
+                            max_file_bytes=max_file_bytes)
 
 
 def print_summary(s: BuildSummary, show_skipped: bool = False) -> None:
@@ -138,6 +141,9 @@ def print_summary(s: BuildSummary, show_skipped: bool = False) -> None:
         f"({s.mb_per_s:.1f} MB/s); {s.added} added, {s.updated} updated, "
         f"{s.unchanged} unchanged, {s.removed} removed; {s.bytes_read / 1e6:.1f} MB read",
         err=True)
+    if s.checksum_only:
+        click.echo(f"winnow index: {s.checksum_only} files over the size limit were "
+                   f"checksummed only (found when identical, never as similar)", err=True)
     if s.skipped:
         reasons = Counter(item.reason for item in s.skipped)
         listed = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
@@ -174,6 +180,9 @@ def print_info(db: Path) -> None:
 @click.option("-j", "--jobs", type=int, default=None,
               help="Worker processes for fingerprinting (default: all cores).")
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links (loops are skipped).")
+@click.option("--max-file-size", "max_mb", type=click.IntRange(1), default=64,
+              show_default=True,
+              help="Fingerprint files up to this many MiB; larger ones are only checksummed.")
 @click.option("--remove", is_flag=True, help="Remove PATHS (files or folders) from the index.")
 @click.option("--info", is_flag=True, help="Show the index's size and parameters.")
 @click.option("--compact", is_flag=True,
@@ -184,7 +193,7 @@ def print_info(db: Path) -> None:
 def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | None,
                   method: str | None, bits: int | None, seed: int | None,
                   frontend: str | None, frontend_options: tuple[str, ...], jobs: int | None,
-                  follow_links: bool, remove: bool, info: bool, compact: bool,
+                  follow_links: bool, max_mb: int, remove: bool, info: bool, compact: bool,
                   show_skipped: bool, quiet: bool) -> None:
     """Index the files under PATHS into one database file (sif's index).
 
@@ -203,7 +212,7 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
         elif not paths and not compact:
             raise click.UsageError("give PATHS to index (or --info / --remove / --compact)")
         elif paths:
-            summary = run_index(db, paths, params, jobs, follow_links, quiet)
+            summary = run_index(db, paths, params, jobs, follow_links, quiet, max_mb << 20)
             if not quiet:
                 print_summary(summary, show_skipped)
         if compact and not info:

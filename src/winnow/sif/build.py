@@ -26,7 +26,12 @@ import numpy as np
 from winnow.engine import fingerprint
 from winnow.index.params import SIF_DEFAULT, IndexParams
 from winnow.index.store import DocRow, FingerprintIndex, NewDocument
-from winnow.sif.fingerprinting import Outcome, Unchanged, process_batch
+from winnow.sif.fingerprinting import (
+    MAX_FINGERPRINT_BYTES,
+    Outcome,
+    Unchanged,
+    process_batch,
+)
 from winnow.sif.walk import FileEntry, Skipped, walk
 
 Progress = Callable[[int, int], None]
@@ -46,6 +51,7 @@ class BuildSummary:
     updated: int = 0
     unchanged: int = 0
     removed: int = 0
+    checksum_only: int = 0
     bytes_read: int = 0
     bytes_total: int = 0
     seconds: float = 0.0
@@ -94,15 +100,15 @@ def fingerprint_pool(jobs: int) -> ProcessPoolExecutor:
 
 
 def _run_tasks(tasks: list[tuple[FileEntry, str | None]], params: IndexParams,
-               pool: Executor | None) -> Iterator[tuple[Task, list[Outcome]]]:
+               pool: Executor | None, max_bytes: int) -> Iterator[tuple[Task, list[Outcome]]]:
     """Yield each batch with its outcomes, in completion order."""
     if pool is None:
         for batch in _batches(tasks):
-            yield batch, process_batch(batch, params)
+            yield batch, process_batch(batch, params, max_bytes)
         return
     pending: dict[Future[list[Outcome]], Task] = {}
     for batch in _batches(tasks):
-        pending[pool.submit(process_batch, batch, params)] = batch
+        pending[pool.submit(process_batch, batch, params, max_bytes)] = batch
         while len(pending) >= 8:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
@@ -129,6 +135,8 @@ def _apply(index: FingerprintIndex, outcome: Outcome, stored: dict[str, DocRow],
         summary.unchanged += 1
         return
     assert isinstance(outcome, NewDocument)
+    if outcome.frontend.startswith("none"):
+        summary.checksum_only += 1
     if old is not None:
         replaced.append(old.id)
         summary.updated += 1
@@ -141,18 +149,22 @@ def update_index(
     index: FingerprintIndex, roots: Sequence[str | os.PathLike[str]],
     params: IndexParams | None = None, *, jobs: int = 1, executor: Executor | None = None,
     follow_links: bool = False, progress: Progress | None = None,
+    max_file_bytes: int = MAX_FINGERPRINT_BYTES,
 ) -> BuildSummary:
     """Bring the index up to date with the files under ``roots``, in one transaction.
 
     ``params`` are checked against the stored ones (``None``: use what the
     index has, or the sif defaults for a new index).  Files are fingerprinted
     in ``executor`` if given (see :func:`fingerprint_pool`), else in a pool of
-    ``jobs`` processes made for this call, else (``jobs=1``) here.
+    ``jobs`` processes made for this call, else (``jobs=1``) here.  Files over
+    ``max_file_bytes`` are checksummed but not fingerprinted (counted in
+    ``summary.checksum_only``).
     """
     if executor is None and jobs > 1:
         with fingerprint_pool(jobs) as pool:
             return update_index(index, roots, params, executor=pool,
-                                follow_links=follow_links, progress=progress)
+                                follow_links=follow_links, progress=progress,
+                                max_file_bytes=max_file_bytes)
     started = time.perf_counter()
     absolute = [os.path.abspath(os.fspath(root)) for root in roots]
     found = walk(absolute, follow_links=follow_links)
@@ -170,7 +182,7 @@ def update_index(
             tasks.append((entry, old.checksum if old is not None else None))
         done = summary.bytes_total - sum(entry.size for entry, _ in tasks)
         replaced: list[int] = []
-        for batch, outcomes in _run_tasks(tasks, params, executor):
+        for batch, outcomes in _run_tasks(tasks, params, executor, max_file_bytes):
             for outcome in outcomes:
                 _apply(index, outcome, stored, summary, replaced)
             done += sum(entry.size for entry, _ in batch)

@@ -75,9 +75,42 @@ def fingerprint_data(data: bytes, name: str, params: IndexParams) -> Fingerprint
     return Fingerprinted(kind, frontend, hashes, positions)
 
 
-def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | None) -> Outcome:
-    """Read, checksum and (unless the checksum is ``known_checksum``) fingerprint."""
+#: Files larger than this are checksummed (streaming) but not fingerprinted:
+#: the engine holds eight bytes of hash per input byte.
+MAX_FINGERPRINT_BYTES = 64 << 20
+
+_EMPTY = np.zeros(0, dtype=np.int64)
+
+
+def _large_file(entry: FileEntry) -> NewDocument:
+    """A file too large to fingerprint: streamed checksum and type only, so
+    identical copies are still found (sif's exact-equality half)."""
+    digest = hashlib.blake2b(digest_size=16)
+    size = 0
+    with open(entry.path, "rb") as handle:
+        head = handle.read(1 << 16)
+        chunk = head
+        while chunk:
+            digest.update(chunk)
+            size += len(chunk)
+            chunk = handle.read(1 << 20)
+    return NewDocument(path=entry.path, size=size, mtime_ns=entry.mtime_ns,
+                       checksum=digest.hexdigest(), kind=sniff(head).kind,
+                       frontend="none (too large)", hashes=_EMPTY, positions=_EMPTY)
+
+
+def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | None,
+                 max_bytes: int = MAX_FINGERPRINT_BYTES) -> Outcome:
+    """Read, checksum and (unless the checksum is ``known_checksum``) fingerprint.
+
+    A file over ``max_bytes`` is only checksummed (see :func:`_large_file`).
+    """
     try:
+        if entry.size > max_bytes:
+            large = _large_file(entry)
+            if large.checksum == known_checksum:
+                return Unchanged(entry.path, entry.mtime_ns, large.size)
+            return large
         with open(entry.path, "rb") as handle:
             data = handle.read()
     except OSError as error:
@@ -93,8 +126,7 @@ def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | No
     )
 
 
-def process_batch(
-    batch: list[tuple[FileEntry, str | None]], params: IndexParams
-) -> list[Outcome]:
+def process_batch(batch: list[tuple[FileEntry, str | None]], params: IndexParams,
+                  max_bytes: int = MAX_FINGERPRINT_BYTES) -> list[Outcome]:
     """:func:`process_file` over a batch (one task for a worker process)."""
-    return [process_file(entry, params, known) for entry, known in batch]
+    return [process_file(entry, params, known, max_bytes) for entry, known in batch]
