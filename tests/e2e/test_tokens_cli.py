@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from winnow.cli.main import main
+from winnow.frontends.options import DEFAULT_PARAMS
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "frontends"
 
@@ -81,11 +82,12 @@ def test_fingerprint_reports_lines_with_frontend_defaults() -> None:
     assert code == 0
     (record,) = json.loads(out)
     assert (record["frontend"], record["language"]) == ("code", "java")
-    assert record["config"]["k"] == 15
+    k = DEFAULT_PARAMS["code"][0]
+    assert record["config"]["k"] == k
     n_lines = path.read_bytes().count(b"\n")
     for fp in record["fingerprints"]:
         assert 1 <= fp["line_start"] <= fp["line_end"] <= n_lines
-        assert fp["end"] - fp["start"] == 15
+        assert fp["end"] - fp["start"] == k
     code, out, _ = run("fingerprint", "--frontend", "bytes", "-k", "20", "-t", "40",
                        "--format", "json", str(path))
     (record,) = json.loads(out)

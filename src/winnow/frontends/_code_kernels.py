@@ -144,6 +144,20 @@ def _raw_string_end(buf, i, n, cpp):  # type: ignore[no-untyped-def]
     return n
 
 
+@_jit(inline="always")
+def _fraction_follows(buf, j, n):  # type: ignore[no-untyped-def]
+    """Whether the ``.`` at ``j`` continues a number: ``1.5``, ``1.e3``, ``1.``
+    (but not ``1..2`` or ``1.method``)."""
+    if j + 1 >= n:
+        return True
+    c = buf[j + 1]
+    if 48 <= c <= 57:
+        return True
+    if c == 101 or c == 69:  # 1.e3
+        return j + 2 < n and (48 <= buf[j + 2] <= 57 or buf[j + 2] == 43 or buf[j + 2] == 45)
+    return c != 46 and not _is_ident_start(c)
+
+
 @_jit()
 def _number_end(buf, i, n):  # type: ignore[no-untyped-def]
     j = i
@@ -153,7 +167,7 @@ def _number_end(buf, i, n):  # type: ignore[no-untyped-def]
         b = buf[j]
         if _is_ident(b) and b != 36:
             j += 1
-        elif b == 46 and not dot and j + 1 < n and 48 <= buf[j + 1] <= 57:
+        elif b == 46 and not dot and not hexa and _fraction_follows(buf, j, n):
             dot = True
             j += 1
         elif (b == 43 or b == 45) and not hexa and j > i and \

@@ -32,6 +32,10 @@ U32 = npt.NDArray[np.uint32]
 _OPERATORS = """>>>= <<= >>= **= //= ... >>> <=> === !== ?? ??= ?. -> => :: == != <= >= && ||
 ++ -- += -= *= /= %= &= |= ^= << >> ** // := .. <- |> @= ..= ::= ..< !! ?: <<< ->>"""
 OPERATORS = sorted(_OPERATORS.split(), key=len, reverse=True)
+#: Python's multi-character operators (as its ``tokenize`` module splits them).
+_PYTHON_OPERATORS = """** // >> << <= >= == != -> += -= *= /= //= %= @= &= |= ^= >>= <<=
+**= := ..."""
+PYTHON_OPERATORS = tuple(_PYTHON_OPERATORS.split())
 
 _LITERAL_LABELS = {K.STRING: "STR", K.CHAR: "CHR", K.NUMBER: "NUM"}
 
@@ -55,6 +59,7 @@ class Syntax:
     prefix_max: int = 0
     rust_raw: bool = False
     cpp_raw: bool = False
+    operators: tuple[str, ...] = tuple(OPERATORS)
 
     @cached_property
     def tables(self) -> tuple[Any, ...]:
@@ -79,8 +84,9 @@ class Syntax:
         for ch in self.string_prefixes:
             prefix_ok[ord(ch)] = True
         op2 = np.zeros(1 << 16, dtype=np.uint8)
-        longer = [op.encode() for op in OPERATORS if len(op) > 2]  # longest first
-        for op in OPERATORS:
+        ordered = sorted(self.operators, key=len, reverse=True)
+        longer = [op.encode() for op in ordered if len(op) > 2]  # longest first
+        for op in ordered:
             raw = op.encode()
             if len(raw) == 2:
                 op2[raw[0] | raw[1] << 8] |= 1
@@ -186,7 +192,8 @@ _C_PREFIX = dict(string_prefixes="LuU8R", prefix_max=2)
 
 FAST_LEXERS: dict[str, Syntax] = {
     "python": Syntax("python", ("#",), None, single_quote=K.SQ_STRING, triple_dq=True,
-                     triple_sq=True, string_prefixes="rRbBuUfF", prefix_max=2),
+                     triple_sq=True, string_prefixes="rRbBuUfF", prefix_max=2,
+                     operators=PYTHON_OPERATORS),
     "java": Syntax("java", triple_dq=True),
     "c": Syntax("c", directives=True, string_prefixes="LuU8", prefix_max=2),
     "cpp": Syntax("cpp", directives=True, cpp_raw=True, **_C_PREFIX),  # type: ignore[arg-type]
