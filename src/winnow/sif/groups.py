@@ -206,8 +206,9 @@ def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
         for clique in interesting_sets(pairs, options.threshold):
             number += 1
             sims = [100.0, *share_of(clique[0], clique[1:])]
-            members = tuple(Member(reps[m].path, sim, reps[m].size, i == 0)
-                            for i, (m, sim) in enumerate(zip(clique, sims, strict=True)))
+            ranked = sorted(zip(clique[1:], sims[1:], strict=True), key=lambda ms: -ms[1])
+            members = tuple(Member(reps[m].path, sim, reps[m].size, m == clique[0])
+                            for m, sim in [(clique[0], 100.0), *ranked])
             interesting.append(Group(number, "interesting", members))
     return GroupsResult(identical, similar, interesting, options, len(docs))
 
