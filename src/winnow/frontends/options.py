@@ -34,16 +34,18 @@ class FrontEndOptions:
 DEFAULT_OPTIONS = FrontEndOptions()
 
 #: Default noise threshold ``k`` and guarantee threshold ``t`` per front-end,
-#: in that front-end's units.  One table, to be tuned on labelled data.
-#: Code: ~15 tokens is about one or two statements (MOSS-like); text: 40
-#: characters is about 7 words; words: 8 words.
+#: in that front-end's units, tuned on the labelled sets (docs/accuracy.md):
+#: code: 10 tokens (about one statement), t = 13 (window 4) -- best ROC AUC on
+#: SOCO Java and C among k = 4..15, w = 1..8; text: 16 characters (about three
+#: words), t = 23 (window 8) -- best on Clough & Stevenson among k = 5..40.
+#: Words: 8 words (not tuned: no labelled set uses it).
 DEFAULT_PARAMS: dict[str, tuple[int, int]] = {
-    "code": (15, 30),
-    "notebook": (15, 30),
-    "text": (40, 80),
+    "code": (10, 13),
+    "notebook": (10, 13),
+    "text": (16, 23),
     "text-words": (8, 16),
-    "html": (40, 80),
-    "document": (40, 80),
+    "html": (16, 23),
+    "document": (16, 23),
     "bytes": (50, 149),
 }
 

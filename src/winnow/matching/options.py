@@ -13,7 +13,8 @@ from winnow.errors import InvalidConfig
 
 #: The scores :attr:`CompareOptions.similarity` can rank by (see docs/compare.md).
 SIMILARITIES: Final = (
-    "dice", "jaccard", "containment-max", "containment-mean", "weighted", "coverage",
+    "weighted-dice", "dice", "jaccard", "containment-max", "containment-mean", "weighted",
+    "coverage",
 )
 
 
@@ -38,10 +39,10 @@ class CompareOptions:
       warning: a binary in a code submission is usually a mistake).
     """
 
-    max_occurrences: float = 10
+    max_occurrences: float = 0
     top: int = 250
     min_similarity: float = 0.0
-    similarity: str = "dice"
+    similarity: str = "weighted-dice"
     cluster_threshold: float = 0.5
     merge_gap: int | None = None
     passages: bool = True

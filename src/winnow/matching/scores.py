@@ -6,9 +6,10 @@ With ``F_x`` the distinct kept fingerprints of submission ``x`` and
 * containment ``c_a = |S| / |F_a|``, ``c_b = |S| / |F_b|`` (Broder 1997);
 * resemblance (Jaccard) ``|S| / (|F_a| + |F_b| - |S|)``;
 * Dice ``2 |S| / (|F_a| + |F_b|)`` — the harmonic mean of the two
-  containments, the default ranking score (Dolos uses the same form on
-  covered tokens);
+  containments (Dolos uses the same form on covered tokens);
 * weighted ``Σ_{h∈S} idf(h) / min(W_a, W_b)`` with ``W_x = Σ_{h∈F_x} idf(h)``;
+* weighted Dice ``2 Σ_{h∈S} idf(h) / (W_a + W_b)`` — Dice over IDF-weighted
+  sets, the default ranking score (best on every labelled set, docs/accuracy.md);
 * rarity ``mean_{h∈S} df(h) / N``.
 """
 
@@ -38,6 +39,7 @@ class PairScores:
     dice: F64
     weighted: F64
     rarity: F64
+    weighted_dice: F64
 
     def by_name(self, name: str) -> F64:
         """The score column called ``name`` (a :data:`SIMILARITIES` entry)."""
@@ -45,6 +47,8 @@ class PairScores:
             return np.maximum(self.containment_a, self.containment_b)
         if name == "containment-mean":
             return (self.containment_a + self.containment_b) / 2.0
+        if name == "weighted-dice":
+            return self.weighted_dice
         column: F64 = getattr(self, name)
         return column
 
@@ -76,6 +80,8 @@ def pair_scores(
         dice=_ratio(2.0 * s, fa + fb),
         weighted=_ratio(counts.weight, wmin),
         rarity=_ratio(counts.df_sum, s * max(n_owners, 1)),
+        weighted_dice=_ratio(2.0 * counts.weight,
+                             weight_totals[counts.a] + weight_totals[counts.b]),
     )
 
 
