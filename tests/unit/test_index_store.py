@@ -106,6 +106,17 @@ def test_not_an_index(tmp_path: Path) -> None:
     junk.write_bytes(b"this is not a database" * 100)
     with pytest.raises(IndexCorrupt):
         FingerprintIndex(junk)
+    other = tmp_path / "other.duckdb"
+    import duckdb
+
+    con = duckdb.connect(str(other))
+    con.execute("CREATE TABLE sales(x INTEGER)")
+    con.close()
+    with pytest.raises(IndexCorrupt, match="not a winnow index; refusing"):
+        FingerprintIndex(other)
+    con = duckdb.connect(str(other), read_only=True)
+    assert [r[0] for r in con.execute("SHOW TABLES").fetchall()] == ["sales"]
+    con.close()
     with pytest.raises(IndexCorrupt, match="no such index"):
         FingerprintIndex(tmp_path / "missing.db", read_only=True)
 

@@ -137,6 +137,10 @@ class FingerprintIndex:
         self.read_only = read_only
         try:
             if not read_only:
+                existing = {row[0] for row in self._con.execute("SHOW TABLES").fetchall()}
+                if existing and "meta" not in existing:  # someone else's database
+                    raise IndexCorrupt(f"{self.path}: a DuckDB file but not a winnow index; "
+                                       f"refusing to add tables to it")
                 for statement in _SCHEMA:
                     self._con.execute(statement)
             self._check_tables()
