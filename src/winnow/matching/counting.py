@@ -84,6 +84,41 @@ class SharedCounts:
     df_sum: F64
 
 
+#: Group pairs generated per batch; bounds the temporary memory of counting.
+BATCH_PAIRS = 1 << 22
+
+
+def _aggregate(keys: I64, shared: I64, weight: F64, df_sum: F64
+               ) -> tuple[I64, I64, F64, F64]:
+    """Sum ``shared``, ``weight`` and ``df_sum`` over equal ``keys``."""
+    unique, inverse = np.unique(keys, return_inverse=True)
+    n = unique.shape[0]
+    return (
+        unique.astype(np.int64),
+        np.bincount(inverse, weights=shared, minlength=n).astype(np.int64),
+        np.bincount(inverse, weights=weight, minlength=n).astype(np.float64),
+        np.bincount(inverse, weights=df_sum, minlength=n).astype(np.float64),
+    )
+
+
+def _group_pairs(
+    owners: I64, group_starts: I64, d: int, row_weight: F64, n_owners: int,
+    excluded_owner_pairs: Bools | None,
+) -> tuple[I64, I64, F64, F64]:
+    """The aggregated pairs of the groups of ``d`` owners starting at ``group_starts``."""
+    members = owners[group_starts[:, None] + np.arange(d)]
+    left, right = np.triu_indices(d, 1)
+    a = members[:, left].ravel()
+    b = members[:, right].ravel()
+    w = np.repeat(row_weight[group_starts], left.shape[0])
+    if excluded_owner_pairs is not None:
+        keep = ~(excluded_owner_pairs[a] & excluded_owner_pairs[b])
+        a, b, w = a[keep], b[keep], w[keep]
+    keys = a * np.int64(n_owners) + b
+    ones = np.ones(keys.shape[0], dtype=np.int64)
+    return _aggregate(keys, ones, w, np.full(keys.shape[0], float(d)))
+
+
 def count_shared(
     hashes: U64, owners: I64, n_owners: int, *, weights: F64 | None = None,
     excluded_owner_pairs: Bools | None = None,
@@ -95,41 +130,26 @@ def count_shared(
     ``weights`` gives each row's hash weight (equal within a hash group).
     ``excluded_owner_pairs`` marks owners whose pairs with *each other* are
     never counted (archives of earlier years); pairs within one owner never
-    arise because rows are distinct.
+    arise because rows are distinct.  Groups are expanded into pairs in
+    batches of about :data:`BATCH_PAIRS`, each summed before the next, so the
+    temporary memory stays bounded however many pairs share something.
     """
     starts, sizes = group_bounds(hashes)
     row_weight = np.ones(hashes.shape[0]) if weights is None else weights
-    keys: list[I64] = []
-    wsum: list[F64] = []
-    dsum: list[F64] = []
+    parts: list[tuple[I64, I64, F64, F64]] = []
     for d in np.unique(sizes[sizes >= 2]).tolist():
         group_starts = starts[sizes == d]
-        members = owners[group_starts[:, None] + np.arange(d)]
-        left, right = np.triu_indices(d, 1)
-        a = members[:, left].ravel()
-        b = members[:, right].ravel()
-        per_group = left.shape[0]
-        w = np.repeat(row_weight[group_starts], per_group)
-        if excluded_owner_pairs is not None:
-            keep = ~(excluded_owner_pairs[a] & excluded_owner_pairs[b])
-            a, b, w = a[keep], b[keep], w[keep]
-        keys.append(a * np.int64(n_owners) + b)
-        wsum.append(w)
-        dsum.append(np.full(a.shape[0], float(d)))
-    if not keys:
+        per_batch = max(1, BATCH_PAIRS // (d * (d - 1) // 2))
+        for lo in range(0, group_starts.shape[0], per_batch):
+            parts.append(_group_pairs(owners, group_starts[lo:lo + per_batch], d,
+                                      row_weight, n_owners, excluded_owner_pairs))
+    if not parts:
         empty_i = np.zeros(0, dtype=np.int64)
         empty_f = np.zeros(0, dtype=np.float64)
         return SharedCounts(empty_i, empty_i, empty_i, empty_f, empty_f)
-    all_keys = np.concatenate(keys)
-    unique, inverse = np.unique(all_keys, return_inverse=True)
-    shared = np.bincount(inverse, minlength=unique.shape[0]).astype(np.int64)
-    weight = np.bincount(
-        inverse, weights=np.concatenate(wsum), minlength=unique.shape[0]
-    ).astype(np.float64)
-    df_sum = np.bincount(
-        inverse, weights=np.concatenate(dsum), minlength=unique.shape[0]
-    ).astype(np.float64)
-    return SharedCounts(
-        (unique // n_owners).astype(np.int64), (unique % n_owners).astype(np.int64),
-        shared, weight, df_sum,
-    )
+    if len(parts) == 1:
+        keys, shared, weight, df_sum = parts[0]
+    else:
+        keys, shared, weight, df_sum = _aggregate(
+            *(np.concatenate([part[i] for part in parts]) for i in range(4)))
+    return SharedCounts(keys // n_owners, keys % n_owners, shared, weight, df_sum)
