@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -78,6 +79,16 @@ def test_add_modify_delete_rename(tree: Path, tmp_path: Path) -> None:
             (tree / "a.txt").read_bytes())
         fps = index.info().fingerprints
         assert fps == sum(v[2] for v in after.values())  # no orphaned fingerprints
+
+
+def test_vanished_root_drops_its_files(tree: Path, tmp_path: Path) -> None:
+    with FingerprintIndex(tmp_path / "i.db") as index:
+        update_index(index, [tree])
+        shutil.rmtree(tree / "sub")
+        summary = update_index(index, [tree / "sub", tree / "a.txt"])
+        assert [(Path(s.path).name, s.reason) for s in summary.skipped] == [
+            ("sub", "no such file or directory")]
+        assert summary.removed == 1 and len(index.documents()) == 2
 
 
 def test_touched_file_is_checksummed_not_refingerprinted(tree: Path, tmp_path: Path) -> None:

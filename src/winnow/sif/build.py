@@ -32,7 +32,7 @@ from winnow.sif.fingerprinting import (
     Unchanged,
     process_batch,
 )
-from winnow.sif.walk import FileEntry, Skipped, walk
+from winnow.sif.walk import GONE, FileEntry, Skipped, walk
 
 Progress = Callable[[int, int], None]
 Task = list[tuple[FileEntry, str | None]]
@@ -189,7 +189,8 @@ def update_index(
             if progress is not None:
                 progress(done, summary.bytes_total)
         seen = {entry.path for entry in found.files}
-        keep = {s.path for s in summary.skipped}  # unreadable now: keep the old state
+        # unreadable now: keep the old state (but what is gone is gone)
+        keep = {s.path for s in summary.skipped if s.reason not in GONE}
         gone = [row.id for path, row in stored.items()
                 if path not in seen and not _under_any(path, keep)]
         summary.removed = len(gone)

@@ -18,6 +18,10 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+#: The reason given for a path that does not exist (it holds nothing to keep).
+NOT_FOUND = "no such file or directory"
+GONE = (NOT_FOUND, "vanished or broken symbolic link")
+
 
 @dataclass(frozen=True)
 class FileEntry:
@@ -74,6 +78,10 @@ class _Walker:
                 self.result.skipped.append(Skipped(path, "symbolic link (not followed)"))
                 return []
             info = os.stat(path)
+        except FileNotFoundError:
+            reason = NOT_FOUND if explicit else "vanished or broken symbolic link"
+            self.result.skipped.append(Skipped(path, reason))
+            return []
         except OSError as error:
             self.result.skipped.append(Skipped(path, describe_error(error)))
             return []
