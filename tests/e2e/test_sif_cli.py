@@ -230,3 +230,10 @@ def test_dircmp_refuses_nested_folders(tmp_path: Path) -> None:
     (tmp_path / "a" / "b").mkdir(parents=True)
     code, _, err = run("dircmp", str(tmp_path / "a"), str(tmp_path / "a" / "b"), "-q")
     assert code == 1 and "do not nest" in err
+
+
+def test_index_missing_path_is_an_error_but_others_are_indexed(corpus: Path,
+                                                               tmp_path: Path) -> None:
+    db = str(tmp_path / "w.db")
+    code, _, err = run("index", str(corpus), str(tmp_path / "typo"), "--db", db, "-j", "1")
+    assert code == 1 and "typo: no such file or directory" in err and "4 added" in err

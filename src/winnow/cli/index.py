@@ -19,12 +19,13 @@ from tqdm import tqdm
 
 from winnow.cli.common import exit_with, fail
 from winnow.config import METHODS, WinnowConfig
-from winnow.errors import InvalidConfig, WinnowError
+from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.frontends import FRONTENDS
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
+from winnow.sif.walk import NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -215,6 +216,11 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
             summary = run_index(db, paths, params, jobs, follow_links, quiet, max_mb << 20)
             if not quiet:
                 print_summary(summary, show_skipped)
+            missing = [s.path for s in summary.skipped if s.reason == NOT_FOUND]
+            if missing:
+                for path in missing:
+                    fail(InputError(path, NOT_FOUND))
+                exit_with(1)
         if compact and not info:
             compact_index(db, quiet)
     except WinnowError as error:
