@@ -198,3 +198,26 @@ def test_words_mode_renaming_free_options() -> None:
     a = make_document(b"Alpha beta, GAMMA.", "a.txt", options=opts)
     b = make_document(b"alpha   BETA gamma", "a.txt", options=opts)
     assert a.stream.units.tolist() == b.stream.units.tolist()
+
+
+TRICKY = [b'"', b"'", b"`", b"#", b"r", b"R", b"b", b"u8", b"L", b"@", b"$", b"/", b"*",
+          b"\\", b"\n", b" ", b"(", b")", b".", b"1", b"e", b"0x", b"-", b"+", b"<", b">",
+          b"=", b'"""', b"'''", b'r#"', b'R"(', b')"', b"\xc3", b"\xa9", b"/*", b"*/", b"//",
+          b"a", b":"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pieces=st.lists(st.sampled_from(TRICKY), max_size=16),
+       language=st.sampled_from(sorted(KEYWORDS)))
+def test_fast_lexers_on_tricky_input(pieces: list[bytes], language: str) -> None:
+    doc = make_document(b"".join(pieces), "x", lang=language)
+    assert doc.language == language
+    assert_round_trip(doc)
+    assert np.all(doc.stream.starts[1:] >= doc.stream.ends[:-1])  # tokens never overlap
+
+
+def test_keep_whitespace_collapses_runs() -> None:
+    opts = FrontEndOptions(keep_whitespace=True)
+    for text, expected in [(b"", ""), (b"   ", ""), (b" a  b\n\n c ", "a b c")]:
+        doc = make_document(text, "a.txt", options=opts)
+        assert "".join(chr(u) for u in doc.stream.units.tolist()) == expected

@@ -136,13 +136,16 @@ def _expansions(buf: npt.NDArray[np.uint8], options: FrontEndOptions
 
 
 def _collapse_spaces(units: Units) -> Units:
+    """Each run of kept whitespace becomes one space; leading and trailing ones go."""
     space = units.cps == 32
-    dup = space.copy()
-    dup[1:] &= space[:-1]
-    dup[0] = False
-    keep = ~dup
-    if space.size and space[0]:
-        keep[0] = False
+    keep = ~space
+    keep[1:] |= space[1:] & ~space[:-1]  # the first space of each run
+    words = np.flatnonzero(~space)
+    if words.size == 0:
+        keep[:] = False
+    else:
+        keep[:words[0]] = False
+        keep[words[-1] + 1:] = False
     return Units(units.cps[keep], units.starts[keep], units.ends[keep])
 
 
