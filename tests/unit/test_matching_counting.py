@@ -184,3 +184,32 @@ def test_counts_are_the_same_in_small_batches(sets: list[set[int]]) -> None:
         counting.BATCH_PAIRS = saved
     for field in ("a", "b", "shared", "weight", "df_sum"):
         assert np.array_equal(getattr(whole, field), getattr(batched, field)), field
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 15), max_size=10), min_size=2, max_size=12),
+       st.integers(0, 40))
+def test_over_the_pair_budget_candidates_keep_exact_counts(
+    sets: list[set[int]], budget: int
+) -> None:
+    import winnow.matching.counting as counting
+
+    h, o = distinct_postings(*_rows(sets))
+    _, sizes = group_bounds(h)
+    limit = counting.rare_limit(sizes, budget)
+    saved = counting.PAIR_BUDGET
+    counting.PAIR_BUDGET = budget
+    try:
+        counts = count_shared(h, o, len(sets), weights=np.repeat(sizes, sizes) * 1.0)
+    finally:
+        counting.PAIR_BUDGET = saved
+    got = {(int(a), int(b)): (int(s), float(w), float(d)) for a, b, s, w, d in zip(
+        counts.a, counts.b, counts.shared, counts.weight, counts.df_sum, strict=True)}
+    df = {x: sum(x in s for s in sets) for x in set().union(*sets)}
+    expected = {}
+    for a, b in itertools.combinations(range(len(sets)), 2):
+        both = sets[a] & sets[b]
+        if any(df[x] <= limit for x in both):  # a candidate: exact over every shared hash
+            total = float(sum(df[x] for x in both))
+            expected[(a, b)] = (len(both), total, total)
+    assert got == expected

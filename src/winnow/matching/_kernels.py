@@ -62,3 +62,28 @@ def extend_seeds(
         last_fa, last_fb, last_diag, last_end = a, b, q - p, p + forward
     return out[0, :count], out[1, :count], out[2, :count], out[3, :count], \
         out[4, :count], out[5, :count]
+
+
+@_compile
+def add_common(
+    pair_a: I64, pair_b: I64, bounds: I64, hashes: npt.NDArray[np.uint64],
+    weights: npt.NDArray[np.float64], dfs: npt.NDArray[np.float64],
+    shared: I64, weight: npt.NDArray[np.float64], df_sum: npt.NDArray[np.float64],
+) -> None:
+    """For each pair, add the hashes owners ``a`` and ``b`` both hold among
+    their common rows (``hashes[bounds[x]:bounds[x + 1]]``, sorted), with their
+    weights and document frequencies, to ``shared``, ``weight``, ``df_sum``."""
+    for i in range(pair_a.shape[0]):
+        x, x_end = bounds[pair_a[i]], bounds[pair_a[i] + 1]
+        y, y_end = bounds[pair_b[i]], bounds[pair_b[i] + 1]
+        while x < x_end and y < y_end:
+            if hashes[x] < hashes[y]:
+                x += 1
+            elif hashes[y] < hashes[x]:
+                y += 1
+            else:
+                shared[i] += 1
+                weight[i] += weights[x]
+                df_sum[i] += dfs[x]
+                x += 1
+                y += 1

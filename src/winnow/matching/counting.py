@@ -22,6 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from winnow.matching import _kernels
+
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -119,6 +121,25 @@ def _group_pairs(
     return _aggregate(keys, ones, w, np.full(keys.shape[0], float(d)))
 
 
+#: Pairs generated from shared hashes (``Σ_h C(df(h), 2)``) beyond which only
+#: the rarer hashes create pairs (see :func:`count_shared`).
+PAIR_BUDGET = 1 << 23
+
+
+def rare_limit(sizes: I64, budget: int) -> int:
+    """The largest group size ``R`` such that the groups of at most ``R``
+    owners generate no more than ``budget`` pairs in all (every size when
+    they all fit)."""
+    d, count = np.unique(sizes[sizes >= 2], return_counts=True)
+    if d.shape[0] == 0:
+        return 2
+    generated = np.cumsum(count * (d * (d - 1) // 2))
+    if generated[-1] <= budget:
+        return int(d[-1])
+    fitting = d[generated <= budget]
+    return int(fitting[-1]) if fitting.shape[0] else 2
+
+
 def count_shared(
     hashes: U64, owners: I64, n_owners: int, *, weights: F64 | None = None,
     excluded_owner_pairs: Bools | None = None,
@@ -132,12 +153,21 @@ def count_shared(
     never counted (archives of earlier years); pairs within one owner never
     arise because rows are distinct.  Groups are expanded into pairs in
     batches of about :data:`BATCH_PAIRS`, each summed before the next, so the
-    temporary memory stays bounded however many pairs share something.
+    temporary memory stays bounded.
+
+    Exact for every pair while the groups generate at most
+    :data:`PAIR_BUDGET` pairs.  Beyond (a huge batch without a ``-m`` cap),
+    only the groups of at most ``R`` owners (:func:`rare_limit`) create
+    pairs; the hashes of larger groups are then added, exactly, to those
+    candidate pairs only, by intersecting each pair's sorted lists of common
+    hashes.  A pair that shares nothing but very common hashes is then left
+    out: its work would be quadratic and its evidence is nil.
     """
     starts, sizes = group_bounds(hashes)
     row_weight = np.ones(hashes.shape[0]) if weights is None else weights
+    limit = rare_limit(sizes, PAIR_BUDGET)
     parts: list[tuple[I64, I64, F64, F64]] = []
-    for d in np.unique(sizes[sizes >= 2]).tolist():
+    for d in np.unique(sizes[(sizes >= 2) & (sizes <= limit)]).tolist():
         group_starts = starts[sizes == d]
         per_batch = max(1, BATCH_PAIRS // (d * (d - 1) // 2))
         for lo in range(0, group_starts.shape[0], per_batch):
@@ -152,4 +182,24 @@ def count_shared(
     else:
         keys, shared, weight, df_sum = _aggregate(
             *(np.concatenate([part[i] for part in parts]) for i in range(4)))
-    return SharedCounts(keys // n_owners, keys % n_owners, shared, weight, df_sum)
+    counts = SharedCounts(keys // n_owners, keys % n_owners, shared, weight, df_sum)
+    if limit < int(sizes.max(initial=0)):
+        _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
+    return counts
+
+
+def _add_common(
+    counts: SharedCounts, hashes: U64, owners: I64, row_weight: F64, starts: I64,
+    sizes: I64, limit: int, n_owners: int,
+) -> None:
+    """Add the hashes of groups larger than ``limit`` to the candidate pairs."""
+    row_size = np.repeat(sizes, sizes)
+    common = row_size > limit
+    c_owner = owners[common]
+    order = np.lexsort((hashes[common], c_owner))  # by owner, then hash
+    c_hash = hashes[common][order]
+    c_weight = row_weight[common][order].astype(np.float64)
+    c_df = row_size[common][order].astype(np.float64)
+    bounds = np.searchsorted(c_owner[order], np.arange(n_owners + 1)).astype(np.int64)
+    _kernels.add_common(counts.a, counts.b, bounds, c_hash, c_weight, c_df,
+                        counts.shared, counts.weight, counts.df_sum)
