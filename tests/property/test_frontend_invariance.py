@@ -211,7 +211,7 @@ TRICKY = [b'"', b"'", b"`", b"#", b"r", b"R", b"b", b"u8", b"L", b"@", b"$", b"/
        language=st.sampled_from(sorted(KEYWORDS)))
 def test_fast_lexers_on_tricky_input(pieces: list[bytes], language: str) -> None:
     doc = make_document(b"".join(pieces), "x", lang=language)
-    assert doc.language == language
+    assert doc.language == language or doc.kind == "binary"
     assert_round_trip(doc)
     assert np.all(doc.stream.starts[1:] >= doc.stream.ends[:-1])  # tokens never overlap
 

@@ -71,3 +71,10 @@ def test_utf8_validation_agrees_with_python(data: bytes) -> None:
     except UnicodeDecodeError as error:
         expected = error.start
     assert first_invalid_utf8(data) == expected
+
+
+def test_utf8_cut_inside_its_last_character_is_text() -> None:
+    data = "naïve café".encode()[:-1]
+    verdict = sniff(data)
+    assert (verdict.kind, verdict.encoding) == ("text", "utf-8")
+    assert decode(data, verdict).warnings  # the cut byte is reported

@@ -89,6 +89,8 @@ def sniff(data: bytes) -> Sniffed:
         return Sniffed("binary", None, 0, "NUL bytes")
     if _is_utf8(sample, whole=len(data) <= SNIFF_BYTES):
         return Sniffed("text", "utf-8", 0, "valid UTF-8")
+    if len(data) <= SNIFF_BYTES and _is_utf8(sample, whole=False):
+        return Sniffed("text", "utf-8", 0, "UTF-8 cut inside its last character")
     buf = np.frombuffer(sample, dtype=np.uint8)
     if buf.size and float(np.mean(_CONTROL[buf])) > CONTROL_FRACTION:
         return Sniffed("binary", None, 0, "control bytes")
