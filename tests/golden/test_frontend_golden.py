@@ -192,3 +192,36 @@ def test_notebook_offsets_span_json_escapes() -> None:
     assert labels(doc) == "ID = STR ID ( ID ) ID"
     assert spans == ["caf\\u00e9", "=", "'\\ud83d\\ude00'", "print", "(", "caf\\u00e9", ")",
                      "x"]
+
+
+def tiny_pdf(text: str) -> bytes:
+    """A minimal one-page PDF showing ``text`` (correct xref offsets)."""
+    stream = f"BT /F1 12 Tf 72 720 Td ({text}) Tj ET".encode()
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n" % len(stream) + stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out = bytearray(b"%PDF-1.4\n")
+    offsets = []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % number + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\n" % (len(objects) + 1)
+    out += b"startxref\n%d\n%%%%EOF\n" % xref
+    return bytes(out)
+
+
+def test_pdf_document() -> None:
+    pytest.importorskip("pypdf")
+    doc = make_document(tiny_pdf("Hello, PDF World"), "a.pdf")
+    assert (doc.frontend, doc.kind, doc.encoding, doc.warnings) == ("document", "text",
+                                                                     "utf-8", ())
+    assert doc.data == b"Hello, PDF World"
+    assert chars(doc) == "hellopdfworld"

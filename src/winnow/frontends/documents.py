@@ -12,6 +12,7 @@ and the warning says why (naming the extra when it is missing).
 from __future__ import annotations
 
 import io
+import logging
 import warnings
 from pathlib import PurePath
 
@@ -34,10 +35,16 @@ def extract_pdf(data: bytes) -> str:
         from pypdf import PdfReader
     except ImportError as error:
         raise MissingExtra(f"reading PDF needs pypdf: {EXTRA_HINT}") from error
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        reader = PdfReader(io.BytesIO(data), strict=False)
-        return "\f".join(page.extract_text() or "" for page in reader.pages)
+    log = logging.getLogger("pypdf")
+    level = log.level
+    log.setLevel(logging.CRITICAL)  # its complaints become our one warning
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            reader = PdfReader(io.BytesIO(data), strict=False)
+            return "\f".join(page.extract_text() or "" for page in reader.pages)
+    finally:
+        log.setLevel(level)
 
 
 def extract_docx(data: bytes) -> str:
