@@ -196,13 +196,13 @@ def test_over_the_pair_budget_candidates_keep_exact_counts(
 
     h, o = distinct_postings(*_rows(sets))
     _, sizes = group_bounds(h)
-    limit = counting.rare_limit(sizes, budget)
-    saved = counting.PAIR_BUDGET
-    counting.PAIR_BUDGET = budget
+    limit = max(2, counting.rare_limit(sizes, budget))
+    saved = counting.PAIR_BUDGET, counting.RARE_FLOOR
+    counting.PAIR_BUDGET, counting.RARE_FLOOR = budget, 2
     try:
         counts = count_shared(h, o, len(sets), weights=np.repeat(sizes, sizes) * 1.0)
     finally:
-        counting.PAIR_BUDGET = saved
+        counting.PAIR_BUDGET, counting.RARE_FLOOR = saved
     got = {(int(a), int(b)): (int(s), float(w), float(d)) for a, b, s, w, d in zip(
         counts.a, counts.b, counts.shared, counts.weight, counts.df_sum, strict=True)}
     df = {x: sum(x in s for s in sets) for x in set().union(*sets)}

@@ -125,6 +125,11 @@ def _group_pairs(
 #: the rarer hashes create pairs (see :func:`count_shared`).
 PAIR_BUDGET = 1 << 23
 
+#: Hashes in at most this many owners always create pairs, whatever the
+#: budget, so a group of up to this many copies of one original is always
+#: found (MOSS's default ``-m``).
+RARE_FLOOR = 10
+
 
 def rare_limit(sizes: I64, budget: int) -> int:
     """The largest group size ``R`` such that the groups of at most ``R``
@@ -157,15 +162,15 @@ def count_shared(
 
     Exact for every pair while the groups generate at most
     :data:`PAIR_BUDGET` pairs.  Beyond (a huge batch without a ``-m`` cap),
-    only the groups of at most ``R`` owners (:func:`rare_limit`) create
-    pairs; the hashes of larger groups are then added, exactly, to those
+    only the groups of at most ``R`` owners (:func:`rare_limit`, never below
+    :data:`RARE_FLOOR`) create pairs; the hashes of larger groups are then added, exactly, to those
     candidate pairs only, by intersecting each pair's sorted lists of common
     hashes.  A pair that shares nothing but very common hashes is then left
     out: its work would be quadratic and its evidence is nil.
     """
     starts, sizes = group_bounds(hashes)
     row_weight = np.ones(hashes.shape[0]) if weights is None else weights
-    limit = rare_limit(sizes, PAIR_BUDGET)
+    limit = max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET))
     parts: list[tuple[I64, I64, F64, F64]] = []
     for d in np.unique(sizes[(sizes >= 2) & (sizes <= limit)]).tolist():
         group_starts = starts[sizes == d]
