@@ -54,8 +54,8 @@ def test_format_version_checked(tmp_path: Path) -> None:
     import duckdb
 
     con = duckdb.connect(str(db))
-    con.execute("UPDATE meta SET value = replace(value, '\"format_version\": 1', "
-                "'\"format_version\": 99')")
+    con.execute("UPDATE meta SET value = replace(value, ?, '\"format_version\": 99')",
+                [f'"format_version": {FORMAT_VERSION}'])
     con.close()
     with FingerprintIndex(db) as index, pytest.raises(IndexMismatch, match="version 99"):
         _ = index.params

@@ -17,7 +17,8 @@ from typing import Any, Final
 from winnow.config import WinnowConfig
 
 #: Bumped whenever the stored layout or the meaning of a stored value changes.
-FORMAT_VERSION: Final = 1
+#: 2: sif-selected hashes are stored shifted right by ``bits``.
+FORMAT_VERSION: Final = 2
 
 #: sif's own selection (Manber 1994, section 2): 50-byte k-grams, hashes whose
 #: last 8 bits are zero (about one per 256 k-grams), never overlapping.
@@ -40,6 +41,15 @@ class IndexParams:
     config: WinnowConfig = SIF_DEFAULT
     frontend: str = DEFAULT_FRONTEND
     frontend_options: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def hash_shift(self) -> int:
+        """Low bits dropped from stored hashes: sif's selection keeps only hashes
+        whose last ``bits`` bits are zero, so "their values should be shifted
+        ... before storing them to save space" (Manber 1994, section 2)."""
+        if self.config.method == "sif":
+            return int(self.config.method_params()["bits"])
+        return 0
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data, as stored in the index (with the format version)."""

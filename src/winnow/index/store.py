@@ -8,8 +8,10 @@ Layout (format version :data:`winnow.index.params.FORMAT_VERSION`):
   of the whole file, ``n_fp`` its number of fingerprints and ``n_distinct``
   the number of distinct fingerprint hashes.
 * ``fingerprints(hash, doc, pos)``: every selected fingerprint; ``hash`` is
-  the engine's 64-bit value stored as a signed BIGINT (same bits), ``pos`` the
-  byte offset in the file where the fingerprinted k-gram starts.
+  the engine's 64-bit value shifted right by ``IndexParams.hash_shift`` (sif's
+  selection leaves the low ``bits`` bits zero: dropping them saves a byte a
+  row, as Manber suggests) and stored as a BIGINT, ``pos`` the byte offset in
+  the file where the fingerprinted k-gram starts.
 * ``shared(hash, doc)``: sif's *Sorted_Fingers* (section 4): one row per file
   and hash, only for hashes held by two or more files, sorted by hash; rebuilt
   at the end of every write transaction, it is all that ``groups`` reads (in

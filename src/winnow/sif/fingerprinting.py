@@ -54,7 +54,8 @@ def fingerprint_data(data: bytes, name: str, params: IndexParams) -> Fingerprint
 
     ``bytes`` hashes the raw bytes (sif's way); any other front-end goes
     through :func:`winnow.frontends.make_document` (``auto`` picks per file).
-    Hashes are the engine's unsigned 64-bit values reinterpreted as int64.
+    Hashes are the engine's unsigned 64-bit values shifted right by
+    ``params.hash_shift`` (sif's zero low bits) and reinterpreted as int64.
     """
     if params.frontend == "bytes":
         kind = sniff(data).kind
@@ -71,8 +72,8 @@ def fingerprint_data(data: bytes, name: str, params: IndexParams) -> Fingerprint
         kind, frontend = document.kind, document.frontend
         selected = fingerprint(document.stream.units, params.config)
         positions = np.asarray(document.stream.starts, dtype=np.int64)[selected["pos"]]
-    hashes = np.asarray(selected["hash"], dtype=np.uint64).view(np.int64)
-    return Fingerprinted(kind, frontend, hashes, positions)
+    hashes = (np.asarray(selected["hash"], dtype=np.uint64) >> np.uint64(params.hash_shift))
+    return Fingerprinted(kind, frontend, hashes.view(np.int64), positions)
 
 
 #: Files larger than this are checksummed (streaming) but not fingerprinted:
