@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -81,6 +82,18 @@ def _noop(_: int) -> None:
     return None
 
 
+def _fork_is_quiet() -> bool:
+    """Whether forking now is safe and silent.  Python 3.12+ warns when a process
+    with several OS threads forks (numpy's BLAS pool counts), so there the fork
+    server is used unless this process has a single thread."""
+    if sys.version_info < (3, 12):
+        return threading.active_count() == 1
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
 def fingerprint_pool(jobs: int) -> ProcessPoolExecutor:
     """A process pool for :func:`update_index`, started now.
 
@@ -90,7 +103,7 @@ def fingerprint_pool(jobs: int) -> ProcessPoolExecutor:
     this process already runs other threads, workers come from a fork server.
     """
     fingerprint(np.zeros(64, dtype=np.uint8), SIF_DEFAULT)  # compile or load the kernels
-    safe = threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+    safe = _fork_is_quiet() and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if safe else "forkserver")
     if not safe:
         context.set_forkserver_preload(["winnow.sif.fingerprinting"])
