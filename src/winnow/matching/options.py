@@ -24,7 +24,10 @@ class CompareOptions:
 
     * ``max_occurrences`` — MOSS ``-m``: a fingerprint in more than this many
       submissions is ignored everywhere.  An integer ``>= 1``, a fraction
-      ``0 < f < 1`` of the submissions, or ``0`` for no cap.
+      ``0 < f < 1`` of the submissions, or ``0`` for no cap.  Default 50
+      (MOSS: 10): 10 removes what a task's many copies of one original share
+      (IR-Plag), no cap lets common code pair up quadratically (time and memory
+      on large batches); see docs/accuracy.md and docs/performance.md.
     * ``top`` — pairs reported (and given passages), best first; ``0`` = all
       pairs that share anything.
     * ``min_similarity`` — pairs below are not reported.
@@ -39,7 +42,7 @@ class CompareOptions:
       warning: a binary in a code submission is usually a mistake).
     """
 
-    max_occurrences: float = 0
+    max_occurrences: float = 50
     top: int = 250
     min_similarity: float = 0.0
     similarity: str = "weighted-dice"
