@@ -20,10 +20,11 @@ def engine_options(func: F) -> F:
     """``-k``, ``-t``, ``--method`` and ``--seed``, named as in the paper."""
     options = [
         click.option("-k", "k", type=int, default=None,
-                     help="Noise threshold: k-gram length in code units (default 50)."),
+                     help="Noise threshold: k-gram length in code units "
+                          "(default: the front-end's, see `winnow.frontends.default_params`)."),
         click.option("-t", "t", type=int, default=None,
                      help="Guarantee threshold: matches this long are always found "
-                          "(default k + 99, so the window w = t - k + 1 is 100)."),
+                          "(default: keeps the front-end's window w = t - k + 1)."),
         click.option("--method", type=click.Choice(METHODS), default="robust",
                      show_default=True, help="Fingerprint selection method."),
         click.option("--seed", type=int, default=0, show_default=True,
@@ -34,10 +35,20 @@ def engine_options(func: F) -> F:
     return func
 
 
-def build_config(k: int | None, t: int | None, method: str, seed: int) -> WinnowConfig:
+def resolve_kt(k: int | None, t: int | None, defaults: tuple[int, int]) -> tuple[int, int]:
+    """``k`` and ``t`` from the options, missing ones from a front-end's defaults.
+
+    A ``k`` given without ``t`` keeps the default window ``w = t - k + 1``.
+    """
+    default_k, default_t = defaults
+    k_value = default_k if k is None else k
+    return k_value, (k_value + default_t - default_k) if t is None else t
+
+
+def build_config(k: int | None, t: int | None, method: str, seed: int,
+                 *, defaults: tuple[int, int]) -> WinnowConfig:
     """Turn the engine options into a validated config, or a usage error."""
-    k_value = 50 if k is None else k
-    t_value = k_value + 99 if t is None else t
+    k_value, t_value = resolve_kt(k, t, defaults)
     try:
         return WinnowConfig(k=k_value, t=t_value, method=method, seed=seed)
     except InvalidConfig as error:

@@ -18,7 +18,14 @@ from typing import Any, TextIO, TypeVar
 
 import click
 
-from winnow.cli.common import engine_options, exit_with, fail, format_option, warn
+from winnow.cli.common import (
+    engine_options,
+    exit_with,
+    fail,
+    format_option,
+    resolve_kt,
+    warn,
+)
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
@@ -100,9 +107,8 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
     and ``passages``) for the batch ``subs``; defaults for ``k``/``t`` come from the
     front-end most files get.  Raises :class:`click.UsageError` on bad values."""
     read = read_options_of(params)
-    default_k, default_t = default_params(dominant_frontend(subs, read), read.options)
-    k = default_k if params["k"] is None else params["k"]
-    t = params["t"] if params["t"] is not None else k + (default_t - default_k)
+    k, t = resolve_kt(params["k"], params["t"],
+                      default_params(dominant_frontend(subs, read), read.options))
     try:
         config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
         options = CompareOptions(

@@ -94,10 +94,8 @@ def fingerprint_command(
             continue
         for message in doc.warnings:
             warn(f"{doc.name}: {message}")
-        default_k, default_t = default_params(doc.frontend, options)
-        config = build_config(default_k if k is None else k,
-                              (default_t if k is None else k + 99) if t is None else t,
-                              method, seed)
+        config = build_config(k, t, method, seed,
+                              defaults=default_params(doc.frontend, options))
         result = describe(doc, config)
         if fmt == "table":
             print_table(result)
