@@ -71,6 +71,10 @@ def test_index_info_query_groups(corpus: Path, tmp_path: Path) -> None:
     assert {Path(r["match"]).name for r in rows} == {"base.txt", "copy.txt"}
     assert all(50 <= float(r["contained"]) <= 100 and r["identical"] == "false" for r in rows)
 
+    code, out, _ = run("query", str(corpus / "edit.txt"), "--db", db, "--format", "csv",
+                       "--top", "1")
+    assert len(list(csv.DictReader(io.StringIO(out)))) == 1
+
     code, out, _ = run("query", str(corpus / "base.txt"), "--db", db, "--format", "json")
     matches = json.loads(out)["queries"][0]["matches"]
     assert [m["identical"] for m in matches if m["match"].endswith("copy.txt")] == [True]

@@ -24,10 +24,13 @@ from winnow.sif.render import write_query
               help="contained: share of the query found in the file (sif's figure); "
                    "contains: share of the file found in the query; max: either.")
 @click.option("--include-self", is_flag=True, help="Also list the query file's own entry.")
+@click.option("--top", type=click.IntRange(1), default=None,
+              help="Show only the best N matches of each query.")
 @format_option()
 @output_option
 def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: Measure,
-                  include_self: bool, fmt: str, out_path: Path | None) -> None:
+                  include_self: bool, top: int | None, fmt: str,
+                  out_path: Path | None) -> None:
     """List the indexed files similar to each FILE, best first.
 
     FILE need not be indexed; it is fingerprinted with the index's parameters.
@@ -45,7 +48,8 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
             for path in files:
                 try:
                     results.append(query_file(index, params, str(path), threshold=threshold,
-                                              measure=measure, include_self=include_self))
+                                              measure=measure, include_self=include_self,
+                                              limit=top))
                 except WinnowError as error:
                     fail(error)
                     failed = 1

@@ -92,11 +92,12 @@ def _match(query: str, row: DocRow, shared: int, occurrences: int, q_fp: int,
 
 def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
                threshold: float = 50.0, measure: Measure = "contained",
-               include_self: bool = False) -> QueryResult:
+               include_self: bool = False, limit: int | None = None) -> QueryResult:
     """The indexed files similar to ``path``, ranked by ``measure`` then ``shared``.
 
     Files scoring below ``threshold`` percent are left out (identical files
     never are).  The query's own path is left out unless ``include_self``.
+    ``limit`` keeps only the best ``limit`` matches.
     Raises :class:`InputError` if the file cannot be read.
     """
     data = _read(path)
@@ -114,4 +115,4 @@ def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
             matches.append(found)
     matches.sort(key=lambda m: (-_score(m, measure), -m.shared, m.match))
     return QueryResult(query=path, size=len(data), fingerprints=int(printed.hashes.size),
-                       distinct=distinct, matches=matches)
+                       distinct=distinct, matches=matches[:limit])
