@@ -144,6 +144,12 @@ def test_parallel_build_equals_serial(tree: Path, tmp_path: Path) -> None:
         assert state(parallel) == expected
 
 
+def test_overlapping_roots_index_each_file_once(tree: Path, tmp_path: Path) -> None:
+    with FingerprintIndex(tmp_path / "i.db") as index:
+        summary = update_index(index, [tree, tree / "sub", tree / "a.txt", tree / "a.txt"])
+        assert summary.added == 3 and len(index.documents()) == 3
+
+
 def test_walk_skips_links_loops_fifos(tmp_path: Path) -> None:
     root = tmp_path / "w"
     (root / "d").mkdir(parents=True)

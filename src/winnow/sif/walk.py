@@ -68,6 +68,7 @@ class _Walker:
     def __init__(self, follow_links: bool) -> None:
         self.follow = follow_links
         self.seen_dirs: set[tuple[int, int]] = set()
+        self.seen_files: set[str] = set()
         self.result = WalkResult()
 
     def visit(self, path: str, explicit: bool) -> list[str]:
@@ -94,7 +95,9 @@ class _Walker:
             self.seen_dirs.add(key)
             return [path]
         if stat.S_ISREG(info.st_mode):
-            self.result.files.append(FileEntry(path, info.st_size, info.st_mtime_ns))
+            if path not in self.seen_files:  # a file named twice is listed once
+                self.seen_files.add(path)
+                self.result.files.append(FileEntry(path, info.st_size, info.st_mtime_ns))
         else:
             self.result.skipped.append(Skipped(path, _kind_of(info.st_mode)))
         return []
