@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from winnow.sources.sniff import decode, first_invalid_utf8, sniff
+from winnow.sources.sniff import VALIDATE_CHUNK, decode, first_invalid_utf8, sniff
 
 
 @pytest.mark.parametrize(
@@ -78,3 +78,27 @@ def test_utf8_cut_inside_its_last_character_is_text() -> None:
     verdict = sniff(data)
     assert (verdict.kind, verdict.encoding) == ("text", "utf-8")
     assert decode(data, verdict).warnings  # the cut byte is reported
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.text(max_size=20).map(lambda s: s.encode("utf-8")),
+                          st.binary(max_size=4)), max_size=12).map(b"".join))
+def test_first_invalid_utf8_agrees_with_the_strict_decoder(data: bytes) -> None:
+    try:
+        data.decode("utf-8")
+        expected = None
+    except UnicodeDecodeError as error:
+        expected = error.start
+    assert first_invalid_utf8(data) == expected
+
+
+@pytest.mark.parametrize("tail", [b"\xc3\xa9" * 3, b"\xc3" + b"x", b"\xe2\x82" + b"\xff"])
+def test_first_invalid_utf8_across_a_validation_chunk(tail: bytes) -> None:
+    """A character (valid or broken) straddling the chunk boundary."""
+    data = b"a" * (VALIDATE_CHUNK - 1) + tail
+    try:
+        data.decode("utf-8")
+        expected = None
+    except UnicodeDecodeError as error:
+        expected = error.start
+    assert first_invalid_utf8(data) == expected

@@ -93,7 +93,7 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     """
     buf = np.frombuffer(utf8, dtype=np.uint8)
     ascii_map = _ascii_map(options)
-    distinct, exp_offset, exp_flat = _expansions(buf, options)
+    distinct, exp_offset, exp_flat = _expansions(buf, options, utf8.isascii())
     total = int(count_units(buf, ascii_map, distinct, exp_offset))
     cps = np.empty(total, dtype=np.uint32)
     starts = np.empty(total, dtype=np.int64)
@@ -117,11 +117,11 @@ def _ascii_map(options: FrontEndOptions) -> U32:
     return table
 
 
-def _expansions(buf: npt.NDArray[np.uint8], options: FrontEndOptions
+def _expansions(buf: npt.NDArray[np.uint8], options: FrontEndOptions, is_ascii: bool
                 ) -> tuple[I64, I64, U32]:
     """Distinct non-ASCII code points (sorted) and their normalised units (CSR)."""
     empty = np.zeros(0, dtype=np.int64)
-    if not any(bool((buf[i:i + CHUNK] >= 0x80).any()) for i in range(0, buf.size, CHUNK)):
+    if is_ascii:
         return empty, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.uint32)
     found = np.empty(int(high_codepoints(buf, empty)), dtype=np.int64)
     high_codepoints(buf, found)

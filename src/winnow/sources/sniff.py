@@ -30,6 +30,9 @@ SNIFF_BYTES = 64 * 1024
 #: above this fraction of the sniffed sample make a file binary.
 CONTROL_FRACTION = 0.10
 
+#: Bytes validated per step of the strict UTF-8 check (bounds its memory).
+VALIDATE_CHUNK = 1 << 20
+
 #: Legacy code pages preferred when the detector finds them about as plausible.
 PREFERRED = ("cp1252", "iso8859_1", "iso8859_15", "latin_1")
 
@@ -200,10 +203,27 @@ def decode(data: bytes, sniffed: Sniffed) -> Decoded:
 def first_invalid_utf8(data: bytes) -> int | None:
     """Offset of the first byte that is not part of valid UTF-8, or ``None``.
 
-    A compiled scan (no string is built, whatever the file's size).
+    ASCII is answered by ``bytes.isascii`` (C, a word at a time); other text
+    is validated by CPython's strict UTF-8 decoder a chunk at a time, so at
+    most one chunk's string exists whatever the file's size.  Only invalid
+    input pays for the compiled byte scan that locates the first bad byte.
     """
+    if data.isascii() or _valid_utf8(data):
+        return None
     at = int(_first_invalid(np.frombuffer(data, dtype=np.uint8)))
     return None if at < 0 else at
+
+
+def _valid_utf8(data: bytes) -> bool:
+    decoder = codecs.getincrementaldecoder("utf-8")("strict")
+    view = memoryview(data)
+    try:
+        for start in range(0, len(data), VALIDATE_CHUNK):
+            decoder.decode(view[start:start + VALIDATE_CHUNK],
+                           final=start + VALIDATE_CHUNK >= len(data))
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _jit(func: Callable[..., Any]) -> Any:
