@@ -106,17 +106,20 @@ def fill_units(buf, ascii_map, distinct, exp_offset, exp_flat,  # type: ignore[n
                units, starts, ends):
     """Write each kept unit with the byte span of the character it came from."""
     n = buf.shape[0]
+    capacity = units.shape[0]
     j = 0
     i = 0
     while i < n:
         b = buf[i]
         if b < 0x80:
             v = ascii_map[b]
-            if v != 0:
+            if j < capacity:
+                # Branch-free keep/drop: write always, advance only if kept
+                # (which bytes are dropped is data-dependent and mispredicts).
                 units[j] = v
                 starts[j] = i
                 ends[j] = i + 1
-                j += 1
+            j += v != 0
             i += 1
             continue
         cp, length = _decode(buf, i, n)
