@@ -9,37 +9,17 @@ arithmetic into floats otherwise.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
-from numba import njit
 
+from winnow.compiled import jit
 
-def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
-    """``numba.njit`` with the on-disk cache when one can be written.
-
-    Numba refuses to decorate a cached function when neither the package
-    folder nor a user cache folder is writable (a read-only install, a user
-    without a home); then compile in memory on each run instead of failing.
-    """
-
-    def decorate(func: Callable[..., Any]) -> Any:
-        try:
-            return njit(cache=True, **options)(func)
-        except RuntimeError:
-            return njit(cache=False, **options)(func)
-
-    return decorate
-
-_U64 = np.uint64
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xFF51AFD7ED558CCD)
 _M2 = np.uint64(0xC4CEB9FE1A85EC53)
 _S33 = np.uint64(33)
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def fmix64(x):  # type: ignore[no-untyped-def]
     """MurmurHash3's 64-bit finaliser: a bijection in which every input bit
     affects every output bit (avalanche)."""
@@ -51,13 +31,13 @@ def fmix64(x):  # type: ignore[no-untyped-def]
     return x
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def unit_digit(u, key):  # type: ignore[no-untyped-def]
     """The base-b digit of one code unit: a seeded, pseudo-random 64-bit value."""
     return fmix64((np.uint64(u) + _GOLDEN) ^ key)
 
 
-@_jit()
+@jit()
 def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
     """Hash every k-gram of ``units`` in O(n) with the improved Karp-Rabin form.
 
@@ -83,7 +63,7 @@ def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
     return out
 
 
-@_jit()
+@jit()
 def winnow_positions(hashes, w, robust):  # type: ignore[no-untyped-def]
     """Positions selected by (robust) winnowing, in order, each once.
 
@@ -121,7 +101,7 @@ def winnow_positions(hashes, w, robust):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
-@_jit()
+@jit()
 def mod_p_positions(hashes, p):  # type: ignore[no-untyped-def]
     """Positions whose hash is 0 mod p (Manber's selection, section 2.3)."""
     n = hashes.shape[0]
@@ -136,7 +116,7 @@ def mod_p_positions(hashes, p):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
-@_jit()
+@jit()
 def safe_mod_p_positions(hashes, w, p):  # type: ignore[no-untyped-def]
     """Positions that are not Ugly (Safe 0 mod p, section 3.1.2).
 
@@ -160,7 +140,7 @@ def safe_mod_p_positions(hashes, w, p):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
-@_jit()
+@jit()
 def sif_positions(hashes, bits, k):  # type: ignore[no-untyped-def]
     """Manber's hash-based selection: hashes whose low ``bits`` bits are zero,
     never two overlapping k-grams (after a selection, skip to its end)."""

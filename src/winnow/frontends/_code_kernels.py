@@ -10,11 +10,9 @@ whitespace and line continuations produce nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
-from numba import njit
+
+from winnow.compiled import jit
 
 WORD, NUMBER, STRING, CHAR, OPERATOR, DIRECTIVE = 1, 2, 3, 4, 5, 6
 
@@ -39,29 +37,17 @@ def fnv1a64(data: bytes) -> int:
     return h
 
 
-def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
-    """``numba.njit`` with the on-disk cache when one can be written."""
-
-    def decorate(func: Callable[..., Any]) -> Any:
-        try:
-            return njit(cache=True, **options)(func)
-        except RuntimeError:
-            return njit(cache=False, **options)(func)
-
-    return decorate
-
-
-@_jit(inline="always")
+@jit(inline="always")
 def _is_ident_start(b):  # type: ignore[no-untyped-def]
     return (97 <= b <= 122) or (65 <= b <= 90) or b == 95 or b == 36 or b >= 0x80
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def _is_ident(b):  # type: ignore[no-untyped-def]
     return _is_ident_start(b) or (48 <= b <= 57)
 
 
-@_jit()
+@jit()
 def _quoted(buf, i, n, quote, qlen, escapes, multiline):  # type: ignore[no-untyped-def]
     """End of a string whose opening quote (``qlen`` copies of ``quote``) is at ``i``."""
     j = i + qlen
@@ -84,7 +70,7 @@ def _quoted(buf, i, n, quote, qlen, escapes, multiline):  # type: ignore[no-unty
     return n
 
 
-@_jit()
+@jit()
 def _block_comment_end(buf, i, n, bopen, bclose, nest):  # type: ignore[no-untyped-def]
     depth = 1
     j = i + 2
@@ -103,7 +89,7 @@ def _block_comment_end(buf, i, n, bopen, bclose, nest):  # type: ignore[no-untyp
     return n
 
 
-@_jit()
+@jit()
 def _raw_string_end(buf, i, n, cpp):  # type: ignore[no-untyped-def]
     """End of a C++ ``R"d(...)d"`` or Rust ``r#"..."#`` string; ``i`` is after the prefix."""
     if cpp:
@@ -144,7 +130,7 @@ def _raw_string_end(buf, i, n, cpp):  # type: ignore[no-untyped-def]
     return n
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def _fraction_follows(buf, j, n):  # type: ignore[no-untyped-def]
     """Whether the ``.`` at ``j`` continues a number: ``1.5``, ``1.e3``, ``1.``
     (but not ``1..2`` or ``1.method``)."""
@@ -158,7 +144,7 @@ def _fraction_follows(buf, j, n):  # type: ignore[no-untyped-def]
     return c != 46 and not _is_ident_start(c)
 
 
-@_jit()
+@jit()
 def _number_end(buf, i, n):  # type: ignore[no-untyped-def]
     j = i
     hexa = i + 1 < n and buf[i] == 48 and (buf[i + 1] == 120 or buf[i + 1] == 88)
@@ -178,7 +164,7 @@ def _number_end(buf, i, n):  # type: ignore[no-untyped-def]
     return j
 
 
-@_jit()
+@jit()
 def _operator_end(buf, i, n, op2, ops_long):  # type: ignore[no-untyped-def]
     """Longest operator at ``i``: ``op2[b0 | b1 << 8]`` has bit 1 for a two-byte
     operator and bit 2 when longer ones start so; ``ops_long`` holds those,
@@ -204,7 +190,7 @@ def _operator_end(buf, i, n, op2, ops_long):  # type: ignore[no-untyped-def]
     return i + 1
 
 
-@_jit()
+@jit()
 def _string_at(buf, i, n, flags):  # type: ignore[no-untyped-def]
     """End of a string literal starting with the quote at ``i`` (0 if none)."""
     b = buf[i]
@@ -221,12 +207,12 @@ def _string_at(buf, i, n, flags):  # type: ignore[no-untyped-def]
     return 0
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def _triple(buf, i, n, q):  # type: ignore[no-untyped-def]
     return i + 2 < n and buf[i + 1] == q and buf[i + 2] == q
 
 
-@_jit()
+@jit()
 def _char_end(buf, i, n):  # type: ignore[no-untyped-def]
     """End of a character literal at ``i`` (0 if ``'`` starts none, e.g. a lifetime)."""
     j = i + 1
@@ -245,7 +231,7 @@ def _char_end(buf, i, n):  # type: ignore[no-untyped-def]
     return 0
 
 
-@_jit()
+@jit()
 def _prefixed_string(buf, i, j, n, flags, prefix_ok):  # type: ignore[no-untyped-def]
     """If the word ``[i, j)`` prefixes a string (``r"..."``, ``u8"..."``), its end."""
     if j >= n or j - i > flags[F_PREFIX_MAX]:
@@ -268,7 +254,7 @@ def _prefixed_string(buf, i, j, n, flags, prefix_ok):  # type: ignore[no-untyped
     return 0
 
 
-@_jit()
+@jit()
 def _directive_end(buf, i, n):  # type: ignore[no-untyped-def]
     """``#`` + optional blanks + a word, if ``#`` is first on its line (else 0)."""
     k = i - 1
@@ -286,7 +272,7 @@ def _directive_end(buf, i, n):  # type: ignore[no-untyped-def]
     return 0
 
 
-@_jit()
+@jit()
 def _comment_end(buf, i, n, line_cmt, line_len, bopen, bclose, has_block, nest):  # type: ignore[no-untyped-def]
     """End of the comment starting at ``i`` (``i`` itself if none does)."""
     for c in range(line_cmt.shape[0]):
@@ -307,7 +293,7 @@ def _comment_end(buf, i, n, line_cmt, line_len, bopen, bclose, has_block, nest):
     return i
 
 
-@_jit()
+@jit()
 def scan(buf, line_cmt, line_len, bopen, bclose, has_block, flags, prefix_ok,  # type: ignore[no-untyped-def]
          op2, ops_long, kinds, starts, ends, write):
     """Lex ``buf``; with ``write`` fill the output arrays.  Returns the token count.
@@ -378,7 +364,7 @@ def scan(buf, line_cmt, line_len, bopen, bclose, has_block, flags, prefix_ok,  #
     return t
 
 
-@_jit()
+@jit()
 def hash_tokens(buf, kinds, starts, ends, hashes):  # type: ignore[no-untyped-def]
     """FNV-1a of each token's bytes (blanks inside a directive skipped, so
     ``#  include`` hashes as ``#include``)."""

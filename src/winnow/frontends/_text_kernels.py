@@ -8,26 +8,12 @@ An invalid byte counts as one character that maps to nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 import numpy as np
-from numba import njit
+
+from winnow.compiled import jit
 
 
-def _jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
-    """``numba.njit`` with the on-disk cache when one can be written."""
-
-    def decorate(func: Callable[..., Any]) -> Any:
-        try:
-            return njit(cache=True, **options)(func)
-        except RuntimeError:
-            return njit(cache=False, **options)(func)
-
-    return decorate
-
-
-@_jit(inline="always")
+@jit(inline="always")
 def _decode(buf, i, n):  # type: ignore[no-untyped-def]
     """(code point or -1 for an invalid byte, byte length) of the character at ``i``."""
     b0 = np.int64(buf[i])
@@ -46,7 +32,7 @@ def _decode(buf, i, n):  # type: ignore[no-untyped-def]
     return -1, 1
 
 
-@_jit()
+@jit()
 def high_codepoints(buf, out):  # type: ignore[no-untyped-def]
     """Write the code point of every non-ASCII character into ``out`` (if it is
     long enough) and return how many there are."""
@@ -66,7 +52,7 @@ def high_codepoints(buf, out):  # type: ignore[no-untyped-def]
     return m
 
 
-@_jit(inline="always")
+@jit(inline="always")
 def _find(sorted_cps, cp):  # type: ignore[no-untyped-def]
     """Index of ``cp`` in the sorted array (it is always there)."""
     lo = 0
@@ -80,7 +66,7 @@ def _find(sorted_cps, cp):  # type: ignore[no-untyped-def]
     return lo
 
 
-@_jit()
+@jit()
 def count_units(buf, ascii_map, distinct, exp_offset):  # type: ignore[no-untyped-def]
     """How many units :func:`fill_units` will write."""
     n = buf.shape[0]
@@ -101,7 +87,7 @@ def count_units(buf, ascii_map, distinct, exp_offset):  # type: ignore[no-untype
     return total
 
 
-@_jit()
+@jit()
 def fill_units(buf, ascii_map, distinct, exp_offset, exp_flat,  # type: ignore[no-untyped-def]
                units, starts, ends):
     """Write each kept unit with the byte span of the character it came from."""
@@ -134,7 +120,7 @@ def fill_units(buf, ascii_map, distinct, exp_offset, exp_flat,  # type: ignore[n
     return j
 
 
-@_jit()
+@jit()
 def word_bounds(cps, starts, ends, wordchar, bounds, hashes):  # type: ignore[no-untyped-def]
     """Split units into words: a new word starts after a gap in the source (a
     dropped character) or at a non-word unit (kept punctuation or space, each

@@ -5,26 +5,15 @@ The typed wrapper is :func:`winnow.matching.passages.maximal_runs`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar, cast
-
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
-F = TypeVar("F", bound=Callable[..., Any])
+from winnow.compiled import jit
+
 I64 = npt.NDArray[np.int64]
 
 
-def _compile(func: F) -> F:
-    """``numba.njit`` with the on-disk cache when one can be written, else in memory."""
-    try:
-        return cast(F, njit(cache=True)(func))
-    except RuntimeError:
-        return cast(F, njit(cache=False)(func))
-
-
-@_compile
+@jit()
 def extend_seeds(
     units: I64, bounds: I64, fa: I64, pa: I64, fb: I64, pb: I64, min_length: int
 ) -> tuple[I64, I64, I64, I64, I64, I64]:
@@ -64,7 +53,7 @@ def extend_seeds(
         out[4, :count], out[5, :count]
 
 
-@_compile
+@jit()
 def add_common(
     pair_a: I64, pair_b: I64, bounds: I64, hashes: npt.NDArray[np.uint64],
     weights: npt.NDArray[np.float64], dfs: npt.NDArray[np.float64],

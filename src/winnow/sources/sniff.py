@@ -15,13 +15,12 @@ front-end's offsets always point into the bytes the user gave.
 from __future__ import annotations
 
 import codecs
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
+
+from winnow.compiled import jit
 
 #: How many leading bytes are inspected to decide text vs binary.
 SNIFF_BYTES = 64 * 1024
@@ -226,15 +225,7 @@ def _valid_utf8(data: bytes) -> bool:
     return True
 
 
-def _jit(func: Callable[..., Any]) -> Any:
-    """``numba.njit`` with the on-disk cache when one can be written."""
-    try:
-        return njit(cache=True)(func)
-    except RuntimeError:
-        return njit(cache=False)(func)
-
-
-@_jit
+@jit()
 def _first_invalid(buf):  # type: ignore[no-untyped-def]
     """Strict UTF-8 (RFC 3629: no overlongs, no surrogates, at most U+10FFFF)."""
     n = buf.shape[0]

@@ -1,0 +1,31 @@
+"""One way to compile the hot loops: numba's nopython JIT, cached when possible.
+
+Every compiled kernel in the package (engine, front-ends, sniffing, matching)
+is decorated with :func:`jit`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from numba import njit
+
+
+def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``numba.njit(**options)`` with the on-disk cache when one can be written.
+
+    Numba refuses to decorate a cached function when neither the package
+    folder nor a user cache folder is writable (a read-only install, a user
+    without a home); then the function is compiled in memory on each run
+    instead of failing.  The compiled function is typed ``Any``: numba
+    dispatchers accept any argument types they can compile for.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Any:
+        try:
+            return njit(cache=True, **options)(func)
+        except RuntimeError:
+            return njit(cache=False, **options)(func)
+
+    return decorate
