@@ -44,7 +44,7 @@ class InputError(WinnowError):
 class ReportError(WinnowError):
     """A report that cannot be written (unwritable path, missing key file ...)."""
 
-    exit_code = 1
+    exit_code = 3
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -95,3 +97,28 @@ def test_unreadable_file_is_reported() -> None:
         assert f"{secret}: permission denied" in done.stderr
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_csv_has_one_row_per_fingerprint_and_jsonl_one_line_per_file(
+        binary_file: Path, tmp_path: Path) -> None:
+    args = ("fingerprint", str(binary_file), str(binary_file), "-k", "20", "-t", "40")
+    _, out, _ = run(*args, "--format", "json")
+    docs = json.loads(out)
+    code, out, _ = run(*args, "--format", "csv")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == 2 * len(docs[0]["fingerprints"])
+    assert [int(r["hash"]) for r in rows[: len(rows) // 2]] == \
+        [fp["hash"] for fp in docs[0]["fingerprints"]]
+    assert rows[0]["path"] == str(binary_file)
+    target = tmp_path / "out.jsonl"
+    code, out, _ = run(*args, "--format", "jsonl", "-o", str(target))
+    assert code == 0 and out == ""
+    assert [json.loads(line) for line in target.read_text().splitlines()] == docs
+
+
+def test_unwritable_output_fails_with_exit_code_3(binary_file: Path, tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    code, _, err = run("fingerprint", str(binary_file), "-o", str(blocker / "out.csv"))
+    assert code == 3 and err.startswith("winnow: error: ") and "out.csv" in err

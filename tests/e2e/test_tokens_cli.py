@@ -136,3 +136,24 @@ def test_table_escapes_control_characters(tmp_path: Path) -> None:
     code, out, _ = run("tokens", str(src))
     assert code == 0
     assert "\x1b" not in out and "\\x1b" in out
+
+
+def test_tokens_and_languages_write_to_output_file(tmp_path: Path) -> None:
+    path = FIXTURES / "original.py"
+    _, expected, _ = run("tokens", "--format", "json", str(path))
+    target = tmp_path / "tokens.json"
+    code, out, _ = run("tokens", "--format", "json", "-o", str(target), str(path))
+    assert code == 0 and out == ""
+    assert json.loads(target.read_text()) == json.loads(expected)
+    target = tmp_path / "languages.csv"
+    code, out, _ = run("languages", "--format", "csv", "-o", str(target))
+    assert code == 0 and out == ""
+    rows = list(csv.DictReader(io.StringIO(target.read_text())))
+    assert {"language": "python", "extensions": ".py .pyw .pyi", "backend": "fast"} in rows
+
+
+def test_tokens_skips_a_missing_file_with_exit_code_1(tmp_path: Path) -> None:
+    path = FIXTURES / "original.py"
+    code, out, err = run("tokens", "--format", "jsonl", str(tmp_path / "missing.py"), str(path))
+    assert code == 1 and "winnow: error: " in err and "missing.py" in err
+    assert json.loads(out.splitlines()[0])["file"] == str(path)

@@ -171,7 +171,7 @@ def test_unwritable_target_is_a_report_error(tmp_path: Path) -> None:
     blocker.write_text("x")
     with pytest.raises(ReportError) as err:
         write_report(sample(), blocker / "out")
-    assert err.value.exit_code == 1
+    assert err.value.exit_code == 3
 
 
 def test_anonymize_hides_every_name_with_stable_pseudonyms(tmp_path: Path) -> None:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import json
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
@@ -14,6 +18,13 @@ from winnow.errors import InvalidConfig, WinnowError
 F = TypeVar("F", bound=Callable[..., Any])
 
 FORMATS = ("table", "csv", "json", "jsonl")
+
+#: Exit codes shared by every command (documented in docs/cli.md):
+#: 0 done; 1 some input could not be read or used (each named on standard
+#: error, the rest is processed); 2 usage error (bad option or parameters, or
+#: parameters other than an index's); 3 failed for a reason outside the input
+#: (output or report not writable, index in use by another process).
+EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
 
 def engine_options(func: F) -> F:
@@ -61,6 +72,39 @@ def format_option(default: str = "table") -> Callable[[F], F]:
                         show_default=True, help="Output format.")
 
 
+def output_option(func: F) -> F:
+    """``-o/--output FILE``: where the result goes (default: standard output)."""
+    return click.option("-o", "--output", "out_path", type=click.Path(path_type=Path),
+                        default=None, metavar="FILE",
+                        help="Write the result to FILE instead of standard output.")(func)
+
+
+@contextmanager
+def output(path: Path | None) -> Iterator[TextIO]:
+    """``-o FILE`` opened for writing (UTF-8, no newline translation), or standard output."""
+    if path is None:
+        yield sys.stdout
+        return
+    with open(path, "w", encoding="utf-8", newline="") as handle:
+        yield handle
+
+
+def write_records(records: Iterable[dict[str, Any]], fmt: str, out: TextIO,
+                  fields: list[str]) -> None:
+    """Write flat records as ``csv`` (header ``fields``), ``json`` (one list) or ``jsonl``."""
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(records)
+    elif fmt == "jsonl":
+        for record in records:
+            out.write(json.dumps(record) + "\n")
+    elif fmt == "json":
+        out.write(json.dumps(list(records), indent=2) + "\n")
+    else:
+        raise ValueError(f"write_records: no {fmt!r} format")
+
+
 def warn(message: str) -> None:
     """A warning on standard error, prefixed with the program name."""
     click.echo(f"winnow: warning: {message}", err=True)
@@ -71,7 +115,28 @@ def fail(error: WinnowError) -> None:
     click.echo(f"winnow: error: {error}", err=True)
 
 
-def exit_with(code: int) -> None:
+class WinnowGroup(click.Group):
+    """The command group, turning errors no command handled into messages and exit codes.
+
+    A :class:`WinnowError` leaves with its ``exit_code``; an :class:`OSError`
+    (typically ``-o FILE`` not writable) with :data:`EXIT_FAILED`.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except WinnowError as error:
+            fail(error)
+            exit_with(error.exit_code)
+        except BrokenPipeError:
+            raise
+        except OSError as error:
+            where = error.filename if error.filename is not None else "output"
+            click.echo(f"winnow: error: {where}: {error.strerror or error}", err=True)
+            exit_with(EXIT_FAILED)
+
+
+def exit_with(code: int) -> NoReturn:
     """Leave with ``code`` after flushing the output."""
     sys.stdout.flush()
     raise SystemExit(code)

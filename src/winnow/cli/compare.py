@@ -18,6 +18,10 @@ from typing import Any, TextIO, TypeVar
 
 import click
 
+from winnow.cli.common import EXIT_FAILED as EXIT_FAILED
+from winnow.cli.common import EXIT_OK as EXIT_OK
+from winnow.cli.common import EXIT_SKIPPED as EXIT_SKIPPED
+from winnow.cli.common import EXIT_USAGE as EXIT_USAGE
 from winnow.cli.common import (
     engine_options,
     exit_with,
@@ -40,8 +44,6 @@ from winnow.sources.submissions import (
 )
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
 #: The library's defaults are the CLI's (one place to tune them).
 _DEFAULTS = CompareOptions()

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option
-from winnow.cli.index import output, output_option, print_summary, run_index
+from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.index import print_summary, run_index
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
 from winnow.sif.dircmp import check_disjoint, compare_dirs

@@ -3,18 +3,32 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import click
 
-from winnow.cli.common import build_config, engine_options, exit_with, fail, warn
-from winnow.cli.tokens import build_frontend_options, frontend_options
+from winnow.cli.common import (
+    EXIT_OK,
+    EXIT_SKIPPED,
+    build_config,
+    engine_options,
+    exit_with,
+    format_option,
+    output,
+    output_option,
+    write_records,
+)
+from winnow.cli.tokens import build_frontend_options, frontend_options, read_documents
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
-from winnow.errors import WinnowError
-from winnow.frontends import default_params, read_document
+from winnow.frontends import default_params
 from winnow.model import Document, Span
+
+#: Columns of ``winnow fingerprint --format csv``: one row per fingerprint.
+CSV_FIELDS = ["path", "hash", "start", "end", "byte_start", "byte_end", "line_start",
+              "line_end"]
 
 
 def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
@@ -48,19 +62,36 @@ def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
     }
 
 
-def print_table(result: dict[str, Any]) -> None:
+def print_table(result: dict[str, Any], out: TextIO) -> None:
+    """One document's summary line, then a row per fingerprint."""
     fps = result["fingerprints"]
     lang = f" {result['language']}" if result["language"] else ""
     click.echo(
         f"== {result['path']}: {result['size']} bytes, front-end {result['frontend']}{lang}, "
         f"{result['units']} units, {result['kgrams']} k-grams, "
-        f"{len(fps)} fingerprints, density {result['density']:.6f}"
+        f"{len(fps)} fingerprints, density {result['density']:.6f}", file=out
     )
-    click.echo(f"{'hash':>20}  {'start':>10}  {'end':>10}  lines")
+    click.echo(f"{'hash':>20}  {'start':>10}  {'end':>10}  lines", file=out)
     for fp in fps:
         lines = f"{fp['line_start']}" if fp["line_start"] == fp["line_end"] \
             else f"{fp['line_start']}-{fp['line_end']}"
-        click.echo(f"{fp['hash']:>20}  {fp['start']:>10}  {fp['end']:>10}  {lines}")
+        click.echo(f"{fp['hash']:>20}  {fp['start']:>10}  {fp['end']:>10}  {lines}", file=out)
+
+
+def write_results(results: Iterable[dict[str, Any]], fmt: str, out: TextIO) -> None:
+    """``table``; ``csv`` (one row per fingerprint, :data:`CSV_FIELDS`); ``json`` (a list
+    of documents); ``jsonl`` (one document per line, as in ``json``)."""
+    if fmt == "table":
+        for result in results:
+            print_table(result, out)
+    elif fmt == "csv":
+        rows = ({"path": r["path"], **fp} for r in results for fp in r["fingerprints"])
+        write_records(rows, fmt, out, CSV_FIELDS)
+    elif fmt == "jsonl":
+        for result in results:
+            out.write(json.dumps(result) + "\n")
+    else:
+        write_records(results, fmt, out, [])
 
 
 @click.command("fingerprint")
@@ -68,11 +99,12 @@ def print_table(result: dict[str, Any]) -> None:
                 type=click.Path(path_type=Path, readable=False))
 @engine_options
 @frontend_options
-@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
-              show_default=True, help="Output format.")
+@format_option()
+@output_option
 def fingerprint_command(
     files: tuple[Path, ...], k: int | None, t: int | None, method: str, seed: int,
-    frontend: str | None, lang: str | None, unit: str, keep: tuple[str, ...], fmt: str
+    frontend: str | None, lang: str | None, unit: str, keep: tuple[str, ...], fmt: str,
+    out_path: Path | None,
 ) -> None:
     """Print the fingerprints selected for each FILE, with positions, lines and density.
 
@@ -80,27 +112,20 @@ def fingerprint_command(
     --frontend/--lang).  A fingerprint covers units [start, end) of the
     normalised stream; "lines" are the 1-based lines of the original it maps to.
     Without -k/-t the front-end's defaults apply (`winnow.frontends.default_params`).
-    A file that cannot be read is reported and skipped; the exit code is then 1.
+    csv has one row per fingerprint; json and jsonl one record per file, with
+    its density, parameters and fingerprints.  A file that cannot be read is
+    reported and skipped; the exit code is then 1.
     """
     options = build_frontend_options(unit, keep)
-    results: list[dict[str, Any]] = []
-    failed = False
-    for path in files:
-        try:
-            doc = read_document(path, frontend=frontend, lang=lang, options=options)
-        except WinnowError as error:
-            fail(error)
-            failed = True
-            continue
-        for message in doc.warnings:
-            warn(f"{doc.name}: {message}")
-        config = build_config(k, t, method, seed,
-                              defaults=default_params(doc.frontend, options))
-        result = describe(doc, config)
-        if fmt == "table":
-            print_table(result)
-        else:
-            results.append(result)
-    if fmt == "json":
-        click.echo(json.dumps(results, indent=2))
-    exit_with(1 if failed else 0)
+    failures: list[Path] = []
+
+    def described(docs: Iterable[Document]) -> Iterator[dict[str, Any]]:
+        for doc in docs:
+            config = build_config(k, t, method, seed,
+                                  defaults=default_params(doc.frontend, options))
+            yield describe(doc, config)
+
+    with output(out_path) as out:
+        write_results(described(read_documents(files, frontend, lang, options, failures)),
+                      fmt, out)
+    exit_with(EXIT_SKIPPED if failures else EXIT_OK)

@@ -8,8 +8,8 @@ from typing import Any, TypeVar
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option
-from winnow.cli.index import db_option, output, output_option
+from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.index import db_option
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
 from winnow.sif.groups import GroupOptions, find_groups

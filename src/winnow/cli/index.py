@@ -1,7 +1,7 @@
 """``winnow index``: build, update, inspect or shrink the sif index (one DuckDB file).
 
 Also the option sets the other sif commands share (``--db``, the index
-parameters, output choice) and the end-of-run summary.
+parameters) and the end-of-run summary.
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import ExitStack, contextmanager
+from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 import click
 from tqdm import tqdm
@@ -98,21 +98,6 @@ def build_params(k: int | None, t: int | None, method: str | None, bits: int | N
         raise click.UsageError("; ".join(error.problems)) from error
     return IndexParams(config=config, frontend=frontend or "bytes",
                        frontend_options=fe_options)
-
-
-@contextmanager
-def output(path: Path | None) -> Iterator[TextIO]:
-    """``-o FILE`` or standard output."""
-    if path is None:
-        yield sys.stdout
-        return
-    with open(path, "w", encoding="utf-8", newline="") as handle:
-        yield handle
-
-
-def output_option(func: F) -> F:
-    return click.option("-o", "--output", "out_path", type=click.Path(path_type=Path),
-                        default=None, help="Write the result to this file.")(func)
 
 
 def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, jobs: int | None,

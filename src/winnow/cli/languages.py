@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
-import csv
-import json
-from typing import IO
+from pathlib import Path
 
 import click
 
+from winnow.cli.common import format_option, output, output_option, write_records
 from winnow.frontends import languages
+
+#: Columns of ``winnow languages --format csv``.
+CSV_FIELDS = ["language", "extensions", "backend"]
 
 
 @click.command("languages")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "jsonl"]),
-              default="table", show_default=True, help="Output format.")
-@click.option("-o", "--output", type=click.File("w"), default="-", help="Write to FILE.")
-def languages_command(fmt: str, output: IO[str]) -> None:
+@format_option()
+@output_option
+def languages_command(fmt: str, out_path: Path | None) -> None:
     """List the code front-end's languages, their file extensions and backend.
 
     ``fast``: the table-driven lexers (several MB/s); ``fallback``: Pygments
@@ -23,20 +24,14 @@ def languages_command(fmt: str, output: IO[str]) -> None:
     """
     rows = [{"language": name, "extensions": " ".join(exts), "backend": backend}
             for name, exts, backend in languages()]
-    if fmt == "table":
-        click.echo(f"{'language':<14} {'backend':<9} extensions", file=output)
+    with output(out_path) as out:
+        if fmt != "table":
+            write_records(rows, fmt, out, CSV_FIELDS)
+            return
+        click.echo(f"{'language':<14} {'backend':<9} extensions", file=out)
         for row in rows:
             click.echo(f"{row['language']:<14} {row['backend']:<9} {row['extensions']}",
-                       file=output)
+                       file=out)
         fast = sum(row["backend"] == "fast" for row in rows)
         click.echo(f"{len(rows)} languages ({fast} fast, {len(rows) - fast} fallback)",
-                   file=output)
-    elif fmt == "csv":
-        writer = csv.DictWriter(output, fieldnames=["language", "extensions", "backend"])
-        writer.writeheader()
-        writer.writerows(rows)
-    elif fmt == "jsonl":
-        for row in rows:
-            output.write(json.dumps(row) + "\n")
-    else:
-        output.write(json.dumps(rows, indent=2) + "\n")
+                   file=out)

@@ -1,8 +1,9 @@
 """The ``winnow`` command group: a thin skin over the library.
 
 Each command lives in its own module and is registered here.  Library errors
-(:class:`winnow.errors.WinnowError`) become messages and exit codes in
-:func:`winnow.cli.common.run_guarded`; nothing here does real work.
+(:class:`winnow.errors.WinnowError`) a command does not handle itself become
+messages and exit codes in :class:`winnow.cli.common.WinnowGroup`; nothing
+here does real work.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import click
 
 from winnow import __version__
+from winnow.cli.common import WinnowGroup
 from winnow.cli.compare import compare_command
 from winnow.cli.dircmp import dircmp_command
 from winnow.cli.evaluate import evaluate_command
@@ -22,7 +24,7 @@ from winnow.cli.scan import scan_command
 from winnow.cli.tokens import tokens_command
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=WinnowGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="winnow")
 def main() -> None:
     """Find copied and similar content: winnowing (MOSS) and sif in one tool."""

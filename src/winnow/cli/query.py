@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option
-from winnow.cli.index import db_option, output, output_option
+from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.index import db_option
 from winnow.errors import IndexCorrupt, WinnowError
 from winnow.index import FingerprintIndex
 from winnow.sif.query import Measure, QueryResult, query_file

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option
+from winnow.cli.common import exit_with, fail, format_option, output_option
 from winnow.cli.groups import group_options, print_groups
 from winnow.cli.index import build_params, params_options, print_summary, run_index
 from winnow.errors import WinnowError
@@ -24,8 +24,7 @@ from winnow.sif.groups import GroupOptions
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 @format_option()
-@click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
-              help="Write the groups to this file.")
+@output_option
 def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int | None,
                  method: str | None, bits: int | None, seed: int | None,
                  frontend: str | None, frontend_options: tuple[str, ...], threshold: float,

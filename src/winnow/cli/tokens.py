@@ -6,15 +6,23 @@ Also home of the front-end options every file-reading command shares
 
 from __future__ import annotations
 
-import csv
-import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 import click
 
-from winnow.cli.common import exit_with, fail, warn
+from winnow.cli.common import (
+    EXIT_OK,
+    EXIT_SKIPPED,
+    exit_with,
+    fail,
+    format_option,
+    output,
+    output_option,
+    warn,
+    write_records,
+)
 from winnow.errors import WinnowError
 from winnow.frontends import FRONTENDS, FrontEndOptions, read_document
 from winnow.frontends.notebook import CellMap, cell_map
@@ -55,6 +63,24 @@ def build_frontend_options(unit: str, keep: tuple[str, ...]) -> FrontEndOptions:
         keep_whitespace="whitespace" in keep, keep_identifiers="identifiers" in keep,
         keep_literals="literals" in keep, notebook_markdown="markdown" in keep,
     )
+
+
+def read_documents(paths: Iterable[Path], frontend: str | None, lang: str | None,
+                   options: FrontEndOptions, failures: list[Path]) -> Iterator[Document]:
+    """Each readable path as a :class:`Document`, its warnings on standard error.
+
+    A path that cannot be read is reported, appended to ``failures`` and skipped.
+    """
+    for path in paths:
+        try:
+            doc = read_document(path, frontend=frontend, lang=lang, options=options)
+        except WinnowError as error:
+            fail(error)
+            failures.append(path)
+            continue
+        for message in doc.warnings:
+            warn(f"{doc.name}: {message}")
+        yield doc
 
 
 def unit_label(doc: Document, unit: int) -> str:
@@ -98,7 +124,7 @@ def _show_line(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def print_side_by_side(doc: Document, out: IO[str]) -> None:
+def print_side_by_side(doc: Document, out: TextIO) -> None:
     """Each original line that has units, beside the labels of those units."""
     header = (f"== {doc.name}: front-end {doc.frontend}"
               f"{', language ' + doc.language if doc.language else ''}"
@@ -123,45 +149,26 @@ def print_side_by_side(doc: Document, out: IO[str]) -> None:
 @click.command("tokens")
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @frontend_options
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json", "jsonl"]),
-              default="table", show_default=True, help="Output format.")
-@click.option("-o", "--output", type=click.File("w"), default="-", help="Write to FILE.")
+@format_option()
+@output_option
 def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | None, unit: str,
-                   keep: tuple[str, ...], fmt: str, output: IO[str]) -> None:
+                   keep: tuple[str, ...], fmt: str, out_path: Path | None) -> None:
     """Show each FILE's normalised stream beside the original text.
 
     The table shows every original line with the units it produced; csv,
     json and jsonl give one record per unit (file, index, unit, label, start,
     end, line, text; start/end are byte offsets, line is 1-based; notebooks
-    add cell and cell_line).
+    add cell and cell_line).  A file that cannot be read is reported and
+    skipped; the exit code is then 1.
     """
     options = build_frontend_options(unit, keep)
-    failed = False
-    records: list[dict[str, Any]] = []
-    writer: Any = None
-    for path in files:
-        try:
-            doc = read_document(path, frontend=frontend, lang=lang, options=options)
-        except WinnowError as error:
-            fail(error)
-            failed = True
-            continue
-        for message in doc.warnings:
-            warn(f"{doc.name}: {message}")
+    failures: list[Path] = []
+    docs = read_documents(files, frontend, lang, options, failures)
+    with output(out_path) as out:
         if fmt == "table":
-            print_side_by_side(doc, output)
-            continue
-        for row in token_rows(doc):
-            row = {"file": doc.name, **row}
-            if fmt == "jsonl":
-                output.write(json.dumps(row) + "\n")
-            elif fmt == "csv":
-                if writer is None:
-                    writer = csv.DictWriter(output, fieldnames=CSV_FIELDS)
-                    writer.writeheader()
-                writer.writerow(row)
-            else:
-                records.append(row)
-    if fmt == "json":
-        output.write(json.dumps(records, indent=2) + "\n")
-    exit_with(1 if failed else 0)
+            for doc in docs:
+                print_side_by_side(doc, out)
+        else:
+            rows = ({"file": doc.name, **row} for doc in docs for row in token_rows(doc))
+            write_records(rows, fmt, out, CSV_FIELDS)
+    exit_with(EXIT_SKIPPED if failures else EXIT_OK)
