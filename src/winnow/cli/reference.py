@@ -1,0 +1,69 @@
+"""docs/cli.md, generated from the commands' own ``--help``.
+
+Regenerate with ``python -m winnow.cli.reference > docs/cli.md``;
+``tests/unit/test_docs.py`` fails when the file and the commands disagree.
+"""
+
+from __future__ import annotations
+
+import click
+
+from winnow.cli.main import main
+
+#: Fixed width, so the text does not depend on the terminal that generates it.
+WIDTH = 88
+
+HEADER = """\
+# Command-line reference
+
+Generated from each command's `--help` by `python -m winnow.cli.reference > docs/cli.md`
+(`tests/unit/test_docs.py` fails when this file is out of date). Topic guides:
+[compare](compare.md), [report](report.md), [sif](sif.md), [front-ends](frontends.md),
+[engine](engine.md), [accuracy](accuracy.md).
+
+## Conventions
+
+* Every command that prints results takes `--format table|csv|json|jsonl`
+  (`table` by default) and `-o/--output FILE` (default: standard output).
+  CSV has a header row; JSON is one document, JSON Lines one record per line.
+* Messages go to standard error as `winnow: error: ...` and
+  `winnow: warning: ...`; results go to standard output or `FILE`.
+
+## Exit codes
+
+The same for every command (`winnow.cli.common.EXIT_*`; library errors carry
+theirs in `winnow.errors.WinnowError.exit_code`):
+
+| code | meaning |
+|---|---|
+| 0 | done |
+| 1 | some input could not be read or used (each named on standard error); the rest was processed |
+| 2 | usage error: a bad option or parameter value, or parameters other than an index's |
+| 3 | failed for a reason outside the input: the output or report could not be written, the index is in use by another process |
+
+`winnow evaluate` uses 2 for every library error it meets (e.g. an unreadable labels file).
+"""
+
+
+def command_help(name: str | None) -> str:
+    """The ``--help`` text of ``winnow NAME`` (of ``winnow`` itself for ``None``)."""
+    root = click.Context(main, info_name="winnow", terminal_width=WIDTH,
+                         max_content_width=WIDTH, **main.context_settings)
+    if name is None:
+        return main.get_help(root)
+    command = main.commands[name]
+    ctx = click.Context(command, info_name=name, parent=root, terminal_width=WIDTH,
+                        max_content_width=WIDTH)
+    return command.get_help(ctx)
+
+
+def cli_reference() -> str:
+    """The whole of docs/cli.md."""
+    parts = [HEADER, "## winnow\n", "```text\n" + command_help(None) + "\n```\n"]
+    for name in sorted(main.commands):
+        parts += [f"## winnow {name}\n", "```text\n" + command_help(name) + "\n```\n"]
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    print(cli_reference(), end="")

@@ -1,0 +1,45 @@
+"""The documentation agrees with the commands: docs/cli.md, the README's table, the links."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from winnow.cli.main import main
+from winnow.cli.reference import cli_reference, command_help
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_cli_reference_is_up_to_date() -> None:
+    current = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    assert current == cli_reference(), \
+        "docs/cli.md is stale: run `python -m winnow.cli.reference > docs/cli.md`"
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_every_command_has_help_and_a_readme_row(name: str) -> None:
+    command = main.commands[name]
+    assert command.help and command.short_help != "", f"winnow {name} has no help text"
+    assert f"## winnow {name}\n" in cli_reference()
+    assert re.search(rf"^\| `winnow {name}\b[^|]*` \|", README, re.MULTILINE), \
+        f"winnow {name} is missing from the README's command table"
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_result_commands_share_format_and_output(name: str) -> None:
+    if name == "index":  # prints a summary on standard error, no result
+        return
+    text = command_help(name)
+    assert "--format [table|csv|json|jsonl]" in text
+    assert "-o, --output FILE" in text
+
+
+def test_readme_links_every_doc() -> None:
+    linked = set(re.findall(r"\]\((docs/[\w.-]+\.md)\)", README))
+    present = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
+    assert present <= linked, f"README does not link {sorted(present - linked)}"
+    assert linked <= present, f"README links missing docs {sorted(linked - present)}"
