@@ -1,0 +1,80 @@
+"""The dependency direction of DESIGN.md, read from the sources' import statements.
+
+cli -> reports -> matching -> index -> engine <- frontends <- sources: a package
+imports only packages below it, and only the CLI (and, for templates, the
+reports) import click, tqdm and jinja2.  Imports inside functions count too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "winnow"
+
+#: What each package may import from winnow, besides itself and the base modules.
+BASE = {"__init__", "config", "errors", "model", "compiled"}
+ALLOWED = {
+    "engine": set(),
+    "frontends": {"engine"},
+    "sources": {"engine", "frontends"},
+    "index": {"engine", "frontends", "sources"},
+    "matching": {"engine", "frontends", "sources", "index"},
+    "sif": {"engine", "frontends", "sources", "index", "matching"},
+    "reports": {"engine", "frontends", "sources", "index", "matching"},
+    "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
+}
+#: Known exceptions, module to module (see the report of the layering review):
+#: the front-ends decode their input with the charset sniffer kept in sources.
+EXCEPTIONS = {("frontends", "winnow.sources.sniff")}
+#: Third-party modules only the named packages may import.
+RESTRICTED = {"click": {"cli"}, "tqdm": {"cli"}, "jinja2": {"reports"}}
+
+
+def imports(path: Path) -> set[str]:
+    """Absolute module names imported anywhere in ``path`` (relative ones resolved)."""
+    package = path.relative_to(SRC.parent).with_suffix("").parts[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            found.add(module)
+            if module == "winnow":  # from winnow import engine
+                found.update(f"winnow.{alias.name}" for alias in node.names)
+    return found
+
+
+def layer_of(path: Path) -> str:
+    parts = path.relative_to(SRC).parts
+    return parts[0] if len(parts) > 1 else parts[0].removesuffix(".py")
+
+
+SOURCES = sorted(SRC.rglob("*.py"))
+
+
+def test_the_packages_are_where_the_rules_expect() -> None:
+    layers = {layer_of(p) for p in SOURCES}
+    assert set(ALLOWED) | {"cli"} <= layers
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(SRC)))
+def test_imports_follow_the_dependency_direction(path: Path) -> None:
+    layer = layer_of(path)
+    found = imports(path)
+    for module, users in RESTRICTED.items():
+        used = {m for m in found if m == module or m.startswith(module + ".")}
+        assert layer in users or not used, f"{layer} imports {sorted(used)}"
+    if layer not in ALLOWED:
+        return
+    for module in sorted(found):
+        parts = module.split(".")
+        if parts[0] != "winnow" or len(parts) < 2 or (layer, module) in EXCEPTIONS:
+            continue
+        target = parts[1]
+        assert target in BASE | ALLOWED[layer] | {layer}, \
+            f"{path.relative_to(SRC)} ({layer}) imports {module}"
