@@ -22,7 +22,7 @@ ALLOWED = {
     "sources": {"engine", "frontends"},
     "index": {"engine", "frontends", "sources"},
     "matching": {"engine", "frontends", "sources", "index"},
-    "sif": {"engine", "frontends", "sources", "index", "matching"},
+    "sif": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "reports": {"engine", "frontends", "sources", "index", "matching"},
     "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
 }

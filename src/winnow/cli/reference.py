@@ -39,7 +39,7 @@ theirs in `winnow.errors.WinnowError.exit_code`):
 | 0 | done |
 | 1 | some input could not be read or used (each named on standard error); the rest was processed |
 | 2 | usage error: a bad option or parameter value, or parameters other than an index's |
-| 3 | failed for a reason outside the input: the output or report could not be written, the index is in use by another process |
+| 3 | failed for a reason outside the input: output or report not writable, index in use |
 
 `winnow evaluate` uses 2 for every library error it meets (e.g. an unreadable labels file).
 """

@@ -14,12 +14,24 @@ from typing import TextIO
 from winnow.matching.model import ComparisonResult, PairResult
 
 
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if unicodedata.category(ch)[0] != "C":
+        return ch
+    return f"\\x{code:02x}" if code < 0x100 else \
+        f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
 def safe(text: str) -> str:
-    """``text`` with control and format characters written as ``\\xNN``/``\\uNNNN``."""
-    return "".join(
-        ch if unicodedata.category(ch)[0] != "C" else ch.encode("unicode_escape").decode()
-        for ch in text
-    )
+    """``text`` for a terminal: every control, format, surrogate, private-use or
+    unassigned character (Unicode category C: terminal escapes, newlines, bidi
+    overrides ...) written as ``\\xNN``/``\\uNNNN``/``\\UNNNNNNNN``.
+
+    Every terminal table of winnow (compare, evaluate, the sif commands) uses it.
+    """
+    if text.isprintable():  # the common case, checked in C
+        return text
+    return "".join(_escape(ch) for ch in text)
 
 
 def _percent(value: float | None) -> str:

@@ -6,19 +6,20 @@ CSV headers are a stable contract (documented in ``docs/sif.md``):
 * groups: ``group,kind,path,similarity,size,...``
 * dircmp: ``status,path_a,path_b,similarity,size_a,size_b``
 
-Paths in tables are escaped (control characters shown as ``\\xNN``) so a file
-name cannot forge output lines; CSV and JSON quote by their own rules.
+Paths in tables are escaped (:func:`winnow.reports.table.safe`: control and
+format characters shown as ``\\xNN``/``\\uNNNN``) so a file name cannot forge
+output lines; CSV and JSON quote by their own rules.
 """
 
 from __future__ import annotations
 
 import csv
 import json
-import re
 from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any, TextIO
 
+from winnow.reports.table import safe
 from winnow.sif.dircmp import DirComparison
 from winnow.sif.groups import Group, GroupsResult, Member
 from winnow.sif.query import QueryResult
@@ -27,13 +28,6 @@ QUERY_COLUMNS = ("query", "match", "contained", "contains", "shared", "size", "i
                  "query_size", "sif_percent", "query_fingerprints", "match_fingerprints")
 GROUP_COLUMNS = ("group", "kind", "path", "similarity", "size", "reference")
 DIRCMP_COLUMNS = ("status", "path_a", "path_b", "similarity", "size_a", "size_b")
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def safe(text: str) -> str:
-    """``text`` with control characters escaped, for terminal tables."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def _json_listing(out: TextIO, head: dict[str, Any], key: str,
