@@ -166,11 +166,6 @@ def select_fingerprints(
     return _DISPATCH[method](hashes, w, **resolved)
 
 
-def positions_of(fingerprints: Fingerprints) -> npt.NDArray[np.int64]:
-    """The ``pos`` column, as a plain int64 array."""
-    return np.asarray(fingerprints["pos"], dtype=np.int64)
-
-
 def as_pairs(fingerprints: Fingerprints) -> list[tuple[int, int]]:
     """``[(hash, pos), ...]`` as Python ints: for tests and small outputs only."""
     pairs = zip(fingerprints["hash"], fingerprints["pos"], strict=True)

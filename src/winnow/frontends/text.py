@@ -48,21 +48,6 @@ class Units:
     ends: I64
 
 
-def _ascii_tables(options: FrontEndOptions) -> tuple[U32, npt.NDArray[np.bool_]]:
-    mapping = np.arange(256, dtype=np.uint32)
-    if not options.keep_case:
-        mapping[ord("A"):ord("Z") + 1] += 32
-    keep = np.zeros(256, dtype=bool)
-    for ch in range(128):
-        c = chr(ch)
-        keep[ch] = c.isalnum() or (options.keep_punctuation and _is_punct(c))
-    if options.keep_whitespace:
-        for c in " \t\n\r\f\v":
-            keep[ord(c)] = True
-            mapping[ord(c)] = 32
-    return mapping, keep
-
-
 def _is_punct(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 

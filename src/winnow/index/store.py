@@ -329,19 +329,6 @@ class FingerprintIndex:
             rows = [r for r in rows if r.path in exact or r.path.startswith(folders)]
         return rows
 
-    def documents_by_id(self, doc_ids: Sequence[int]) -> dict[int, DocRow]:
-        """The stored documents with these ids."""
-        rows = self._con.execute(
-            "SELECT * FROM documents WHERE id IN (SELECT unnest(?::INTEGER[]))",
-            [[int(i) for i in doc_ids]]).fetchall()
-        return {int(row[0]): DocRow(*row) for row in rows}
-
-    def documents_by_checksum(self, digest: str) -> list[DocRow]:
-        """Stored documents whose content has this checksum (exact copies)."""
-        rows = self._con.execute(
-            "SELECT * FROM documents WHERE checksum = ? ORDER BY path", [digest]).fetchall()
-        return [DocRow(*row) for row in rows]
-
     def info(self) -> IndexInfo:
         docs, size = self._con.execute(
             "SELECT count(*), coalesce(sum(size), 0) FROM documents").fetchone() or (0, 0)
