@@ -65,7 +65,7 @@ def test_lang_overrides_the_extension(tmp_path: Path) -> None:
     assert code == 0
     assert [r["label"] for r in json.loads(out)] == ["local", "ID", "=", "NUM"]
     code, _, err = run("tokens", "--lang", "no-such-language", str(src))
-    assert code == 1 and "unknown language" in err
+    assert code == 2 and "unknown language" in err  # docs/frontends.md: a usage error
 
 
 def test_warnings_reach_the_user(tmp_path: Path) -> None:
@@ -157,3 +157,10 @@ def test_tokens_skips_a_missing_file_with_exit_code_1(tmp_path: Path) -> None:
     code, out, err = run("tokens", "--format", "jsonl", str(tmp_path / "missing.py"), str(path))
     assert code == 1 and "winnow: error: " in err and "missing.py" in err
     assert json.loads(out.splitlines()[0])["file"] == str(path)
+
+
+def test_unknown_lang_is_a_usage_error_before_any_file_is_read() -> None:
+    for command in ("tokens", "fingerprint"):
+        code, out, err = run(command, "--lang", "no-such-language", str(FIXTURES / "original.py"))
+        assert code == 2 and out == ""
+        assert "unknown language 'no-such-language'" in err

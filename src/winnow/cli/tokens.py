@@ -25,6 +25,7 @@ from winnow.cli.common import (
 )
 from winnow.errors import WinnowError
 from winnow.frontends import FRONTENDS, FrontEndOptions, read_document
+from winnow.frontends.code import resolve_language
 from winnow.frontends.notebook import CellMap, cell_map
 from winnow.model import Document
 
@@ -35,12 +36,22 @@ CSV_FIELDS = ["file", "index", "unit", "label", "start", "end", "line", "text", 
               "cell_line"]
 
 
+def _known_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--lang`` checked once, up front: an unknown language is a usage error (exit 2)."""
+    if value is not None:
+        try:
+            resolve_language("", b"", value)
+        except WinnowError as error:
+            raise click.BadParameter(str(error)) from error
+    return value
+
+
 def frontend_options(func: F) -> F:
     """``--frontend``, ``--lang``, ``--unit`` and the keep-switches."""
     options = [
         click.option("--frontend", type=click.Choice(sorted(FRONTENDS)), default=None,
                      help="Front-end (default: from the file name, #! line and content)."),
-        click.option("--lang", default=None,
+        click.option("--lang", default=None, callback=_known_lang,
                      help="Source language for the code front-end (see `winnow languages`; "
                           "any Pygments alias also works)."),
         click.option("--unit", type=click.Choice(["chars", "words"]), default="chars",
