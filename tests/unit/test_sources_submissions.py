@@ -129,7 +129,7 @@ def test_unreadable_file_raises_input_error_naming_it(
     def denied(*args: object, **kwargs: object) -> None:
         raise PermissionError(13, "Permission denied", str(path))
 
-    monkeypatch.setattr("builtins.open", denied)
+    monkeypatch.setattr("winnow.sources.submissions.read_regular", denied)
     with pytest.raises(Exception, match="permission denied") as error:
         file.read()
     assert str(path) in str(error.value)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path, PurePath
 
 from winnow.errors import InputError
+from winnow.fileio import read_regular
 from winnow.frontends.base import DocumentFrontEnd, FrontEnd, Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.code import CodeFrontEnd
@@ -133,7 +134,7 @@ def read_document(path: Path, *, name: str | None = None, frontend: str | None =
     if path.is_dir():
         raise InputError(label, "is a directory (give files)")
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except FileNotFoundError as error:
         raise InputError(label, "no such file") from error
     except PermissionError as error:

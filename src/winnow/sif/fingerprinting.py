@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.engine import fingerprint
+from winnow.fileio import open_regular, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import NewDocument
 from winnow.sif.walk import FileEntry, Skipped, describe_error
@@ -88,7 +89,7 @@ def _large_file(entry: FileEntry) -> NewDocument:
     identical copies are still found (sif's exact-equality half)."""
     digest = hashlib.blake2b(digest_size=16)
     size = 0
-    with open(entry.path, "rb") as handle:
+    with open_regular(entry.path) as handle:
         head = handle.read(1 << 16)
         chunk = head
         while chunk:
@@ -112,8 +113,7 @@ def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | No
             if large.checksum == known_checksum:
                 return Unchanged(entry.path, entry.mtime_ns, large.size)
             return large
-        with open(entry.path, "rb") as handle:
-            data = handle.read()
+        data = read_regular(entry.path)
     except OSError as error:
         return Skipped(entry.path, describe_error(error))
     digest = checksum(data)

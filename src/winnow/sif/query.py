@@ -25,6 +25,7 @@ from typing import Literal
 import numpy as np
 
 from winnow.errors import InputError
+from winnow.fileio import read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.fingerprinting import checksum, fingerprint_data
@@ -71,8 +72,7 @@ def _read(path: str) -> bytes:
     if os.path.isdir(path):
         raise InputError(path, "is a directory (give files)")
     try:
-        with open(path, "rb") as handle:
-            return handle.read()
+        return read_regular(path)
     except OSError as error:
         raise InputError(path, describe_error(error)) from error
 

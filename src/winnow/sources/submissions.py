@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from winnow.errors import InputError
+from winnow.fileio import read_regular
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document
 from winnow.sources.archives import ArchiveLimits, ArchiveRefused, is_archive, read_archive
@@ -86,8 +87,7 @@ class SourceFile:
         if self.data is not None:
             return self.data
         try:
-            with open(self.location, "rb") as handle:
-                return handle.read()
+            return read_regular(self.location)
         except OSError as error:
             raise InputError(self.location, _describe(error)) from error
 

@@ -1,0 +1,83 @@
+"""Reading never blocks on a FIFO or device, and odd file names stay printable.
+
+Every reader of input files goes through :mod:`winnow.fileio`, so a path that
+is (or turns into, after a walk looked at it) a named pipe is refused at once
+instead of waiting for a writer forever.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from winnow.cli.main import main
+from winnow.errors import InputError
+from winnow.fileio import NotRegularFile, printable, read_regular
+from winnow.frontends import read_document
+from winnow.index.params import IndexParams
+from winnow.sif.fingerprinting import process_file
+from winnow.sif.walk import FileEntry, Skipped
+from winnow.sources.submissions import load_submission
+
+pytestmark = pytest.mark.timeout(30)  # before the fix these hung forever
+
+
+@pytest.fixture
+def fifo(tmp_path: Path) -> Path:
+    path = tmp_path / "pipe.py"
+    os.mkfifo(path)
+    return path
+
+
+def test_read_regular_refuses_fifos_and_devices(fifo: Path, tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_bytes(b"hello")
+    assert read_regular(tmp_path / "a.txt") == b"hello"
+    with pytest.raises(NotRegularFile, match="FIFO"):
+        read_regular(fifo)
+    with pytest.raises(NotRegularFile, match="device"):
+        read_regular("/dev/null")
+    assert read_regular("/proc/self/status").startswith(b"Name:")  # size 0 in stat
+
+
+def test_read_document_of_a_fifo_is_an_input_error(fifo: Path) -> None:
+    with pytest.raises(InputError, match="FIFO"):
+        read_document(fifo)
+
+
+def test_a_file_replaced_by_a_fifo_after_the_walk_is_skipped(tmp_path: Path) -> None:
+    path = tmp_path / "a.py"
+    path.write_text("x = 1\n" * 50)
+    sub = load_submission(str(tmp_path))
+    info = path.stat()
+    path.unlink()
+    os.mkfifo(path)  # the tree changed between walking and reading
+    with pytest.raises(InputError, match="FIFO"):
+        sub.files[0].read()
+    entry = FileEntry(str(path), info.st_size, info.st_mtime_ns)
+    outcome = process_file(entry, IndexParams(), None)
+    assert isinstance(outcome, Skipped) and "FIFO" in outcome.reason
+    large = process_file(entry, IndexParams(), None, max_bytes=0)  # the streaming path
+    assert isinstance(large, Skipped) and "FIFO" in large.reason
+
+
+@pytest.mark.parametrize("command", ["fingerprint", "tokens"])
+def test_cli_on_a_fifo_reports_it_and_goes_on(fifo: Path, tmp_path: Path, command: str) -> None:
+    good = tmp_path / "good.py"
+    good.write_text("def f(x):\n    return x + 1\n" * 20)
+    result = CliRunner().invoke(main, [command, str(fifo), str(good)])
+    assert result.exit_code == 1, result.output
+    assert "FIFO" in result.stderr and "good.py" in result.stdout
+
+
+@pytest.mark.parametrize(("name", "shown"), [
+    ("plain.py", "plain.py"),
+    ("café.py", "café.py"),
+    (os.fsdecode(b"caf\xe9.py"), "caf\\xe9.py"),
+    ("a\ud800b", "a\\ud800b"),
+])
+def test_printable(name: str, shown: str) -> None:
+    assert printable(name) == shown
+    printable(name).encode("utf-8")  # always encodable
