@@ -16,7 +16,7 @@ from typing import Protocol
 
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded
+from winnow.sources.sniff import Decoded, decode, sniff
 
 
 class FrontEnd(Protocol):
@@ -43,6 +43,10 @@ class Input:
     decoded: Decoded | None
     lang: str | None = None
     options: FrontEndOptions = DEFAULT_OPTIONS
+
+    def text(self) -> Decoded:
+        """``decoded``, or ``data`` sniffed and decoded now when it was not given."""
+        return self.decoded if self.decoded is not None else decode(self.data, sniff(self.data))
 
 
 @dataclass(frozen=True)

@@ -80,7 +80,7 @@ class CodeFrontEnd:
         return self.process(Input(data, name, decode(data, sniff(data)))).stream
 
     def process(self, inp: Input) -> Result:
-        decoded = inp.decoded if inp.decoded is not None else decode(inp.data, sniff(inp.data))
+        decoded = inp.text()
         language, backend, warnings = resolve_language(inp.name, inp.data, inp.lang)
         stream = code_stream(decoded, language, backend, inp.options)
         return Result(stream, language, tuple(warnings))

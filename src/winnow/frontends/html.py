@@ -95,6 +95,6 @@ class HtmlFrontEnd:
         return html_stream(decode(data, sniff(data)), DEFAULT_OPTIONS)
 
     def process(self, inp: Input) -> Result:
-        decoded = inp.decoded if inp.decoded is not None else decode(inp.data, sniff(inp.data))
+        decoded = inp.text()
         return Result(html_stream(decoded, inp.options))
 

@@ -221,7 +221,7 @@ class NotebookFrontEnd:
         return self.process(Input(data, name, decode(data, sniff(data)))).stream
 
     def process(self, inp: Input) -> Result:
-        decoded = inp.decoded if inp.decoded is not None else decode(inp.data, sniff(inp.data))
+        decoded = inp.text()
         try:
             stream, language, warnings = notebook_stream(decoded, inp.name, inp.options)
         except (ValueError, IndexError) as error:

@@ -179,7 +179,7 @@ class TextFrontEnd:
         return text_stream(decode(data, sniff(data)), DEFAULT_OPTIONS)
 
     def process(self, inp: Input) -> Result:
-        decoded = inp.decoded if inp.decoded is not None else decode(inp.data, sniff(inp.data))
+        decoded = inp.text()
         return Result(text_stream(decoded, inp.options))
 
 
