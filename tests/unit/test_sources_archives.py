@@ -128,3 +128,71 @@ def test_archive_errors_cross_process_boundaries() -> None:
     error = pickle.loads(pickle.dumps(ArchiveRefused("a.zip", "corrupt")))
     assert isinstance(error, ArchiveRefused)
     assert (error.path, error.reason, str(error)) == ("a.zip", "corrupt", "a.zip: corrupt")
+
+
+def _encrypt_first_member(path: Path) -> None:
+    """Set the 'encrypted' flag of the first member (local and central headers)."""
+    data = bytearray(path.read_bytes())
+    data[data.find(b"PK\x03\x04") + 6] |= 1
+    data[data.find(b"PK\x01\x02") + 8] |= 1
+    path.write_bytes(bytes(data))
+
+
+def test_encrypted_zip_member_is_skipped_with_its_name(tmp_path: Path) -> None:
+    archive = _zip(tmp_path / "locked.zip", {"secret.py": b"x = 1\n", "open.py": b"y = 2\n"})
+    _encrypt_first_member(archive)
+    members, problems = read_archive(str(archive))
+    assert [m.path for m in members] == ["open.py"]
+    assert problems[0].path.endswith("locked.zip/secret.py")
+    assert "encrypted" in problems[0].reason
+
+
+def test_duplicate_member_paths_keep_the_first(tmp_path: Path) -> None:
+    path = tmp_path / "dup.zip"
+    with zipfile.ZipFile(path, "w") as archive, pytest.warns(UserWarning, match="Duplicate"):
+        archive.writestr("a.py", b"first")
+        archive.writestr("a.py", b"second")
+    with zipfile.ZipFile(path, "a") as archive:
+        archive.writestr("./b.py", b"b one")
+        archive.writestr("b.py", b"b two")
+    members, problems = read_archive(str(path))
+    assert [(m.path, m.data) for m in members] == [("a.py", b"first"), ("b.py", b"b one")]
+    assert len(problems) == 2 and all("duplicate" in p.reason for p in problems)
+
+
+def test_format_comes_from_the_content(tmp_path: Path) -> None:
+    tar = _tar(tmp_path / "real.tar.gz", [tarfile.TarInfo("t.c")], {"t.c": b"int x;"})
+    as_zip = tmp_path / "really-a-tar.zip"
+    as_zip.write_bytes(tar.read_bytes())
+    assert [m.path for m in read_archive(str(as_zip))[0]] == ["t.c"]
+    zipped = _zip(tmp_path / "z.zip", {"z.py": b"z"})
+    as_tar = tmp_path / "really-a-zip.tar.gz"
+    as_tar.write_bytes(zipped.read_bytes())
+    assert [m.path for m in read_archive(str(as_tar))[0]] == ["z.py"]
+    garbage = tmp_path / "garbage.tar.gz"
+    garbage.write_bytes(b"\x1f\x8b not gzip at all" * 10)
+    with pytest.raises(ArchiveRefused, match="neither a zip nor a tar") as error:
+        read_archive(str(garbage))
+    assert "\n" not in str(error.value)
+
+
+def test_directory_entries_count_against_the_member_limit(tmp_path: Path) -> None:
+    infos = []
+    for i in range(50):
+        info = tarfile.TarInfo(f"d{i}")
+        info.type = tarfile.DIRTYPE
+        infos.append(info)
+    archive = _tar(tmp_path / "dirs.tar.gz", infos, {})
+    with pytest.raises(ArchiveRefused, match="more than 10 members"):
+        read_archive(str(archive), ArchiveLimits(max_members=10))
+
+
+def test_non_utf8_tar_member_names_become_printable(tmp_path: Path) -> None:
+    path = tmp_path / "latin.tar"
+    with tarfile.open(path, "w", format=tarfile.GNU_FORMAT, encoding="latin-1") as archive:
+        info = tarfile.TarInfo("caf\xe9.py")
+        info.size = 3
+        archive.addfile(info, io.BytesIO(b"x=1"))
+    members, problems = read_archive(str(path))
+    assert problems == [] and [m.path for m in members] == ["caf\\xe9.py"]
+    members[0].path.encode("utf-8")  # writable to any report

@@ -4,12 +4,17 @@ Submissions arrive as archives from untrusted people, so nothing is ever
 written to disk and every member is checked before it is read:
 
 * names that are absolute (``/x``, ``C:\\x``) or climb out (``../x``) are refused;
+* encrypted zip members are skipped (no password is ever asked for);
+* a second member with the same normalised path is skipped (the first is kept);
 * symbolic and hard links, devices and FIFOs are refused (a link could point
   out of the archive); for tar, :func:`tarfile.data_filter` (PEP 706) is applied
   as well, so anything it rejects is refused too;
 * size limits stop decompression bombs: the number of members, the size of one
   member and the total size are counted on the bytes actually decompressed,
-  never trusted from headers.
+  never trusted from headers; directory entries count as members.
+
+The format is read from the content, not the name.  Member names that are not
+UTF-8 are kept with the odd bytes written as ``\\xNN``.
 
 A refused member becomes a problem naming ``archive/member`` and the rest of
 the archive is still read; an archive that is corrupt or over a limit is
@@ -28,6 +33,7 @@ from pathlib import PurePosixPath
 from typing import IO, Final
 
 from winnow.errors import InputError
+from winnow.fileio import printable
 
 #: File-name endings read as archives (lower-cased comparison).
 ARCHIVE_SUFFIXES: Final = (
@@ -52,6 +58,7 @@ class Member:
 
     path: str
     data: bytes
+    where: str = ""  #: ``archive/member`` as stored, for messages
 
 
 class ArchiveRefused(InputError):
@@ -86,29 +93,45 @@ def read_archive(
 ) -> tuple[list[Member], list[InputError]]:
     """All regular files of the archive at ``path`` and the problems met.
 
+    The format is read from the content (a ``.zip`` that is really a tar is
+    read as a tar), the name only deciding which format is tried first.
     Raises :class:`ArchiveRefused` when the archive as a whole cannot be used.
     """
     budget = _Budget(path, limits)
     try:
-        if path.lower().endswith(".zip") or (
-            not path.lower().endswith(ARCHIVE_SUFFIXES[1:]) and zipfile.is_zipfile(path)
-        ):
+        zip_first = path.lower().endswith(".zip")
+        if zip_first and zipfile.is_zipfile(path):
             return _collect(_zip_members(path, budget))
-        return _collect(_tar_members(path, budget))
+        if tarfile.is_tarfile(path):
+            return _collect(_tar_members(path, budget))
+        if not zip_first and zipfile.is_zipfile(path):
+            return _collect(_zip_members(path, budget))
+        raise ArchiveRefused(path, "neither a zip nor a tar archive (corrupt or truncated?)")
     except ArchiveRefused:
         raise
     except (OSError, EOFError, zipfile.BadZipFile, tarfile.TarError, ValueError) as error:
         raise ArchiveRefused(path, f"cannot read archive: {error}") from error
 
 
+def _printable_or_none(name: str | None) -> str | None:
+    return None if name is None else printable(name)
+
+
 def _collect(
     items: Iterator[Member | InputError],
 ) -> tuple[list[Member], list[InputError]]:
-    members: list[Member] = []
+    """Members and problems apart; a second member with the same (normalised)
+    path is a problem, the first one is kept."""
+    members: dict[str, Member] = {}
     problems: list[InputError] = []
     for item in items:
-        (members if isinstance(item, Member) else problems).append(item)  # type: ignore[arg-type]
-    return members, problems
+        if isinstance(item, InputError):
+            problems.append(item)
+        elif item.path in members:
+            problems.append(InputError(item.where, "duplicate member path; first copy kept"))
+        else:
+            members[item.path] = item
+    return list(members.values()), problems
 
 
 class _Budget:
@@ -151,11 +174,11 @@ class _Budget:
 def _zip_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
     with zipfile.ZipFile(path) as archive:
         for info in archive.infolist():
+            budget.admit()  # directories count too: millions of them are a bomb as well
             if info.is_dir():
                 continue
-            budget.admit()
-            where = f"{path}/{info.filename}"
-            safe = safe_member_path(info.filename)
+            where = f"{path}/{printable(info.filename)}"
+            safe = _printable_or_none(safe_member_path(info.filename))
             if safe is None:
                 yield InputError(where, "unsafe member path (absolute or '..'); refused")
                 continue
@@ -164,23 +187,26 @@ def _zip_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
                 kind = "symbolic link" if stat.S_ISLNK(mode) else "special file"
                 yield InputError(where, f"{kind} in archive; refused")
                 continue
+            if info.flag_bits & 0x1:
+                yield InputError(where, "encrypted member (password needed); skipped")
+                continue
             try:
                 with archive.open(info) as stream:
                     data = budget.read(stream, safe)
             except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as error:
                 yield InputError(where, f"cannot read member: {error}")
                 continue
-            yield data if isinstance(data, InputError) else Member(safe, data)
+            yield data if isinstance(data, InputError) else Member(safe, data, where)
 
 
 def _tar_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
     with tarfile.open(path, mode="r:*") as archive:
         for info in archive:
+            budget.admit()  # directories count too: millions of them are a bomb as well
             if info.isdir():
                 continue
-            budget.admit()
-            where = f"{path}/{info.name}"
-            safe = safe_member_path(info.name)
+            where = f"{path}/{printable(info.name)}"
+            safe = _printable_or_none(safe_member_path(info.name))
             if safe is None:
                 yield InputError(where, "unsafe member path (absolute or '..'); refused")
                 continue
@@ -199,4 +225,4 @@ def _tar_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
                 continue
             with stream:
                 data = budget.read(stream, safe)
-            yield data if isinstance(data, InputError) else Member(safe, data)
+            yield data if isinstance(data, InputError) else Member(safe, data, where)
