@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import click
 from tqdm import tqdm
 
-from winnow.cli.common import exit_with, fail
+from winnow.cli.common import EXIT_SKIPPED, exit_with, fail
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.frontends import FRONTENDS
@@ -205,7 +205,7 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
             if missing:
                 for path in missing:
                     fail(InputError(path, NOT_FOUND))
-                exit_with(1)
+                exit_with(EXIT_SKIPPED)
         if compact and not info:
             compact_index(db, quiet)
     except WinnowError as error:

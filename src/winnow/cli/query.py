@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.common import (
+    EXIT_OK,
+    EXIT_SKIPPED,
+    exit_with,
+    fail,
+    format_option,
+    output,
+    output_option,
+)
 from winnow.cli.index import db_option
 from winnow.errors import IndexCorrupt, WinnowError
 from winnow.index import FingerprintIndex
@@ -39,7 +47,7 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
     pass 100 when fingerprints repeat.
     """
     results: list[QueryResult] = []
-    failed = 0
+    failed = False
     try:
         with FingerprintIndex(db, read_only=True) as index:
             params = index.params
@@ -52,10 +60,10 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
                                               limit=top))
                 except WinnowError as error:
                     fail(error)
-                    failed = 1
+                    failed = True
     except WinnowError as error:
         fail(error)
         exit_with(error.exit_code)
     with output(out_path) as out:
         write_query(results, fmt, out, threshold)
-    exit_with(failed)
+    exit_with(EXIT_SKIPPED if failed else EXIT_OK)
