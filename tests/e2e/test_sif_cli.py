@@ -64,6 +64,13 @@ def test_index_info_query_groups(corpus: Path, tmp_path: Path) -> None:
     assert code == 0 and "4 files" in err and "4 added" in err
     code, out, _ = run("index", "--info", "--db", db)
     assert code == 0 and "documents:      4" in out and "% of the corpus" in out
+    code, out, _ = run("index", "--info", "--db", db, "--format", "json")
+    info = json.loads(out)
+    assert code == 0 and info["documents"] == 4 and info["params"]["config"]["k"] == 50
+    code, out, _ = run("index", "--info", "--db", db, "--format", "csv",
+                       "-o", str(tmp_path / "info.csv"))
+    [row] = list(csv.DictReader(io.StringIO((tmp_path / "info.csv").read_text())))
+    assert code == 0 and out == "" and int(row["fingerprints"]) == info["fingerprints"]
 
     code, out, _ = run("query", str(corpus / "edit.txt"), "--db", db, "--format", "csv")
     rows = list(csv.DictReader(io.StringIO(out)))

@@ -31,8 +31,6 @@ def test_every_command_has_help_and_a_readme_row(name: str) -> None:
 
 @pytest.mark.parametrize("name", sorted(main.commands))
 def test_result_commands_share_format_and_output(name: str) -> None:
-    if name == "index":  # prints a summary on standard error, no result
-        return
     text = command_help(name)
     assert "--format [table|csv|json|jsonl]" in text
     assert "-o, --output FILE" in text

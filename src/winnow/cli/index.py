@@ -6,18 +6,28 @@ parameters) and the end-of-run summary.
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 from tqdm import tqdm
 
-from winnow.cli.common import EXIT_SKIPPED, exit_with, fail
+from winnow.cli.common import (
+    EXIT_SKIPPED,
+    exit_with,
+    fail,
+    format_option,
+    output,
+    output_option,
+    write_records,
+)
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.frontends import FRONTENDS
@@ -147,16 +157,30 @@ def compact_index(db: Path, quiet: bool) -> None:
                    err=True)
 
 
-def print_info(db: Path) -> None:
+#: Columns of ``winnow index --info --format csv`` (``params``: a JSON object).
+INFO_FIELDS = ["path", "documents", "fingerprints", "bytes_indexed", "index_bytes",
+               "percent_of_corpus", "params"]
+
+
+def print_info(db: Path, fmt: str, out_path: Path | None) -> None:
+    """``--info``: the index's size and parameters, in any of the output formats."""
     with FingerprintIndex(db, read_only=True) as index:
         info = index.info()
-    click.echo(f"index:          {info.path}")
-    click.echo(f"documents:      {info.documents}")
-    click.echo(f"fingerprints:   {info.fingerprints}")
-    click.echo(f"bytes indexed:  {info.bytes_indexed}")
-    click.echo(f"index size:     {info.index_bytes} bytes "
-               f"({info.percent_of_corpus:.2f}% of the corpus)")
-    click.echo(f"parameters:     {info.params}")
+    record: dict[str, Any] = {**asdict(info), "percent_of_corpus": info.percent_of_corpus}
+    with output(out_path) as out:
+        if fmt == "csv":
+            write_records([{**record, "params": json.dumps(info.params)}], fmt, out,
+                          INFO_FIELDS)
+        elif fmt in ("json", "jsonl"):
+            out.write(json.dumps(record, indent=2 if fmt == "json" else None) + "\n")
+        else:
+            click.echo(f"index:          {info.path}\n"
+                       f"documents:      {info.documents}\n"
+                       f"fingerprints:   {info.fingerprints}\n"
+                       f"bytes indexed:  {info.bytes_indexed}\n"
+                       f"index size:     {info.index_bytes} bytes "
+                       f"({info.percent_of_corpus:.2f}% of the corpus)\n"
+                       f"parameters:     {info.params}", file=out)
 
 
 @click.command("index")
@@ -171,6 +195,8 @@ def print_info(db: Path) -> None:
               help="Fingerprint files up to this many MiB; larger ones are only checksummed.")
 @click.option("--remove", is_flag=True, help="Remove PATHS (files or folders) from the index.")
 @click.option("--info", is_flag=True, help="Show the index's size and parameters.")
+@format_option()
+@output_option
 @click.option("--compact", is_flag=True,
               help="Rewrite the index file without the space of removed files "
                    "(after indexing PATHS, if any).")
@@ -180,17 +206,18 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
                   method: str | None, bits: int | None, seed: int | None,
                   frontend: str | None, frontend_options: tuple[str, ...], jobs: int | None,
                   follow_links: bool, max_mb: int, remove: bool, info: bool, compact: bool,
-                  show_skipped: bool, quiet: bool) -> None:
+                  show_skipped: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Index the files under PATHS into one database file (sif's index).
 
     New and changed files are fingerprinted (changes found by size and mtime,
     confirmed by checksum); files gone from PATHS are dropped.  The run is one
-    transaction: interrupted, the index keeps its previous state.
+    transaction: interrupted, the index keeps its previous state.  The
+    summary goes to standard error; --format and -o apply to --info.
     """
     params = build_params(k, t, method, bits, seed, frontend, frontend_options)
     try:
         if info:
-            print_info(db)
+            print_info(db, fmt, out_path)
         elif remove:
             with FingerprintIndex(db) as index:
                 n = remove_paths(index, list(paths))
