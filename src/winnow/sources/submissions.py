@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from winnow.errors import InputError
-from winnow.fileio import read_regular
+from winnow.fileio import printable, read_regular
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document
 from winnow.sources.archives import ArchiveLimits, ArchiveRefused, is_archive, read_archive
@@ -72,7 +72,9 @@ class SourceFile:
     """One file of a submission, read lazily from disk or held from an archive.
 
     ``path`` is its path inside the submission; ``location`` names it for
-    messages (a real path, or ``archive.zip/member``).  Picklable, so worker
+    messages (a real path, or ``archive.zip/member``).  Both are printable
+    (:func:`winnow.fileio.printable`): a name that is not UTF-8 shows its odd
+    bytes as ``\\xNN`` and ``disk`` keeps the real path to read.  Picklable, so worker
     processes can build its document.
     """
 
@@ -81,13 +83,14 @@ class SourceFile:
     read_options: ReadOptions
     data: bytes | None = None
     size: int = -1  #: bytes, as seen when the submission was loaded (-1 = unknown)
+    disk: str | None = None  #: the real path when ``location`` had to be made printable
 
     def read(self) -> bytes:
         """The file's bytes, or an :class:`InputError` saying why not."""
         if self.data is not None:
             return self.data
         try:
-            return read_regular(self.location)
+            return read_regular(self.disk or self.location)
         except OSError as error:
             raise InputError(self.location, _describe(error)) from error
 
@@ -118,25 +121,25 @@ def load_submission(
 ) -> SubmissionSource:
     """The submission at ``path`` (file, folder or archive), named ``name or path``."""
     opts = read_options or ReadOptions()
-    label = name or path
+    label = printable(name or path)
     files: list[SourceFile] = []
     problems: list[InputError] = []
     try:
         info = os.stat(path)
     except OSError as error:
-        return SubmissionSource(label, role, (), (InputError(path, _describe(error)),))
+        return SubmissionSource(label, role, (), (_problem(path, _describe(error)),))
     if os.path.isdir(path):
         top = os.path.realpath(path)
         for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}, top):
             (files if isinstance(item, SourceFile) else problems).append(item)  # type: ignore[arg-type]
     elif not stat.S_ISREG(info.st_mode):
-        problems.append(InputError(path, "not a regular file (device, FIFO or socket); skipped"))
+        problems.append(_problem(path, "not a regular file (device, FIFO or socket); skipped"))
     elif is_archive(path):
         _add_archive(path, "", opts, files, problems)
     else:
-        files.append(SourceFile(os.path.basename(path) or path, path, opts, size=info.st_size))
+        files.append(_disk_file(os.path.basename(path) or path, path, opts, info.st_size))
     if not files and not problems:
-        problems.append(InputError(path, "empty submission: no files to compare"))
+        problems.append(_problem(path, "empty submission: no files to compare"))
     return SubmissionSource(label, role, tuple(files), tuple(problems))
 
 
@@ -157,7 +160,8 @@ def load_submissions(
             try:
                 entries = sorted(os.listdir(path))
             except OSError as error:
-                out.append(SubmissionSource(path, role, (), (InputError(path, _describe(error)),)))
+                out.append(SubmissionSource(printable(path), role, (),
+                                        (_problem(path, _describe(error)),)))
                 continue
             opts = read_options or ReadOptions()
             for entry in entries:
@@ -179,7 +183,7 @@ def _walk(
     try:
         entries = sorted(os.scandir(root), key=lambda entry: entry.name)
     except OSError as error:
-        yield InputError(root, _describe(error))
+        yield _problem(root, _describe(error))
         return
     for entry in entries:
         if _ignored(entry.name):
@@ -188,20 +192,20 @@ def _walk(
         try:
             info = os.stat(entry.path)
         except OSError as error:
-            yield InputError(entry.path, _describe(error))
+            yield _problem(entry.path, _describe(error))
             continue
         if entry.is_symlink() and os.path.commonpath(
                 [top, os.path.realpath(entry.path)]) != top:
-            yield InputError(entry.path, "symbolic link out of the submission; not followed")
+            yield _problem(entry.path, "symbolic link out of the submission; not followed")
             continue
         if os.path.isdir(entry.path):
             key = (info.st_dev, info.st_ino)
             if key in ancestors:
-                yield InputError(entry.path, "symbolic link loop; not followed")
+                yield _problem(entry.path, "symbolic link loop; not followed")
                 continue
             yield from _walk(entry.path, rel + "/", opts, ancestors | {key}, top)
         elif not stat.S_ISREG(info.st_mode):
-            yield InputError(entry.path, "not a regular file (device, FIFO or socket); skipped")
+            yield _problem(entry.path, "not a regular file (device, FIFO or socket); skipped")
         elif not opts.wants(rel) and not is_archive(entry.name):
             continue
         elif is_archive(entry.name):
@@ -211,7 +215,7 @@ def _walk(
             yield from problems
             yield from files
         else:
-            yield SourceFile(rel, entry.path, opts, size=info.st_size)
+            yield _disk_file(rel, entry.path, opts, info.st_size)
 
 
 def _add_archive(
@@ -221,17 +225,30 @@ def _add_archive(
     try:
         members, member_problems = read_archive(path, opts.limits)
     except ArchiveRefused as error:
-        problems.append(error)
+        problems.append(type(error)(printable(error.path), error.reason))
         return
-    problems.extend(member_problems)
+    problems.extend(_problem(p.path, p.reason) for p in member_problems)
+    shown = printable(path)
     for member in sorted(members, key=lambda m: m.path):
         parts = member.path.split("/")
         if any(_ignored(part) for part in parts) or not opts.wants(member.path):
             continue
         files.append(
-            SourceFile(prefix + member.path, f"{path}/{member.path}", opts, member.data,
+            SourceFile(printable(prefix) + member.path, f"{shown}/{member.path}", opts, member.data,
                        len(member.data))
         )
+
+
+def _disk_file(rel: str, path: str, opts: ReadOptions, size: int) -> SourceFile:
+    """A file on disk, named printably; ``disk`` set when that changed its path."""
+    shown = printable(path)
+    return SourceFile(printable(rel), shown, opts, size=size,
+                      disk=None if shown == path else path)
+
+
+def _problem(path: str, reason: str) -> InputError:
+    """A problem naming ``path`` printably."""
+    return InputError(printable(path), reason)
 
 
 def _ignored(name: str) -> bool:
