@@ -25,7 +25,7 @@ from typing import Literal
 import numpy as np
 
 from winnow.errors import InputError
-from winnow.fileio import read_regular
+from winnow.fileio import printable, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.fingerprinting import checksum, fingerprint_data
@@ -70,11 +70,11 @@ def _score(m: Match, measure: Measure) -> float:
 
 def _read(path: str) -> bytes:
     if os.path.isdir(path):
-        raise InputError(path, "is a directory (give files)")
+        raise InputError(printable(path), "is a directory (give files)")
     try:
         return read_regular(path)
     except OSError as error:
-        raise InputError(path, describe_error(error)) from error
+        raise InputError(printable(path), describe_error(error)) from error
 
 
 def _match(query: str, row: DocRow, shared: int, occurrences: int, q_fp: int,
@@ -109,10 +109,10 @@ def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
     for row, shared, occ in index.matches(printed.hashes, digest):
         if row.path == own and not include_self:
             continue
-        found = _match(path, row, shared, occ, int(printed.hashes.size), distinct,
+        found = _match(printable(path), row, shared, occ, int(printed.hashes.size), distinct,
                        row.checksum == digest)
         if found.identical or _score(found, measure) >= threshold:
             matches.append(found)
     matches.sort(key=lambda m: (-_score(m, measure), -m.shared, m.match))
-    return QueryResult(query=path, size=len(data), fingerprints=int(printed.hashes.size),
+    return QueryResult(query=printable(path), size=len(data), fingerprints=int(printed.hashes.size),
                        distinct=distinct, matches=matches[:limit])

@@ -8,7 +8,8 @@ entries with a reason, and the walk goes on.
 Symbolic links are not followed unless ``follow_links`` (like ``find``), so a
 file is never indexed twice through a link; a path given explicitly is always
 followed.  When following, every directory is entered once (by device and
-inode), which breaks loops.
+inode), which breaks loops.  A name that is not valid UTF-8 is skipped with a reason
+(with everything under it): the index keeps paths as text.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from winnow.fileio import printable
+
 #: The reason given for a path that does not exist (it holds nothing to keep).
 NOT_FOUND = "no such file or directory"
 GONE = (NOT_FOUND, "vanished or broken symbolic link")
+#: The reason given for a name that is not UTF-8 (shown with its odd bytes as ``\\xNN``).
+NOT_UTF8 = "name is not valid UTF-8 (the index stores paths as text); skipped"
 
 
 @dataclass(frozen=True)
@@ -73,6 +78,9 @@ class _Walker:
 
     def visit(self, path: str, explicit: bool) -> list[str]:
         """Record ``path``; return it as a directory to descend into, if it is one."""
+        if printable(path) != path:  # the index stores paths as UTF-8 text
+            self.result.skipped.append(Skipped(printable(path), NOT_UTF8))
+            return []
         try:
             link = os.path.islink(path)
             if link and not (self.follow or explicit):

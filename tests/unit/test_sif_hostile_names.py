@@ -1,0 +1,58 @@
+"""sif on trees with names that are not UTF-8: skipped with a reason, never a crash."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from winnow.cli.main import main
+from winnow.index import FingerprintIndex
+from winnow.sif.build import update_index
+from winnow.sif.query import query_file
+from winnow.sif.walk import NOT_UTF8, walk
+
+TEXT = "".join(f"line {i}: the quick brown fox jumps over the lazy dog {i * 7}\n"
+               for i in range(200))
+LATIN1 = os.fsdecode(b"caf\xe9")
+
+
+@pytest.fixture
+def tree(tmp_path: Path) -> Path:
+    root = tmp_path / "tree"
+    (root / LATIN1).mkdir(parents=True)
+    (root / LATIN1 / "inside.txt").write_text(TEXT)
+    (root / f"{LATIN1}.txt").write_text(TEXT)
+    (root / "fine.txt").write_text(TEXT)
+    return root
+
+
+def test_walk_skips_non_utf8_names_with_a_printable_reason(tree: Path) -> None:
+    result = walk([tree])
+    assert [Path(f.path).name for f in result.files] == ["fine.txt"]
+    skipped = sorted(Path(s.path).name for s in result.skipped)
+    assert skipped == ["caf\\xe9", "caf\\xe9.txt"]
+    assert all(s.reason == NOT_UTF8 for s in result.skipped)
+
+
+def test_index_and_query_a_tree_with_non_utf8_names(tree: Path, tmp_path: Path) -> None:
+    with FingerprintIndex(tmp_path / "i.db") as index:
+        summary = update_index(index, [tree])  # used to fail the whole build
+        assert [Path(d.path).name for d in index.documents()] == ["fine.txt"]
+        result = query_file(index, index.params, str(tree / f"{LATIN1}.txt"))
+    assert len(summary.skipped) == 2
+    assert result.query.endswith("caf\\xe9.txt")
+    assert [Path(m.match).name for m in result.matches] == ["fine.txt"]
+
+
+def test_query_cli_writes_csv_for_a_non_utf8_query_name(tree: Path, tmp_path: Path) -> None:
+    db, out = tmp_path / "c.db", tmp_path / "q.csv"
+    runner = CliRunner()
+    assert runner.invoke(main, ["index", str(tree), "--db", str(db), "-q", "-j", "1"]
+                         ).exit_code in (0, 1)
+    result = runner.invoke(main, ["query", str(tree / f"{LATIN1}.txt"), "--db", str(db),
+                                  "--format", "csv", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "caf\\xe9.txt" in out.read_text(encoding="utf-8")
