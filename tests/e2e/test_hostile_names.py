@@ -70,3 +70,16 @@ def test_html_report_with_non_utf8_names(batch: Path, tmp_path: Path) -> None:
             assert result.exit_code == 0, result.output + result.stderr
     page = (tmp_path / "one.html").read_text(encoding="utf-8")
     assert "caf\\xe9" in page
+
+
+@pytest.mark.parametrize("command", ["fingerprint", "tokens", "compare"])
+def test_terminal_escapes_in_names_never_reach_the_terminal(tmp_path: Path,
+                                                             command: str) -> None:
+    evil = tmp_path / f"{ESCAPE}\nfake.py"
+    evil.write_text(PROGRAM)
+    missing = tmp_path / f"gone{ESCAPE}.py"
+    result = CliRunner().invoke(main, [command, str(evil), str(missing)],
+                                color=True)  # as on a terminal: click keeps escapes
+    assert result.exit_code == 1, result.output
+    assert "red" in result.stdout + result.stderr and "gone" in result.stderr
+    assert "\x1b" not in result.stdout and "\x1b" not in result.stderr

@@ -14,6 +14,7 @@ import click
 
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
+from winnow.reports.table import safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -106,13 +107,14 @@ def write_records(records: Iterable[dict[str, Any]], fmt: str, out: TextIO,
 
 
 def warn(message: str) -> None:
-    """A warning on standard error, prefixed with the program name."""
-    click.echo(f"winnow: warning: {message}", err=True)
+    """A warning on standard error, prefixed with the program name; control
+    characters (terminal escapes in file names) are shown escaped."""
+    click.echo(f"winnow: warning: {safe(message)}", err=True)
 
 
 def fail(error: WinnowError) -> None:
-    """Report a library error on standard error."""
-    click.echo(f"winnow: error: {error}", err=True)
+    """Report a library error on standard error (control characters escaped)."""
+    click.echo(f"winnow: error: {safe(str(error))}", err=True)
 
 
 class WinnowGroup(click.Group):

@@ -25,6 +25,7 @@ from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.frontends import default_params
 from winnow.model import Document, Span
+from winnow.reports.table import safe
 
 #: Columns of ``winnow fingerprint --format csv``: one row per fingerprint.
 CSV_FIELDS = ["path", "hash", "start", "end", "byte_start", "byte_end", "line_start",
@@ -67,7 +68,7 @@ def print_table(result: dict[str, Any], out: TextIO) -> None:
     fps = result["fingerprints"]
     lang = f" {result['language']}" if result["language"] else ""
     click.echo(
-        f"== {result['path']}: {result['size']} bytes, front-end {result['frontend']}{lang}, "
+        f"== {safe(result['path'])}: {result['size']} bytes, front-end {result['frontend']}{lang}, "
         f"{result['units']} units, {result['kgrams']} k-grams, "
         f"{len(fps)} fingerprints, density {result['density']:.6f}", file=out
     )

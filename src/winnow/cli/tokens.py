@@ -28,6 +28,7 @@ from winnow.frontends import FRONTENDS, FrontEndOptions, read_document
 from winnow.frontends.code import resolve_language
 from winnow.frontends.notebook import CellMap, cell_map
 from winnow.model import Document
+from winnow.reports.table import safe
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -137,7 +138,7 @@ def _show_line(text: str, width: int = 60) -> str:
 
 def print_side_by_side(doc: Document, out: TextIO) -> None:
     """Each original line that has units, beside the labels of those units."""
-    header = (f"== {doc.name}: front-end {doc.frontend}"
+    header = (f"== {safe(doc.name)}: front-end {doc.frontend}"
               f"{', language ' + doc.language if doc.language else ''}"
               f"{', encoding ' + doc.encoding if doc.encoding else ''}, {len(doc.stream)} units")
     click.echo(header, file=out)
