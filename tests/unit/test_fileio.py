@@ -81,3 +81,15 @@ def test_cli_on_a_fifo_reports_it_and_goes_on(fifo: Path, tmp_path: Path, comman
 def test_printable(name: str, shown: str) -> None:
     assert printable(name) == shown
     printable(name).encode("utf-8")  # always encodable
+
+
+@pytest.mark.parametrize("read_only", [False, True])
+def test_index_path_that_is_a_fifo_or_folder_is_refused(fifo: Path, tmp_path: Path,
+                                                        read_only: bool) -> None:
+    from winnow.errors import IndexCorrupt
+    from winnow.index import FingerprintIndex
+
+    with pytest.raises(IndexCorrupt, match="FIFO"):  # DuckDB blocked here forever
+        FingerprintIndex(fifo, read_only=read_only)
+    with pytest.raises(IndexCorrupt, match="directory"):
+        FingerprintIndex(tmp_path, read_only=read_only)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
+from winnow.fileio import kind_of
 from winnow.index.params import FORMAT_VERSION, IndexParams
 
 _SCHEMA = (
@@ -124,6 +126,18 @@ def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
         raise IndexCorrupt(f"{path}: not a winnow index ({error})") from error
 
 
+def _refuse_special(path: Path) -> None:
+    """An existing index path must be a regular file: DuckDB would block forever
+    opening a FIFO and fail obscurely on a folder or device."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return  # missing (created) or unreadable (DuckDB says why)
+    if not stat.S_ISREG(mode):
+        raise IndexCorrupt(f"{path}: not a regular file ({kind_of(mode)}); "
+                           f"an index is one database file")
+
+
 class FingerprintIndex:
     """An open index.  Use as a context manager; writes go in :meth:`transaction`.
 
@@ -135,6 +149,7 @@ class FingerprintIndex:
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise IndexCorrupt(f"{self.path}: no such index (build one with `winnow index`)")
+        _refuse_special(self.path)
         self._con = _connect(self.path, read_only)
         self.read_only = read_only
         try:
