@@ -210,7 +210,7 @@ def test_kill_9_during_build_leaves_old_or_new_state(tmp_path: Path) -> None:
         paths, _ = integrity(db)
         assert paths == old_paths or len(paths) == 170, f"attempt {attempt}, {delay:.2f} s"
     subprocess.run([*CLI, "index", str(old), str(new), "--db", str(db), "-q", "-j", "2"],
-                   check=True)
+                   check=True, timeout=240)
     paths, fps = integrity(db)
     assert len(paths) == 170
     fresh = tmp_path / "fresh.db"

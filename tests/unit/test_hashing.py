@@ -40,7 +40,8 @@ def test_identical_across_processes() -> None:
     here = winnow.kgram_hashes(np.frombuffer(b"process independent", np.uint8), 4).tolist()
     for hashseed in ("1", "12345"):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                             check=True, env={"PYTHONHASHSEED": hashseed, "PATH": ""})
+                             check=True, env={"PYTHONHASHSEED": hashseed, "PATH": ""},
+                             timeout=120)
         assert eval(out.stdout) == here  # a list literal we printed ourselves
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import select
 import subprocess
 import sys
 import textwrap
@@ -132,10 +133,16 @@ def test_second_writer_gets_clear_busy_error(tmp_path: Path) -> None:
             sys.stdin.readline()
         """)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
-        assert holder.stdout is not None and holder.stdout.readline().strip() == "ready"
+        assert holder.stdout is not None
+        ready, _, _ = select.select([holder.stdout], [], [], 120)  # never wait forever
+        assert ready and holder.stdout.readline().strip() == "ready"
         with pytest.raises(IndexBusy, match="in use by another winnow process"):
             FingerprintIndex(db)
     finally:
-        holder.communicate("\n", timeout=30)
+        try:
+            holder.communicate("\n", timeout=30)
+        except subprocess.TimeoutExpired:
+            holder.kill()  # do not leave a process holding the index behind
+            holder.communicate()
     with FingerprintIndex(db) as index:  # free again
         assert index.documents() == []

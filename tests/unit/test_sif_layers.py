@@ -14,5 +14,5 @@ def test_index_and_sif_do_not_import_click_or_tqdm() -> None:
         "print(sorted(m for m in ('click', 'tqdm') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, timeout=120).stdout
     assert out.strip() == "[]"
