@@ -215,7 +215,8 @@ def test_zip_path_traversal_is_refused(tmp_path: Path) -> None:
     assert data["pairs"][0]["similarity"] > 0.9
 
 
-@pytest.mark.parametrize("args", [["-m", "-1"], ["-k", "10", "-t", "5"], ["-m", "2.5"]])
+@pytest.mark.parametrize("args", [["-m", "-1"], ["-k", "10", "-t", "5"], ["-m", "2.5"],
+                                  ["-m", "nan"], ["-m", "1e400"], ["-m", "inf"]])
 def test_bad_options_are_usage_errors(args: list[str]) -> None:
     assert run(*args, str(SUBS / "alice"), str(SUBS / "bob")).exit_code == 2
 

@@ -8,6 +8,7 @@ the report could not be written).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -54,6 +55,8 @@ def _max_occurrences(value: str) -> float:
         number = float(value)
     except ValueError as error:
         raise click.BadParameter(f"{value!r} is not a number") from error
+    if not math.isfinite(number):
+        raise click.BadParameter(f"{value!r} is not a finite number")
     return int(number) if number >= 1 and number == int(number) else number
 
 
