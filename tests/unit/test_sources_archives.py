@@ -196,3 +196,17 @@ def test_non_utf8_tar_member_names_become_printable(tmp_path: Path) -> None:
     members, problems = read_archive(str(path))
     assert problems == [] and [m.path for m in members] == ["caf\\xe9.py"]
     members[0].path.encode("utf-8")  # writable to any report
+
+
+def test_skipped_tar_members_count_against_the_total(tmp_path: Path) -> None:
+    """A compressed tar is decompressed to skip a member, so a bomb of large
+    members that are all skipped must still hit the total limit (before: a 3 MB
+    .tar.gz of three 1 GiB members took 14 s and was accepted)."""
+    infos = [tarfile.TarInfo(f"zeros{i}.txt") for i in range(3)]
+    archive = _tar(tmp_path / "bomb.tar.gz", [*infos, tarfile.TarInfo("ok.txt")],
+                   {**{i.name: bytes(5_000_000) for i in infos}, "ok.txt": b"fine"})
+    limits = ArchiveLimits(max_member_bytes=1000, max_total_bytes=4 << 20)
+    with pytest.raises(ArchiveRefused, match="uncompressed"):
+        read_archive(str(archive), limits)
+    members, problems = read_archive(str(archive), ArchiveLimits(max_member_bytes=1000))
+    assert [m.path for m in members] == ["ok.txt"] and len(problems) == 3

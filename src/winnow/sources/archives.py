@@ -11,7 +11,9 @@ written to disk and every member is checked before it is read:
   as well, so anything it rejects is refused too;
 * size limits stop decompression bombs: the number of members, the size of one
   member and the total size are counted on the bytes actually decompressed,
-  never trusted from headers; directory entries count as members.
+  never trusted from headers; directory entries count as members.  In a tar
+  every member's data is decompressed (read or skipped over), so a member too
+  large to read still counts its size against the total.
 
 The format is read from the content, not the name.  Member names that are not
 UTF-8 are kept with the odd bytes written as ``\\xNN``.
@@ -150,18 +152,24 @@ class _Budget:
                 self.archive, f"more than {self.limits.max_members} members (refused)"
             )
 
-    def read(self, stream: IO[bytes], member: str) -> bytes | InputError:
-        """Read a member in chunks, stopping as soon as a limit is passed."""
+    def charge(self, size: int) -> None:
+        """Count ``size`` more decompressed bytes; refuse the archive past the limit."""
+        self.total += size
+        if self.total > self.limits.max_total_bytes:
+            raise ArchiveRefused(
+                self.archive,
+                f"more than {self.limits.max_total_bytes} bytes uncompressed (refused)",
+            )
+
+    def read(self, stream: IO[bytes], member: str, charged: bool = False) -> bytes | InputError:
+        """Read a member in chunks, stopping as soon as a limit is passed
+        (``charged``: its bytes were already counted against the total)."""
         chunks: list[bytes] = []
         size = 0
         while chunk := stream.read(_CHUNK):
             size += len(chunk)
-            self.total += len(chunk)
-            if self.total > self.limits.max_total_bytes:
-                raise ArchiveRefused(
-                    self.archive,
-                    f"more than {self.limits.max_total_bytes} bytes uncompressed (refused)",
-                )
+            if not charged:
+                self.charge(len(chunk))
             if size > self.limits.max_member_bytes:
                 return InputError(
                     f"{self.archive}/{member}",
@@ -199,10 +207,22 @@ def _zip_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
             yield data if isinstance(data, InputError) else Member(safe, data, where)
 
 
+def _stored_size(info: tarfile.TarInfo) -> int:
+    """Bytes of data the tar stream holds for ``info`` (a sparse member stores
+    only its data chunks)."""
+    if not info.isreg():
+        return 0
+    sparse = getattr(info, "sparse", None)
+    return sum(size for _, size in sparse) if sparse else info.size
+
+
 def _tar_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
     with tarfile.open(path, mode="r:*") as archive:
         for info in archive:
             budget.admit()  # directories count too: millions of them are a bomb as well
+            # A compressed tar is one stream: every member's data is decompressed,
+            # read or skipped over, so all of it counts (a bomb of skipped members).
+            budget.charge(_stored_size(info))
             if info.isdir():
                 continue
             where = f"{path}/{printable(info.name)}"
@@ -219,10 +239,14 @@ def _tar_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
             except tarfile.FilterError as error:
                 yield InputError(where, f"refused by tar data filter: {error}")
                 continue
+            if info.size > budget.limits.max_member_bytes:
+                yield InputError(where, f"larger than {budget.limits.max_member_bytes} bytes "
+                                        "(skipped)")
+                continue
             stream = archive.extractfile(info)
             if stream is None:
                 yield InputError(where, "cannot read member")
                 continue
             with stream:
-                data = budget.read(stream, safe)
+                data = budget.read(stream, safe, charged=True)
             yield data if isinstance(data, InputError) else Member(safe, data, where)
