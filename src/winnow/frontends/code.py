@@ -10,6 +10,8 @@ file extension, a ``#!`` line or, last, Pygments' guess.
 
 from __future__ import annotations
 
+import re
+
 from winnow.frontends.base import Input, Result
 from winnow.frontends.languages import (
     find_language,
@@ -56,15 +58,27 @@ def _guess(data: bytes) -> tuple[str, str, list[str]]:
     return alias, alias, [f"language guessed from content: {alias}"]
 
 
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+
 def code_stream(decoded: Decoded, language: str, backend: str,
                 options: FrontEndOptions = DEFAULT_OPTIONS) -> Stream:
-    """Tokens of decoded source text, offsets mapped to the original bytes."""
+    """Tokens of decoded source text, offsets mapped to the original bytes.
+
+    A lone CR ends a line as LF does (old Mac files; Python and most compilers
+    accept them): it is lexed as LF, byte for byte, so offsets do not move.
+    Without this, one ``#`` comment swallowed a CR-only file, an easy way to
+    hide a copy.
+    """
+    text = decoded.utf8
+    if b"\r" in text:
+        text = _LONE_CR.sub(b"\n", text)
     fast = FAST_LEXERS.get(language)
     if fast is not None:
-        ids, starts, ends, labels = fast.lex(decoded.utf8, options.keep_identifiers,
+        ids, starts, ends, labels = fast.lex(text, options.keep_identifiers,
                                              options.keep_literals)
     else:
-        ids, starts, ends, labels = lex_pygments(decoded.utf8, backend,
+        ids, starts, ends, labels = lex_pygments(text, backend,
                                                  options.keep_identifiers, options.keep_literals)
     return Stream(ids, decoded.original(starts), decoded.original(ends), labels)
 
