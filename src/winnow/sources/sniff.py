@@ -76,7 +76,8 @@ def sniff(data: bytes) -> Sniffed:
     """Decide whether ``data`` is text (and in which encoding) or binary.
 
     Order: a byte-order mark decides; NUL bytes mean binary unless the
-    sample is BOM-less UTF-16; valid UTF-8 is UTF-8; too many control bytes
+    sample is BOM-less UTF-16 or UTF-8 text with at most one NUL per KiB and
+    no other control bytes; valid UTF-8 is UTF-8; too many control bytes
     mean binary; otherwise ``charset-normalizer`` picks an encoding, and if it
     finds none the file is binary.
     """
@@ -88,6 +89,8 @@ def sniff(data: bytes) -> Sniffed:
         utf16 = _looks_utf16(sample)
         if utf16 is not None:
             return Sniffed("text", utf16, 0, f"{utf16} without byte-order mark")
+        if _text_with_stray_nuls(sample, whole=len(data) <= SNIFF_BYTES):
+            return Sniffed("text", "utf-8", 0, "UTF-8 with a few NUL bytes")
         return Sniffed("binary", None, 0, "NUL bytes")
     if _is_utf8(sample, whole=len(data) <= SNIFF_BYTES):
         return Sniffed("text", "utf-8", 0, "valid UTF-8")
@@ -103,6 +106,18 @@ def sniff(data: bytes) -> Sniffed:
     if guess is None:
         return Sniffed("binary", None, 0, "no text encoding fits")
     return Sniffed("text", guess, 0, f"detected {guess}")
+
+
+def _text_with_stray_nuls(sample: bytes, whole: bool) -> bool:
+    """At most one NUL per KiB in otherwise clean UTF-8 text (no other control
+    bytes).  C compilers ignore a NUL in a comment, so without this one NUL
+    byte turned a copied source file into a skipped "binary" one."""
+    if sample.count(b"\x00") * 1024 > len(sample):
+        return False
+    rest = sample.replace(b"\x00", b"")
+    if _CONTROL[np.frombuffer(rest, dtype=np.uint8)].any():
+        return False
+    return _is_utf8(rest, whole)
 
 
 def _is_utf8(sample: bytes, whole: bool) -> bool:
