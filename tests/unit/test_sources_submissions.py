@@ -147,3 +147,22 @@ def test_dominant_frontend(tmp_path: Path) -> None:
     assert dominant_frontend(subs, ReadOptions()) == "code"
     assert dominant_frontend(subs, ReadOptions(frontend="text")) == "text"
     assert dominant_frontend([], ReadOptions()) == "text"
+
+
+def test_each_entry_linking_out_of_the_folder_is_not_followed(tmp_path: Path) -> None:
+    """``--each`` over a folder holding a student's symbolic link to a private
+    folder (unzip recreates links) read that folder into the report."""
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "key.txt").write_text("password=hunter2\n")
+    batch = tmp_path / "batch"
+    (batch / "alice").mkdir(parents=True)
+    (batch / "alice" / "a.py").write_text("x = 1\n")
+    (batch / "mallory").symlink_to(secret)
+    (batch / "eve.txt").symlink_to(secret / "key.txt")
+    (batch / "alias").symlink_to("alice")  # inside the folder: followed
+    subs = {s.name.rsplit("/", 1)[-1]: s for s in load_submissions([str(batch)], each=True)}
+    assert [f.path for f in subs["alias"].files] == ["a.py"]
+    for name in ("mallory", "eve.txt"):
+        assert subs[name].files == ()
+        assert "symbolic link out of the folder" in subs[name].problems[0].reason

@@ -151,8 +151,10 @@ def load_submissions(
 
     Entries of an ``each`` folder are named ``folder/entry`` (as given +
     entry), skipping hidden and ignored names and single files that
-    ``--include``/``--exclude`` leave out; a path that is not a folder is one
-    submission as usual.
+    ``--include``/``--exclude`` leave out; an entry that is a symbolic link
+    pointing out of the folder is a problem, not followed (a student's entry
+    must not pull other files of the machine in); a path that is not a folder
+    is one submission as usual.
     """
     out: list[SubmissionSource] = []
     for path in paths:
@@ -164,10 +166,15 @@ def load_submissions(
                                         (_problem(path, _describe(error)),)))
                 continue
             opts = read_options or ReadOptions()
+            top = os.path.realpath(path)
             for entry in entries:
                 full = os.path.join(path, entry)
                 if _ignored(entry) or (os.path.isfile(full) and not is_archive(entry)
                                        and not opts.wants(entry)):
+                    continue
+                if _links_out(full, top):
+                    out.append(SubmissionSource(printable(full), role, (), (_problem(
+                        full, "symbolic link out of the folder; not followed"),)))
                     continue
                 out.append(load_submission(full, role, read_options))
         else:
@@ -237,6 +244,12 @@ def _add_archive(
             SourceFile(printable(prefix) + member.path, f"{shown}/{member.path}", opts, member.data,
                        len(member.data))
         )
+
+
+def _links_out(path: str, top: str) -> bool:
+    """Whether ``path`` is a symbolic link whose target is not under ``top``."""
+    return os.path.islink(path) and os.path.commonpath(
+        [top, os.path.realpath(path)]) != top
 
 
 def _disk_file(rel: str, path: str, opts: ReadOptions, size: int) -> SourceFile:
