@@ -56,3 +56,20 @@ def test_query_cli_writes_csv_for_a_non_utf8_query_name(tree: Path, tmp_path: Pa
                                   "--format", "csv", "-o", str(out)])
     assert result.exit_code == 0, result.output
     assert "caf\\xe9.txt" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.timeout(60)
+def test_pseudo_file_systems_are_not_walked(tmp_path: Path) -> None:
+    """``/proc`` holds kcore (128 TiB by its size) and blocking files: walking it
+    would index forever.  Mount points of such file systems are skipped."""
+    from winnow.sif.walk import PSEUDO, pseudo_mount_points
+
+    mounts = tmp_path / "mounts"
+    mounts.write_text("proc /proc proc rw 0 0\n/dev/sda1 / ext4 rw 0 0\n"
+                      "sysfs /my\\040sys sysfs rw 0 0\n")
+    assert pseudo_mount_points(str(mounts)) == {"/proc", "/my sys"}
+    if "/proc" not in pseudo_mount_points():
+        pytest.skip("no /proc mounted here")
+    result = walk(["/proc", tmp_path])
+    assert [s.path for s in result.skipped if s.reason == PSEUDO] == ["/proc"]
+    assert [Path(f.path).name for f in result.files] == ["mounts"]

@@ -8,13 +8,15 @@ entries with a reason, and the walk goes on.
 Symbolic links are not followed unless ``follow_links`` (like ``find``), so a
 file is never indexed twice through a link; a path given explicitly is always
 followed.  When following, every directory is entered once (by device and
-inode), which breaks loops.  A name that is not valid UTF-8 is skipped with a reason
+inode), which breaks loops.  Mount points of pseudo file systems (``/proc``, ``/sys``,
+``/dev`` ...) are not walked.  A name that is not valid UTF-8 is skipped with a reason
 (with everything under it): the index keeps paths as text.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,6 +26,29 @@ from winnow.fileio import printable
 #: The reason given for a path that does not exist (it holds nothing to keep).
 NOT_FOUND = "no such file or directory"
 GONE = (NOT_FOUND, "vanished or broken symbolic link")
+#: File systems whose "files" are kernel interfaces, not data: reading them can
+#: block or never end (``/proc/kcore`` claims 128 TiB), so their mount points are
+#: never walked.
+PSEUDO_FILESYSTEMS = frozenset({
+    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
+    "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "hugetlbfs",
+    "binfmt_misc", "efivarfs", "autofs", "rpc_pipefs", "nsfs",
+})
+_OCTAL = re.compile(r"\\([0-7]{3})")
+PSEUDO = "pseudo file system (kernel interface, not files); not walked"
+
+
+def pseudo_mount_points(mounts: str = "/proc/self/mounts") -> frozenset[str]:
+    """Mount points of :data:`PSEUDO_FILESYSTEMS` (empty where ``mounts`` is unreadable)."""
+    try:
+        with open(mounts, encoding="utf-8", errors="replace") as handle:
+            rows = [line.split() for line in handle]
+    except OSError:
+        return frozenset()
+    return frozenset(_OCTAL.sub(lambda m: chr(int(m.group(1), 8)), row[1])  # \040 = space
+                     for row in rows if len(row) > 2 and row[2] in PSEUDO_FILESYSTEMS)
+
+
 #: The reason given for a name that is not UTF-8 (shown with its odd bytes as ``\\xNN``).
 NOT_UTF8 = "name is not valid UTF-8 (the index stores paths as text); skipped"
 
@@ -75,6 +100,7 @@ class _Walker:
         self.seen_dirs: set[tuple[int, int]] = set()
         self.seen_files: set[str] = set()
         self.result = WalkResult()
+        self.pseudo = pseudo_mount_points()
 
     def visit(self, path: str, explicit: bool) -> list[str]:
         """Record ``path``; return it as a directory to descend into, if it is one."""
@@ -95,6 +121,9 @@ class _Walker:
             self.result.skipped.append(Skipped(path, describe_error(error)))
             return []
         if stat.S_ISDIR(info.st_mode):
+            if os.path.realpath(path) in self.pseudo:
+                self.result.skipped.append(Skipped(path, PSEUDO))
+                return []
             key = (info.st_dev, info.st_ino)
             if key in self.seen_dirs:
                 reason = "symbolic link loop" if link else "directory already walked"
