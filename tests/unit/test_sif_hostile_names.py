@@ -73,3 +73,24 @@ def test_pseudo_file_systems_are_not_walked(tmp_path: Path) -> None:
     result = walk(["/proc", tmp_path])
     assert [s.path for s in result.skipped if s.reason == PSEUDO] == ["/proc"]
     assert [Path(f.path).name for f in result.files] == ["mounts"]
+
+
+def test_a_pool_made_with_the_index_open_is_not_forked(tree: Path, tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """The open index runs database threads that :mod:`threading` does not see;
+    forking them mid-work is how pools deadlock, so ``update_index(jobs=2)``
+    (the library path: the index is open before the pool exists) uses a fork
+    server.  The CLI makes its pool before opening the index and may fork."""
+    import winnow.sif.build as build
+
+    methods: list[str] = []
+    real = build.ProcessPoolExecutor
+
+    def recording(*args: object, mp_context: object, **kwargs: object) -> object:
+        methods.append(mp_context.get_start_method())  # type: ignore[attr-defined]
+        return real(*args, mp_context=mp_context, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(build, "ProcessPoolExecutor", recording)
+    with FingerprintIndex(tmp_path / "p.db") as index:
+        summary = update_index(index, [tree], jobs=2)
+    assert methods == ["forkserver"] and summary.added == 1

@@ -94,16 +94,18 @@ def _fork_is_quiet() -> bool:
         return False
 
 
-def fingerprint_pool(jobs: int) -> ProcessPoolExecutor:
+def fingerprint_pool(jobs: int, *, fork: bool = True) -> ProcessPoolExecutor:
     """A process pool for :func:`update_index`, started now.
 
     Create it *before* opening the index: the engine's kernels are compiled in
     this process first and the workers forked from it inherit them (no
     per-worker start-up), and no database thread exists yet to be forked.  If
-    this process already runs other threads, workers come from a fork server.
+    this process already runs other threads, or ``fork`` is false (an index is
+    already open: its database threads, invisible to :mod:`threading`, would
+    be forked mid-work), workers come from a fork server.
     """
     fingerprint(np.zeros(64, dtype=np.uint8), SIF_DEFAULT)  # compile or load the kernels
-    safe = _fork_is_quiet() and "fork" in multiprocessing.get_all_start_methods()
+    safe = fork and _fork_is_quiet() and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if safe else "forkserver")
     if not safe:
         context.set_forkserver_preload(["winnow.sif.fingerprinting"])
@@ -174,7 +176,7 @@ def update_index(
     ``summary.checksum_only``).
     """
     if executor is None and jobs > 1:
-        with fingerprint_pool(jobs) as pool:
+        with fingerprint_pool(jobs, fork=False) as pool:  # ``index`` is open already
             return update_index(index, roots, params, executor=pool,
                                 follow_links=follow_links, progress=progress,
                                 max_file_bytes=max_file_bytes)
