@@ -22,7 +22,8 @@ from winnow.sif.fingerprinting import process_file
 from winnow.sif.walk import FileEntry, Skipped
 from winnow.sources.submissions import load_submission
 
-pytestmark = pytest.mark.timeout(30)  # before the fix these hung forever
+pytestmark = pytest.mark.timeout(120)  # before the fix these hung forever (room for a cold
+#                                         numba cache on a busy machine)
 
 
 @pytest.fixture
