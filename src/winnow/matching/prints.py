@@ -126,15 +126,21 @@ def _skipped(file: FileLike, error: WinnowError) -> Skipped:
     return Skipped(file.location, str(error))
 
 
+#: The most worker processes per usable core a pool gets, whatever ``jobs`` says.
+WORKERS_PER_CORE = 4
+
+
 def make_pool(jobs: int, tasks: int) -> Executor | None:
     """A process pool of ``jobs`` workers (``0`` = every usable core), or ``None``
-    when one process is enough (``jobs == 1`` or fewer than two tasks).
+    when one process is enough (``jobs == 1`` or fewer than two tasks).  At most
+    :data:`WORKERS_PER_CORE` workers per usable core (``-j 100000`` must not
+    fork a process per file).
 
     On Linux the workers are forked, so they start at once and need no
     ``if __name__ == "__main__"`` guard in the caller's script; elsewhere they
     are spawned (the caller's script must then have that guard).
     """
-    workers = min(_workers(jobs), tasks)
+    workers = min(_workers(jobs), tasks, WORKERS_PER_CORE * _workers(0))
     if workers <= 1:
         return None
     method = "fork" if sys.platform == "linux" else "spawn"

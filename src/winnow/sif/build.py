@@ -94,6 +94,16 @@ def _fork_is_quiet() -> bool:
         return False
 
 
+#: The most worker processes per usable core a pool gets, whatever ``jobs`` says.
+WORKERS_PER_CORE = 4
+
+
+def _usable_cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def fingerprint_pool(jobs: int, *, fork: bool = True) -> ProcessPoolExecutor:
     """A process pool for :func:`update_index`, started now.
 
@@ -104,6 +114,7 @@ def fingerprint_pool(jobs: int, *, fork: bool = True) -> ProcessPoolExecutor:
     already open: its database threads, invisible to :mod:`threading`, would
     be forked mid-work), workers come from a fork server.
     """
+    jobs = min(jobs, WORKERS_PER_CORE * _usable_cores())  # -j 100000 is not a fork bomb
     fingerprint(np.zeros(64, dtype=np.uint8), SIF_DEFAULT)  # compile or load the kernels
     safe = fork and _fork_is_quiet() and "fork" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if safe else "forkserver")
