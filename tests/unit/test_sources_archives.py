@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import lzma
 import stat
 import tarfile
 import zipfile
@@ -210,3 +211,28 @@ def test_skipped_tar_members_count_against_the_total(tmp_path: Path) -> None:
         read_archive(str(archive), limits)
     members, problems = read_archive(str(archive), ArchiveLimits(max_member_bytes=1000))
     assert [m.path for m in members] == ["ok.txt"] and len(problems) == 3
+
+
+def test_corrupt_compressed_data_is_a_member_problem_not_a_crash(tmp_path: Path) -> None:
+    """zlib/lzma errors and unsupported zip versions are not OSErrors: before,
+    they escaped and aborted the whole batch (found by mutating archives)."""
+    archive = _zip(tmp_path / "bad.zip", {"bad.py": b"x = 1\n" * 500, "ok.py": b"y = 2\n"})
+    data = bytearray(archive.read_bytes())
+    data[30 + len("bad.py")] = 0xFF  # first deflate block header: reserved block type
+    archive.write_bytes(bytes(data))
+    members, problems = read_archive(str(archive))
+    assert [m.path for m in members] == ["ok.py"]
+    assert problems[0].path.endswith("bad.py") and "cannot read member" in problems[0].reason
+    versioned = _zip(tmp_path / "future.zip", {"a.py": b"a"})
+    data = bytearray(versioned.read_bytes())
+    data[data.find(b"PK\x01\x02") + 6] = 0xFF  # "version needed to extract" 25.5
+    versioned.write_bytes(bytes(data))
+    with pytest.raises(ArchiveRefused, match="zip file version"):
+        read_archive(str(versioned))
+    xz = _tar(tmp_path / "t.tar", [tarfile.TarInfo("c.c")], {"c.c": b"int c;" * 1000})
+    packed = tmp_path / "t.tar.xz"
+    raw = bytearray(lzma.compress(xz.read_bytes()))
+    raw[len(raw) // 2] ^= 0xFF
+    packed.write_bytes(bytes(raw))
+    with pytest.raises(ArchiveRefused):
+        read_archive(str(packed))

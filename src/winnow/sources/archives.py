@@ -26,9 +26,11 @@ refused whole with one problem naming it.  Problems are
 
 from __future__ import annotations
 
+import lzma
 import stat
 import tarfile
 import zipfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -43,6 +45,13 @@ ARCHIVE_SUFFIXES: Final = (
 )
 
 _CHUNK: Final = 1 << 20
+
+#: What corrupt or unsupported archive data raises from the standard library's
+#: readers and decompressors (zlib, bz2 and lzma errors are not all OSErrors).
+_CORRUPT: Final = (
+    OSError, EOFError, ValueError, NotImplementedError, zipfile.BadZipFile,
+    tarfile.TarError, zlib.error, lzma.LZMAError,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +120,7 @@ def read_archive(
         raise ArchiveRefused(path, "neither a zip nor a tar archive (corrupt or truncated?)")
     except ArchiveRefused:
         raise
-    except (OSError, EOFError, zipfile.BadZipFile, tarfile.TarError, ValueError) as error:
+    except _CORRUPT as error:
         raise ArchiveRefused(path, f"cannot read archive: {error}") from error
 
 
@@ -201,7 +210,7 @@ def _zip_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
             try:
                 with archive.open(info) as stream:
                     data = budget.read(stream, safe)
-            except (zipfile.BadZipFile, OSError, EOFError, NotImplementedError) as error:
+            except _CORRUPT as error:
                 yield InputError(where, f"cannot read member: {error}")
                 continue
             yield data if isinstance(data, InputError) else Member(safe, data, where)
