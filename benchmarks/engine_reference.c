@@ -2,7 +2,8 @@
  * (robust) winnowing as winnow's engine, written the plain C way: one pass,
  * a circular buffer of the last w hashes (the winnowing paper's Figure 5 with
  * its errata: buffer primed with the first w real hashes, backward scan from
- * (r-1+w)%w, advance at the end of the loop).
+ * r-1, advance at the end of the loop), with the listing's `% w` replaced by
+ * compare-and-wrap so the reference pays for no division per step.
  *
  * usage: engine_reference FILE K W ROBUST SEED_KEY BASE
  * prints: seconds fingerprints position_checksum hash_checksum
@@ -52,14 +53,14 @@ int main(int argc, char **argv) {
     count++; pos_sum += gpos; hash_sum += buf[mi];
     for (; i < m; ++i) {
         h = ((h - digit(text[i - 1], key) * bk) + digit(text[i + k - 1], key)) * base;
-        r = (r + 1) % w;
+        if (++r == w) r = 0;                /* no division on the hot path */
         buf[r] = fmix64(h ^ key);
         if (mi == r) {                      /* the old minimum left the window: rescan */
             int best = r;
-            for (int j = (r - 1 + w) % w; j != r; j = (j - 1 + w) % w)
+            for (int j = r == 0 ? w - 1 : r - 1; j != r; j = j == 0 ? w - 1 : j - 1)
                 if (buf[j] < buf[best]) best = j;
             mi = best;
-            gpos = i - ((r - mi + w) % w);
+            gpos = i - (r >= mi ? r - mi : r - mi + w);
             count++; pos_sum += gpos; hash_sum += buf[mi];
         } else if (robust ? buf[r] < buf[mi] : buf[r] <= buf[mi]) {
             mi = r; gpos = i;

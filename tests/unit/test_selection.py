@@ -19,6 +19,7 @@ from winnow.engine import (
     robust_winnow,
     safe_mod_p,
     sif_select,
+    winnow_units,
 )
 from winnow.engine import winnow as plain_winnow
 from winnow.errors import InvalidConfig
@@ -149,3 +150,21 @@ def test_anchor_fingerprints_start_at_each_anchor() -> None:
 def test_anchor_fingerprints_need_anchors() -> None:
     with pytest.raises(InvalidConfig, match="anchor"):
         winnow.anchor_fingerprints(np.zeros(10, np.uint8), 3, [])
+
+
+@settings(max_examples=1000, deadline=None)
+@given(
+    st.one_of(st.lists(st.integers(0, 2), max_size=120), st.lists(st.integers(0, 255),
+                                                                  max_size=120)),
+    st.integers(1, 6), windows, st.booleans(),
+)
+def test_fused_winnowing_equals_the_two_pass_path(units: list[int], k: int, w: int,
+                                                  robust: bool) -> None:
+    """winnow.fingerprint's one-pass kernel selects exactly what hashing every
+    k-gram and then winnowing selects (same hashes, same positions)."""
+    array = np.array(units, dtype=np.int64)
+    hashes = winnow.kgram_hashes(array, k)
+    expected = robust_winnow(hashes, w) if robust else plain_winnow(hashes, w)
+    assert as_pairs(winnow_units(array, k, w, robust=robust)) == as_pairs(expected)
+    config = winnow.WinnowConfig(k=k, t=k + w - 1, method="robust" if robust else "winnow")
+    assert as_pairs(winnow.fingerprint(array, config)) == as_pairs(expected)

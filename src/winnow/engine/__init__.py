@@ -24,11 +24,19 @@ from winnow.engine.selection import (
     select_fingerprints,
     sif_select,
     winnow,
+    winnow_units,
 )
 
 
 def fingerprint(units: npt.ArrayLike, config: WinnowConfig) -> Fingerprints:
-    """Hash the k-grams of ``units`` and select fingerprints as ``config`` says."""
+    """Hash the k-grams of ``units`` and select fingerprints as ``config`` says.
+
+    The same result as ``select_fingerprints(kgram_hashes(units, k), w, method)``;
+    winnowing and robust winnowing run fused (one pass, no array of all hashes).
+    """
+    if config.method in ("winnow", "robust"):
+        return winnow_units(units, config.k, config.w, robust=config.method == "robust",
+                            seed=config.seed)
     hashes = kgram_hashes(units, config.k, seed=config.seed)
     return select_fingerprints(hashes, config.w, config.method, **config.method_params())
 
@@ -52,4 +60,5 @@ __all__ = [
     "select_fingerprints",
     "sif_select",
     "winnow",
+    "winnow_units",
 ]

@@ -158,3 +158,66 @@ def sif_positions(hashes, bits, k):  # type: ignore[no-untyped-def]
         else:
             i += 1
     return out[:count]
+
+
+@jit()
+def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def]
+    """Hash and (robust) winnow in one pass, keeping only the last ``w`` hashes.
+
+    The same hash as :func:`rolling_hashes` and the same selection as
+    :func:`winnow_positions` (tests check both), without the array of all
+    k-gram hashes: the paper's Figure 5 loop over a circular buffer, with the
+    authors' errata (buffer primed with the first ``w`` real hashes, backward
+    scan from ``r - 1``).  Returns the selected hashes and positions.
+    """
+    n = units.shape[0]
+    m = n - k + 1
+    if m <= 0:
+        return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
+    if w > m:
+        w = m
+    out_hash = np.empty(m, dtype=np.uint64)
+    out_pos = np.empty(m, dtype=np.int64)
+    ring = np.empty(w, dtype=np.uint64)
+    bk = np.uint64(1)
+    for _ in range(k):
+        bk *= base
+    h = np.uint64(0)
+    for i in range(k):
+        h = (h + unit_digit(units[i], key)) * base
+    ring[0] = fmix64(h ^ key)
+    for i in range(1, w):
+        h = ((h - unit_digit(units[i - 1], key) * bk) + unit_digit(units[i + k - 1], key)) * base
+        ring[i] = fmix64(h ^ key)
+    r = w - 1
+    mi = w - 1
+    for j in range(w - 2, -1, -1):
+        if ring[j] < ring[mi]:
+            mi = j
+    out_hash[0] = ring[mi]
+    out_pos[0] = mi
+    count = 1
+    for i in range(w, m):
+        h = ((h - unit_digit(units[i - 1], key) * bk) + unit_digit(units[i + k - 1], key)) * base
+        r += 1
+        if r == w:
+            r = 0
+        value = fmix64(h ^ key)
+        ring[r] = value
+        if mi == r:  # the previous minimum just left the window: rescan right to left
+            best = r
+            j = w - 1 if r == 0 else r - 1
+            while j != r:
+                if ring[j] < ring[best]:
+                    best = j
+                j = w - 1 if j == 0 else j - 1
+            mi = best
+            out_hash[count] = ring[mi]
+            out_pos[count] = i - (r - mi if r >= mi else r - mi + w)
+            count += 1
+        elif value < ring[mi] or (not robust and value == ring[mi]):
+            mi = r
+            out_hash[count] = value
+            out_pos[count] = i
+            count += 1
+    return out_hash[:count].copy(), out_pos[:count].copy()

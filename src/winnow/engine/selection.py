@@ -14,9 +14,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from winnow.config import METHODS, method_defaults
+from winnow.config import DEFAULT_SEED, METHODS, method_defaults
 from winnow.engine import _kernels
-from winnow.engine.hashing import HashArray
+from winnow.engine.hashing import HashArray, as_units, hash_base, hash_key
 from winnow.errors import InvalidConfig
 
 #: One selected fingerprint: the k-gram's hash and its index in the hash array.
@@ -125,6 +125,29 @@ def query_winnow(hashes: npt.ArrayLike, w: int, w_query: int) -> Fingerprints:
     if w_query < w:
         raise InvalidConfig([f"query window w'={w_query} must be >= the index window w={w}"])
     return winnow(hashes, w_query)
+
+
+def winnow_units(
+    units: npt.ArrayLike, k: int, w: int, *, robust: bool = True, seed: int = DEFAULT_SEED
+) -> Fingerprints:
+    """Hash the k-grams of ``units`` and winnow them in one compiled pass.
+
+    Equal to ``winnow(kgram_hashes(units, k), w)`` (``robust_winnow`` when
+    ``robust``) but never holds the array of all hashes: the fast path of
+    :func:`winnow.fingerprint`.  Returns a ``FINGERPRINT_DTYPE`` array.
+    """
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+        raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
+    if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
+        raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
+    hashes, positions = _kernels.winnow_fused(
+        as_units(units), int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed)),
+        int(w), robust,
+    )
+    out = np.empty(positions.shape[0], dtype=FINGERPRINT_DTYPE)
+    out["hash"] = hashes
+    out["pos"] = positions
+    return out
 
 
 _DISPATCH: Final[dict[str, Callable[..., Fingerprints]]] = {
