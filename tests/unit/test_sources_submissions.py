@@ -166,3 +166,27 @@ def test_each_entry_linking_out_of_the_folder_is_not_followed(tmp_path: Path) ->
     for name in ("mallory", "eve.txt"):
         assert subs[name].files == ()
         assert "symbolic link out of the folder" in subs[name].problems[0].reason
+
+
+def test_a_folder_nested_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
+    """The walk recursed once per folder: 1,500 nested folders (an unzipped
+    student tree can hold them) raised RecursionError and aborted the batch."""
+    import sys
+
+    depth = sys.getrecursionlimit() + 500
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        for _ in range(depth):  # relative to a folder fd: no path grows past PATH_MAX
+            os.mkdir("d", dir_fd=fd)
+            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+            os.close(fd)
+            fd = inner
+        leaf = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+        os.write(leaf, b"x = 1\n")
+        os.close(leaf)
+    finally:
+        os.close(fd)
+    (tmp_path / "top.py").write_text("y = 2\n")
+    sub = load_submission(str(tmp_path))
+    assert [f.path.rsplit("/", 1)[-1] for f in sub.files] == ["deep.py", "top.py"]
+    assert sub.files[0].path.count("/") == depth

@@ -182,17 +182,26 @@ def load_submissions(
     return out
 
 
+_Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]]]
+
+
 def _walk(
     root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]], top: str
 ) -> Iterator[SourceFile | InputError]:
     """Files under ``root`` in name order, following links that stay inside the
-    submission (whose real path is ``top``) but never a loop."""
-    try:
-        entries = sorted(os.scandir(root), key=lambda entry: entry.name)
-    except OSError as error:
-        yield _problem(root, _describe(error))
+    submission (whose real path is ``top``) but never a loop.  Iterative: a
+    tree nested thousands of folders deep is walked like any other."""
+    listing = _listing(root)
+    if isinstance(listing, InputError):
+        yield listing
         return
-    for entry in entries:
+    stack: list[_Level] = [(iter(listing), prefix, frozenset(ancestors))]
+    while stack:
+        entries, prefix, above = stack[-1]
+        entry = next(entries, None)
+        if entry is None:
+            stack.pop()
+            continue
         if _ignored(entry.name):
             continue
         rel = f"{prefix}{entry.name}"
@@ -204,25 +213,40 @@ def _walk(
         if entry.is_symlink() and os.path.commonpath(
                 [top, os.path.realpath(entry.path)]) != top:
             yield _problem(entry.path, "symbolic link out of the submission; not followed")
-            continue
-        if os.path.isdir(entry.path):
+        elif stat.S_ISDIR(info.st_mode):
             key = (info.st_dev, info.st_ino)
-            if key in ancestors:
+            inner = None if key in above else _listing(entry.path)
+            if inner is None:
                 yield _problem(entry.path, "symbolic link loop; not followed")
-                continue
-            yield from _walk(entry.path, rel + "/", opts, ancestors | {key}, top)
-        elif not stat.S_ISREG(info.st_mode):
-            yield _problem(entry.path, "not a regular file (device, FIFO or socket); skipped")
-        elif not opts.wants(rel) and not is_archive(entry.name):
-            continue
-        elif is_archive(entry.name):
-            files: list[SourceFile] = []
-            problems: list[InputError] = []
-            _add_archive(entry.path, rel + "/", opts, files, problems)
-            yield from problems
-            yield from files
+            elif isinstance(inner, InputError):
+                yield inner
+            else:
+                stack.append((iter(inner), rel + "/", above | {key}))
         else:
-            yield _disk_file(rel, entry.path, opts, info.st_size)
+            yield from _file(entry, rel, info, opts)
+
+
+def _listing(folder: str) -> list[os.DirEntry[str]] | InputError:
+    """The entries of ``folder`` in name order, or the problem reading it."""
+    try:
+        return sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError as error:
+        return _problem(folder, _describe(error))
+
+
+def _file(entry: os.DirEntry[str], rel: str, info: os.stat_result,
+          opts: ReadOptions) -> Iterator[SourceFile | InputError]:
+    """One non-folder entry of a walk: a file, an archive's files, or a problem."""
+    if not stat.S_ISREG(info.st_mode):
+        yield _problem(entry.path, "not a regular file (device, FIFO or socket); skipped")
+    elif is_archive(entry.name):
+        files: list[SourceFile] = []
+        problems: list[InputError] = []
+        _add_archive(entry.path, rel + "/", opts, files, problems)
+        yield from problems
+        yield from files
+    elif opts.wants(rel):
+        yield _disk_file(rel, entry.path, opts, info.st_size)
 
 
 def _add_archive(
