@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import zipfile
 from pathlib import Path
@@ -174,19 +175,22 @@ def test_a_folder_nested_deeper_than_the_recursion_limit(tmp_path: Path) -> None
     import sys
 
     depth = sys.getrecursionlimit() + 500
-    fd = os.open(tmp_path, os.O_RDONLY)
+    fds = [os.open(tmp_path, os.O_RDONLY)]
     try:
         for _ in range(depth):  # relative to a folder fd: no path grows past PATH_MAX
-            os.mkdir("d", dir_fd=fd)
-            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-        leaf = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
+            os.mkdir("d", dir_fd=fds[-1])
+            fds.append(os.open("d", os.O_RDONLY, dir_fd=fds[-1]))
+        leaf = os.open("deep.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fds[-1])
         os.write(leaf, b"x = 1\n")
         os.close(leaf)
-    finally:
-        os.close(fd)
-    (tmp_path / "top.py").write_text("y = 2\n")
-    sub = load_submission(str(tmp_path))
-    assert [f.path.rsplit("/", 1)[-1] for f in sub.files] == ["deep.py", "top.py"]
-    assert sub.files[0].path.count("/") == depth
+        (tmp_path / "top.py").write_text("y = 2\n")
+        sub = load_submission(str(tmp_path))
+        assert [f.path.rsplit("/", 1)[-1] for f in sub.files] == ["deep.py", "top.py"]
+        assert sub.files[0].path.count("/") == depth
+    finally:  # remove bottom-up here: shutil.rmtree (pytest's cleanup) recurses too
+        if len(fds) == depth + 1:
+            os.unlink("deep.py", dir_fd=fds[-1])
+        for parent, child in reversed(list(itertools.pairwise(fds))):
+            os.close(child)
+            os.rmdir("d", dir_fd=parent)
+        os.close(fds[0])
