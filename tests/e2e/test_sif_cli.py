@@ -248,3 +248,17 @@ def test_index_missing_path_is_an_error_but_others_are_indexed(corpus: Path,
     db = str(tmp_path / "w.db")
     code, _, err = run("index", str(corpus), str(tmp_path / "typo"), "--db", db, "-j", "1")
     assert code == 1 and "typo: no such file or directory" in err and "4 added" in err
+
+
+def test_scan_names_a_missing_path_and_exits_1_like_index(corpus: Path, tmp_path: Path) -> None:
+    code, out, err = run("scan", str(corpus), str(tmp_path / "gone"), "-q", "--format", "csv")
+    assert code == 1
+    assert f"{tmp_path / 'gone'}" in err
+    assert out.startswith("group,kind,path,similarity,size")  # the groups still printed
+
+
+@pytest.mark.parametrize("command", ["index", "scan"])
+def test_negative_jobs_is_a_usage_error(command: str, corpus: Path, tmp_path: Path) -> None:
+    code, _, err = run(command, str(corpus), "--db", str(tmp_path / "j.db"), "-j", "-1")
+    assert code == 2
+    assert "-j" in err or "--jobs" in err

@@ -22,7 +22,8 @@ from winnow.sif.render import write_dircmp
               help="Index both folders into this file (default: a temporary one).")
 @click.option("--threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
               help="Minimum similarity for pairing differently named files.")
-@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all).")
+@click.option("-j", "--jobs", type=click.IntRange(0), default=None,
+              help="Worker processes (default or 0: all cores).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 @format_option()
 @output_option

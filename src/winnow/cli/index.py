@@ -183,12 +183,20 @@ def print_info(db: Path, fmt: str, out_path: Path | None) -> None:
                        f"parameters:     {info.params}", file=out)
 
 
+def report_missing(summary: BuildSummary) -> bool:
+    """Name on standard error each given PATH that does not exist; True if any."""
+    missing = [s.path for s in summary.skipped if s.reason == NOT_FOUND]
+    for path in missing:
+        fail(InputError(path, NOT_FOUND))
+    return bool(missing)
+
+
 @click.command("index")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @db_option
 @params_options
-@click.option("-j", "--jobs", type=int, default=None,
-              help="Worker processes for fingerprinting (default: all cores).")
+@click.option("-j", "--jobs", type=click.IntRange(0), default=None,
+              help="Worker processes for fingerprinting (default or 0: all cores).")
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links (loops are skipped).")
 @click.option("--max-file-size", "max_mb", type=click.IntRange(1), default=64,
               show_default=True,
@@ -228,10 +236,7 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
             summary = run_index(db, paths, params, jobs, follow_links, quiet, max_mb << 20)
             if not quiet:
                 print_summary(summary, show_skipped)
-            missing = [s.path for s in summary.skipped if s.reason == NOT_FOUND]
-            if missing:
-                for path in missing:
-                    fail(InputError(path, NOT_FOUND))
+            if report_missing(summary):
                 exit_with(EXIT_SKIPPED)
         if compact and not info:
             compact_index(db, quiet)

@@ -7,9 +7,15 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, output_option
+from winnow.cli.common import EXIT_SKIPPED, exit_with, fail, format_option, output_option
 from winnow.cli.groups import group_options, print_groups
-from winnow.cli.index import build_params, params_options, print_summary, run_index
+from winnow.cli.index import (
+    build_params,
+    params_options,
+    print_summary,
+    report_missing,
+    run_index,
+)
 from winnow.errors import WinnowError
 from winnow.sif.groups import GroupOptions
 
@@ -20,7 +26,8 @@ from winnow.sif.groups import GroupOptions
               help="Keep the index in this file (default: a temporary one).")
 @params_options
 @group_options
-@click.option("-j", "--jobs", type=int, default=None, help="Worker processes (default: all).")
+@click.option("-j", "--jobs", type=click.IntRange(0), default=None,
+              help="Worker processes (default or 0: all cores).")
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 @format_option()
@@ -42,6 +49,8 @@ def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int
             if not quiet:
                 print_summary(summary)
             print_groups(target, options, fmt, out_path)
+        if report_missing(summary):
+            exit_with(EXIT_SKIPPED)
     except WinnowError as error:
         fail(error)
         exit_with(error.exit_code)
