@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -39,6 +40,7 @@ import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.errors import InputError
+from winnow.fileio import open_regular
 from winnow.matching.compare import compare
 from winnow.matching.model import ComparisonResult
 from winnow.matching.options import CompareOptions
@@ -186,7 +188,7 @@ def _parse_label(raw: str, where: str, path: str) -> int:
 def load_labels(path: Path) -> LabelSet:
     """Read a labels CSV; every problem raises :class:`InputError` naming the line."""
     try:
-        with path.open(newline="", encoding="utf-8-sig") as handle:
+        with io.TextIOWrapper(open_regular(path), encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
             header = [name.strip() for name in reader.fieldnames or []]
             missing = [c for c in REQUIRED_COLUMNS if c not in header]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import os
 from pathlib import Path
 
 import numpy as np
@@ -204,3 +205,10 @@ def test_evaluate_one_class_gives_counts_only() -> None:
     result = evaluate(labels, {})
     assert result.overall.n_positive == 2
     assert result.overall.roc_auc is None and result.overall.best_f1 is None
+
+
+def test_labels_file_that_is_a_fifo_is_refused_without_blocking(tmp_path: Path) -> None:
+    fifo = tmp_path / "labels.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(InputError, match=r"labels\.csv"):
+        load_labels(fifo)  # would block forever opening a FIFO for reading
