@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ProcessPoolExecutor
+
 import click
 import pytest
+from click.testing import CliRunner
 
-from winnow.cli.common import build_config, resolve_kt
+from winnow.cli.common import EXIT_FAILED, WinnowGroup, build_config, resolve_kt
 
 
 def test_missing_k_and_t_take_the_defaults() -> None:
@@ -24,3 +28,23 @@ def test_explicit_values_win() -> None:
 def test_bad_values_are_usage_errors() -> None:
     with pytest.raises(click.UsageError, match="t \\(guarantee threshold\\) must be >= k"):
         build_config(None, 5, "winnow", 0, defaults=(10, 13))
+
+
+def _die() -> None:
+    os._exit(1)  # a worker killed mid-task, as by the out-of-memory killer
+
+
+def test_a_dead_worker_is_a_message_and_exit_3_not_a_traceback() -> None:
+    @click.group(cls=WinnowGroup)
+    def group() -> None:
+        pass
+
+    @group.command()
+    def work() -> None:
+        with ProcessPoolExecutor(max_workers=1) as pool:
+            pool.submit(_die).result(timeout=60)
+
+    result = CliRunner().invoke(group, ["work"])
+    assert result.exit_code == EXIT_FAILED
+    assert "a worker process died" in result.stderr
+    assert result.exception is None or isinstance(result.exception, SystemExit)

@@ -6,6 +6,7 @@ import csv
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
@@ -121,7 +122,8 @@ class WinnowGroup(click.Group):
     """The command group, turning errors no command handled into messages and exit codes.
 
     A :class:`WinnowError` leaves with its ``exit_code``; an :class:`OSError`
-    (typically ``-o FILE`` not writable) with :data:`EXIT_FAILED`.
+    (typically ``-o FILE`` not writable) and a worker process that died (killed
+    by the system, e.g. out of memory) with :data:`EXIT_FAILED`.
     """
 
     def invoke(self, ctx: click.Context) -> Any:
@@ -130,6 +132,10 @@ class WinnowGroup(click.Group):
         except WinnowError as error:
             fail(error)
             exit_with(error.exit_code)
+        except BrokenProcessPool:
+            click.echo("winnow: error: a worker process died (killed by the system, "
+                       "perhaps out of memory); try fewer workers with -j", err=True)
+            exit_with(EXIT_FAILED)
         except BrokenPipeError:
             raise
         except OSError as error:
