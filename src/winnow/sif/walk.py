@@ -21,7 +21,7 @@ import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from winnow.fileio import printable
+from winnow.fileio import kind_of, printable
 
 #: The reason given for a path that does not exist (it holds nothing to keep).
 NOT_FOUND = "no such file or directory"
@@ -76,16 +76,6 @@ class WalkResult:
     skipped: list[Skipped] = field(default_factory=list)
 
 
-def _kind_of(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "FIFO (named pipe)"
-    if stat.S_ISSOCK(mode):
-        return "socket"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "device"
-    return "not a regular file"
-
-
 def describe_error(error: OSError) -> str:
     if isinstance(error, PermissionError):
         return "permission denied"
@@ -136,7 +126,7 @@ class _Walker:
                 self.seen_files.add(path)
                 self.result.files.append(FileEntry(path, info.st_size, info.st_mtime_ns))
         else:
-            self.result.skipped.append(Skipped(path, _kind_of(info.st_mode)))
+            self.result.skipped.append(Skipped(path, kind_of(info.st_mode)))
         return []
 
     def descend(self, directory: str) -> list[str]:
