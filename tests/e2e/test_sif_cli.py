@@ -5,10 +5,13 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -262,3 +265,43 @@ def test_negative_jobs_is_a_usage_error(command: str, corpus: Path, tmp_path: Pa
     code, _, err = run(command, str(corpus), "--db", str(tmp_path / "j.db"), "-j", "-1")
     assert code == 2
     assert "-j" in err or "--jobs" in err
+
+
+def test_unreadable_entries_are_reported_when_indexing_as_a_user() -> None:
+    """Run `winnow index` without privileges (root reads everything): an
+    unreadable file and an unreadable folder are skipped with their reason,
+    the readable file is indexed, and the exit code stays 0."""
+    folder = Path(tempfile.mkdtemp(prefix="winnow-unreadable-index-"))
+    try:
+        folder.chmod(0o777)
+        tree = folder / "tree"
+        (tree / "closed").mkdir(parents=True)
+        (tree / "closed" / "inside.txt").write_bytes(text(1, 5000))
+        (tree / "secret.txt").write_bytes(text(2, 5000))
+        (tree / "open.txt").write_bytes(text(3, 5000))
+        for path in (tree, tree / "open.txt", tree / "closed" / "inside.txt"):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        (tree / "closed").chmod(0o000)
+        (tree / "secret.txt").chmod(0o000)
+        command = [*CLI, "index", str(tree), "--db", str(folder / "i.db"), "-j", "1",
+                   "--show-skipped"]
+        if os.geteuid() == 0:
+            setpriv = shutil.which("setpriv")
+            if setpriv is None:
+                pytest.skip("running as root without setpriv: cannot drop privileges")
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", *command]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=240,
+                              cwd=folder)
+        assert done.returncode == 0, done.stderr
+        skipped = [line for line in done.stderr.splitlines() if "permission denied" in line]
+        assert any(str(tree / "closed") in line for line in skipped), done.stderr
+        assert any(str(tree / "secret.txt") in line for line in skipped), done.stderr
+        (tree / "closed").chmod(0o755)
+        with duckdb.connect(str(folder / "i.db"), read_only=True) as db:
+            paths = {row[0] for row in db.execute("SELECT path FROM documents").fetchall()}
+        assert paths == {str(tree / "open.txt")}
+    finally:
+        for path in folder.rglob("*"):
+            if not path.is_symlink():
+                path.chmod(0o755)
+        shutil.rmtree(folder, ignore_errors=True)
