@@ -37,6 +37,24 @@ def unit_digit(u, key):  # type: ignore[no-untyped-def]
     return fmix64((np.uint64(u) + _GOLDEN) ^ key)
 
 
+@jit(inline="always")
+def start_hash(units, k, key, base):  # type: ignore[no-untyped-def]
+    """``b^k`` and the state ``H'`` of the first k-gram (needs ``len(units) >= k``)."""
+    bk = np.uint64(1)
+    for _ in range(k):
+        bk *= base
+    h = np.uint64(0)
+    for i in range(k):
+        h = (h + unit_digit(units[i], key)) * base
+    return bk, h
+
+
+@jit(inline="always")
+def roll(h, leaving, entering, key, bk, base):  # type: ignore[no-untyped-def]
+    """The state of the next k-gram: drop ``leaving``, append ``entering`` (section 2.2)."""
+    return ((h - unit_digit(leaving, key) * bk) + unit_digit(entering, key)) * base
+
+
 @jit()
 def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
     """Hash every k-gram of ``units`` in O(n) with the improved Karp-Rabin form.
@@ -50,15 +68,10 @@ def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
     if m <= 0:
         return np.empty(0, dtype=np.uint64)
     out = np.empty(m, dtype=np.uint64)
-    bk = np.uint64(1)
-    for _ in range(k):
-        bk *= base
-    h = np.uint64(0)
-    for i in range(k):
-        h = (h + unit_digit(units[i], key)) * base
+    bk, h = start_hash(units, k, key, base)
     out[0] = fmix64(h ^ key)
     for i in range(1, m):
-        h = ((h - unit_digit(units[i - 1], key) * bk) + unit_digit(units[i + k - 1], key)) * base
+        h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
         out[i] = fmix64(h ^ key)
     return out
 
@@ -179,15 +192,10 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
     out_hash = np.empty(m, dtype=np.uint64)
     out_pos = np.empty(m, dtype=np.int64)
     ring = np.empty(w, dtype=np.uint64)
-    bk = np.uint64(1)
-    for _ in range(k):
-        bk *= base
-    h = np.uint64(0)
-    for i in range(k):
-        h = (h + unit_digit(units[i], key)) * base
+    bk, h = start_hash(units, k, key, base)
     ring[0] = fmix64(h ^ key)
     for i in range(1, w):
-        h = ((h - unit_digit(units[i - 1], key) * bk) + unit_digit(units[i + k - 1], key)) * base
+        h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
         ring[i] = fmix64(h ^ key)
     r = w - 1
     mi = w - 1
@@ -198,7 +206,7 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
     out_pos[0] = mi
     count = 1
     for i in range(w, m):
-        h = ((h - unit_digit(units[i - 1], key) * bk) + unit_digit(units[i + k - 1], key)) * base
+        h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
         r += 1
         if r == w:
             r = 0
