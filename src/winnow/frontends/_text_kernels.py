@@ -1,9 +1,19 @@
 """Compiled loops of the text front-end (numba, nopython mode).
 
-They scan UTF-8 bytes once per pass, decoding each character in place:
-ASCII through a 128-entry table, other characters through a per-code-point
-expansion table built in Python (NFKC and case folding need ``unicodedata``).
-An invalid byte counts as one character that maps to nothing.
+They scan UTF-8 bytes in place, decoding each character as they go: ASCII
+through a 128-entry table, other characters through a dense per-code-point
+table that Python fills the first time a code point is met (NFKC and case
+folding need ``unicodedata``).  An invalid byte is one character that maps to
+nothing.
+
+Table entries (``int64``, 0 = not yet known): bit 0 *known*; bit 1 *mark* (a
+combining mark, or a character canonical composition can merge into the one
+before it); bit 2 *composes* (the latter alone); bits 3-10 the number of
+units; bits 11- where the units start in the flat expansion array.
+
+The fill kernel is resumable: it stops and reports why (a code point it does
+not know yet, a combining sequence that needs normalising as a whole, or an
+output array that is full) and Python resumes it with the state it left.
 """
 
 from __future__ import annotations
@@ -11,6 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from winnow.compiled import jit
+
+KNOWN, MARK, COMPOSES = 1, 2, 4
+LEN_SHIFT, START_SHIFT = 3, 11
+#: Why :func:`fill_units` returned.
+DONE, UNKNOWN, CLUSTER, FULL = 0, 1, 2, 3
 
 
 @jit(inline="always")
@@ -33,91 +48,162 @@ def _decode(buf, i, n):  # type: ignore[no-untyped-def]
 
 
 @jit()
-def high_codepoints(buf, out):  # type: ignore[no-untyped-def]
-    """Write the code point of every non-ASCII character into ``out`` (if it is
-    long enough) and return how many there are."""
+def unknown_codepoints(buf, start, table, seen, out):  # type: ignore[no-untyped-def]
+    """Write the distinct non-ASCII code points from ``start`` on that ``table``
+    does not know into ``out`` (``seen``, one flag per code point, lists each
+    once); stop when ``out`` is full.  Returns how many were written."""
     n = buf.shape[0]
     m = 0
-    i = 0
-    while i < n:
+    i = start
+    while i < n and m < out.shape[0]:
         if buf[i] < 0x80:
             i += 1
             continue
         cp, length = _decode(buf, i, n)
-        if cp >= 0:
-            if m < out.shape[0]:
-                out[m] = cp
+        if cp >= 0 and table[cp] == 0 and not seen[cp]:
+            seen[cp] = True
+            out[m] = cp
             m += 1
         i += length
     return m
 
 
-@jit(inline="always")
-def _find(sorted_cps, cp):  # type: ignore[no-untyped-def]
-    """Index of ``cp`` in the sorted array (it is always there)."""
-    lo = 0
-    hi = sorted_cps.shape[0] - 1
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if sorted_cps[mid] < cp:
-            lo = mid + 1
-        else:
-            hi = mid
-    return lo
-
-
 @jit()
-def count_units(buf, ascii_map, distinct, exp_offset):  # type: ignore[no-untyped-def]
-    """How many units :func:`fill_units` will write."""
+def find_clusters(buf, table, out):  # type: ignore[no-untyped-def]
+    """Combining sequences that normalisation may change as a whole.
+
+    A sequence is a character followed by a run of *mark* characters, kept
+    when the run holds one that *composes* (``e`` + U+0301 is ``é`` under
+    NFKC).  Writes ``[start, end)`` byte ranges into ``out`` (n x 2) while it
+    has room; returns how many there are.  Every code point must be known.
+    """
     n = buf.shape[0]
-    total = 0
+    m = 0
+    prev = -1
     i = 0
     while i < n:
-        b = buf[i]
-        if b < 0x80:
-            if ascii_map[b] != 0:
-                total += 1
+        if buf[i] < 0x80:
+            prev = i
             i += 1
             continue
         cp, length = _decode(buf, i, n)
-        if cp >= 0:
-            k = _find(distinct, cp)
-            total += exp_offset[k + 1] - exp_offset[k]
-        i += length
-    return total
+        if cp < 0:
+            prev = -1
+            i += 1
+            continue
+        if table[cp] & MARK == 0:
+            prev = i
+            i += length
+            continue
+        q = i + length
+        composes = table[cp] & COMPOSES
+        while q < n and buf[q] >= 0x80:
+            cp2, length2 = _decode(buf, q, n)
+            if cp2 < 0 or table[cp2] & MARK == 0:
+                break
+            composes |= table[cp2] & COMPOSES
+            q += length2
+        if composes:
+            if m < out.shape[0]:
+                out[m, 0] = prev if prev >= 0 else i
+                out[m, 1] = q
+            m += 1
+        prev = -1
+        i = q
+    return m
+
+
+@jit(inline="always")
+def _ascii_run(buf, i, j, stop, ascii_map, units, starts, ends):  # type: ignore[no-untyped-def]
+    """Map ASCII bytes from ``i`` up to ``stop`` or the first non-ASCII byte.
+
+    Branch-free keep/drop: each byte is written at ``j``, which advances only
+    when the byte is kept (which bytes are dropped is data-dependent and would
+    mispredict).  Eight bytes at a time while they are all ASCII.
+    """
+    while i + 8 <= stop:
+        if (buf[i] | buf[i + 1] | buf[i + 2] | buf[i + 3] | buf[i + 4] | buf[i + 5]
+                | buf[i + 6] | buf[i + 7]) >= 0x80:
+            break
+        for k in range(8):
+            v = ascii_map[buf[i + k]]
+            units[j] = v
+            starts[j] = i + k
+            ends[j] = i + k + 1
+            j += v != 0
+        i += 8
+    while i < stop:
+        b = buf[i]
+        if b >= 0x80:
+            break
+        v = ascii_map[b]
+        units[j] = v
+        starts[j] = i
+        ends[j] = i + 1
+        j += v != 0
+        i += 1
+    return i, j
 
 
 @jit()
-def fill_units(buf, ascii_map, distinct, exp_offset, exp_flat,  # type: ignore[no-untyped-def]
+def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ignore[no-untyped-def]
                units, starts, ends):
-    """Write each kept unit with the byte span of the character it came from."""
+    """Write each kept unit with the byte span of the character it came from.
+
+    ``state`` is ``[i, j, c]``: the byte to read next, the unit to write next
+    and the next entry of ``clusters`` (rows ``start, end, first, stop``: a
+    combining sequence and its units ``cflat[first:stop]``).  Runs until the
+    input ends (``DONE``) or it meets an unknown code point (``UNKNOWN``), a
+    composing mark outside every listed sequence (``CLUSTER``) or too little
+    room (``FULL``); ``state`` then says where to resume.  Room: the kernel
+    keeps ``j + (bytes left) <= len(units)``, so ASCII never needs a check.
+    """
     n = buf.shape[0]
     capacity = units.shape[0]
-    j = 0
-    i = 0
+    i, j, c = state[0], state[1], state[2]
+    status = DONE
     while i < n:
-        b = buf[i]
-        if b < 0x80:
-            v = ascii_map[b]
-            if j < capacity:
-                # Branch-free keep/drop: write always, advance only if kept
-                # (which bytes are dropped is data-dependent and mispredicts).
-                units[j] = v
+        stop = clusters[c, 0] if c < clusters.shape[0] else n
+        if i == stop:
+            end, first, last = clusters[c, 1], clusters[c, 2], clusters[c, 3]
+            if j + (last - first) + (n - end) > capacity:
+                status = FULL
+                break
+            for e in range(first, last):
+                units[j] = cflat[e]
                 starts[j] = i
-                ends[j] = i + 1
-            j += v != 0
-            i += 1
+                ends[j] = end
+                j += 1
+            i = end
+            c += 1
+            continue
+        i, j = _ascii_run(buf, i, j, stop, ascii_map, units, starts, ends)
+        if i >= stop:
             continue
         cp, length = _decode(buf, i, n)
-        if cp >= 0:
-            k = _find(distinct, cp)
-            for e in range(exp_offset[k], exp_offset[k + 1]):
-                units[j] = exp_flat[e]
-                starts[j] = i
-                ends[j] = i + length
-                j += 1
+        if cp < 0:
+            i += 1
+            continue
+        entry = table[cp]
+        if entry & KNOWN == 0:
+            status = UNKNOWN
+            break
+        if entry & COMPOSES:
+            status = CLUSTER
+            break
+        size = (entry >> LEN_SHIFT) & 0xFF
+        if j + size + (n - i - length) > capacity:
+            status = FULL
+            break
+        first = entry >> START_SHIFT
+        for e in range(first, first + size):
+            units[j] = flat[e]
+            starts[j] = i
+            ends[j] = i + length
+            j += 1
         i += length
-    return j
+    state[0], state[1], state[2] = i, j, c
+    return status
 
 
 @jit()

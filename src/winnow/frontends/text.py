@@ -6,25 +6,39 @@ paper, section 5.2: the front-end removes what should not distinguish
 documents).  Units are Unicode code points (``unit="chars"``) or words
 (``unit="words"``, a stable 32-bit hash of the normalised word).
 
-Speed: compiled loops (:mod:`winnow.frontends._text_kernels`) decode UTF-8
-in place and map ASCII through a table; Unicode normalisation runs once per
-*distinct* non-ASCII character, never per occurrence.  Memory: the input plus
-the exact-size output arrays, whatever the file's size or line length.
+Speed: one compiled pass (:mod:`winnow.frontends._text_kernels`) decodes
+UTF-8 in place and writes straight into the output; ASCII maps through a
+table, other characters through a per-process table that Python fills the
+first time a code point is met, so Unicode normalisation runs once per
+*distinct* character, never per occurrence.  A combining sequence (a
+character and the marks after it, when one of them composes) is normalised
+as a whole, once per distinct sequence.  Memory: the input plus the output
+arrays, allocated for one unit per byte and shrunk in place (pages never
+written are never mapped), whatever the file's size or line length.
 """
 
 from __future__ import annotations
 
+import threading
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
 from winnow.frontends._text_kernels import (
-    count_units,
+    CLUSTER,
+    COMPOSES,
+    DONE,
+    KNOWN,
+    LEN_SHIFT,
+    MARK,
+    START_SHIFT,
+    UNKNOWN,
     fill_units,
-    high_codepoints,
+    find_clusters,
+    unknown_codepoints,
     word_bounds,
 )
 from winnow.frontends.base import Input, Result
@@ -33,10 +47,16 @@ from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
 from winnow.sources.sniff import Decoded, decode, sniff
 
-CHUNK = 1 << 22
-
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
+
+#: One past the largest Unicode code point.
+CODE_POINTS = 0x110000
+
+_NO_CLUSTERS = np.zeros((0, 4), dtype=np.int64)
+_NO_UNITS = np.zeros(0, dtype=np.uint32)
+#: Serialises use of the shared code point tables (the kernels hold the GIL).
+_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -52,12 +72,10 @@ def _is_punct(ch: str) -> bool:
     return unicodedata.category(ch)[0] in "PS"
 
 
-@lru_cache(maxsize=1 << 16)
-def _normalise(cp: int, keep_case: bool, keep_punct: bool, keep_ws: bool) -> tuple[int, ...]:
-    """NFKC (and case fold) of one character, keeping the wanted characters."""
-    if 0xDC80 <= cp <= 0xDCFF:  # an undecodable byte
-        return ()
-    out = unicodedata.normalize("NFKC", chr(cp))
+def _normalise_text(text: str, keep_case: bool, keep_punct: bool, keep_ws: bool
+                    ) -> tuple[int, ...]:
+    """NFKC (and case fold) of ``text``, keeping the wanted characters."""
+    out = unicodedata.normalize("NFKC", text)
     if not keep_case:
         out = out.casefold()
     kept: list[int] = []
@@ -69,21 +87,132 @@ def _normalise(cp: int, keep_case: bool, keep_punct: bool, keep_ws: bool) -> tup
     return tuple(kept)
 
 
+#: Canonical composites all lie below this code point (a test checks it).
+COMPOSITES_BELOW = 0x20000
+
+
+@lru_cache(maxsize=1)
+def _composing() -> frozenset[int]:
+    """Characters canonical composition can merge into the one before them:
+    every character after the first in a canonical decomposition (combining
+    marks, Hangul medial vowels and final consonants).  Computed once, the
+    first time a mark is met, by one NFD of all code points that could
+    decompose, each after a NUL separator (a few milliseconds)."""
+    cps = np.arange(COMPOSITES_BELOW, dtype=np.uint32)
+    cps = cps[(cps < 0xD800) | (cps >= 0xE000)]
+    pairs = np.zeros((cps.shape[0], 2), dtype=np.uint32)
+    pairs[:, 1] = cps
+    nfd = unicodedata.normalize("NFD", pairs.tobytes().decode("utf-32-le"))
+    out = np.frombuffer(nfd.encode("utf-32-le"), dtype=np.uint32)
+    later = out[1:][(out[1:] != 0) & (out[:-1] != 0)]
+    return frozenset(np.unique(later).tolist())
+
+
+def _flags(cp: int) -> int:
+    """``MARK``/``COMPOSES`` bits of a code point's table entry.  Only combining
+    marks (M*) and Hangul jamo (Lo) compose with the character before them."""
+    ch = chr(cp)
+    if (unicodedata.category(ch)[0] == "M" or 0x1100 <= cp <= 0x11FF) \
+            and cp in _composing():
+        return MARK | COMPOSES
+    first = unicodedata.normalize("NFD", ch)[:1]
+    return MARK if unicodedata.combining(ch) or unicodedata.combining(first) else 0
+
+
+@dataclass
+class _Table:
+    """The dense code point table of one set of options (entries as in
+    :mod:`winnow.frontends._text_kernels`) and the units it points into.
+    Pages of ``index`` that no code point touches are never mapped."""
+
+    keep: tuple[bool, bool, bool]
+    index: I64 = field(default_factory=lambda: np.zeros(CODE_POINTS, dtype=np.int64))
+    flat: U32 = field(default_factory=lambda: np.zeros(1024, dtype=np.uint32))
+    used: int = 0
+
+    def learn(self, buf: npt.NDArray[np.uint8], start: int) -> None:
+        """Add every code point of ``buf[start:]`` that is not known yet."""
+        seen = np.zeros(CODE_POINTS, dtype=np.bool_)
+        found = np.empty(4096, dtype=np.int64)
+        while (m := int(unknown_codepoints(buf, start, self.index, seen, found))) > 0:
+            for cp in found[:m].tolist():
+                self._add(cp)
+
+    def _add(self, cp: int) -> None:
+        units = _normalise_text(chr(cp), *self.keep)
+        if self.used + len(units) > self.flat.shape[0]:
+            self.flat = np.concatenate([self.flat, np.zeros_like(self.flat)])
+        self.flat[self.used:self.used + len(units)] = units
+        self.index[cp] = (KNOWN | _flags(cp) | len(units) << LEN_SHIFT
+                          | self.used << START_SHIFT)
+        self.used += len(units)
+
+
+@lru_cache(maxsize=8)
+def _table(keep_case: bool, keep_punct: bool, keep_ws: bool) -> _Table:
+    return _Table((keep_case, keep_punct, keep_ws))
+
+
+def _clusters(utf8: bytes, buf: npt.NDArray[np.uint8], table: _Table
+              ) -> tuple[I64, U32]:
+    """Combining sequences of the text with their normalised units
+    (rows ``start, end, first, stop`` into the returned units)."""
+    spans = np.empty((1024, 2), dtype=np.int64)
+    m = int(find_clusters(buf, table.index, spans))
+    if m > spans.shape[0]:
+        spans = np.empty((m, 2), dtype=np.int64)
+        find_clusters(buf, table.index, spans)
+    rows = np.empty((m, 4), dtype=np.int64)
+    rows[:, :2] = spans[:m]
+    known: dict[bytes, tuple[int, int]] = {}
+    flat: list[int] = []
+    for k, (start, end) in enumerate(spans[:m].tolist()):
+        key = utf8[start:end]
+        if key not in known:
+            units = _normalise_text(key.decode("utf-8"), *table.keep)
+            known[key] = (len(flat), len(flat) + len(units))
+            flat.extend(units)
+        rows[k, 2:] = known[key]
+    return rows, np.array(flat, dtype=np.uint32)
+
+
 def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units:
     """Normalised characters of UTF-8 text, with byte spans into ``utf8``.
 
-    Two compiled passes over the bytes (count, then fill), so the only memory
-    besides the input is the exact-size output (20 bytes per unit).  Invalid
-    bytes map to nothing.
+    One compiled pass over the bytes writes straight into the output, which
+    is allocated for one unit per byte and shrunk in place at the end (pages
+    never written are never mapped).  Each character is NFKC-normalised and
+    case-folded; a combining sequence (``e`` + U+0301) is normalised as a
+    whole, so it gives the same units as its precomposed form, all spanning
+    the whole sequence.  Invalid bytes map to nothing.
     """
     buf = np.frombuffer(utf8, dtype=np.uint8)
+    n = buf.shape[0]
+    cps = np.empty(n, dtype=np.uint32)
+    starts = np.empty(n, dtype=np.int64)
+    ends = np.empty(n, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
     ascii_map = _ascii_map(options)
-    distinct, exp_offset, exp_flat = _expansions(buf, options, utf8.isascii())
-    total = int(count_units(buf, ascii_map, distinct, exp_offset))
-    cps = np.empty(total, dtype=np.uint32)
-    starts = np.empty(total, dtype=np.int64)
-    ends = np.empty(total, dtype=np.int64)
-    fill_units(buf, ascii_map, distinct, exp_offset, exp_flat, cps, starts, ends)
+    table = _table(options.keep_case, options.keep_punctuation, options.keep_whitespace)
+    clusters, cflat = _NO_CLUSTERS, _NO_UNITS
+    with _LOCK:
+        while (status := fill_units(buf, state, ascii_map, table.index, table.flat,
+                                    clusters, cflat, cps, starts, ends)) != DONE:
+            if status == UNKNOWN:
+                table.learn(buf, int(state[0]))
+            elif status == CLUSTER and clusters is _NO_CLUSTERS:
+                table.learn(buf, 0)
+                clusters, cflat = _clusters(utf8, buf, table)
+                state[:] = 0
+            elif status == CLUSTER:
+                raise RuntimeError(f"composing mark at byte {state[0]} outside every sequence")
+            else:
+                size = 2 * cps.shape[0] + 256
+                for array in (cps, starts, ends):
+                    array.resize(size, refcheck=False)
+    total = int(state[1])
+    for array in (cps, starts, ends):
+        array.resize(total, refcheck=False)
     units = Units(cps, starts, ends)
     return _collapse_spaces(units) if options.keep_whitespace else units
 
@@ -100,24 +229,6 @@ def _ascii_map(options: FrontEndOptions) -> U32:
             table[ch] = 32
     table.flags.writeable = False
     return table
-
-
-def _expansions(buf: npt.NDArray[np.uint8], options: FrontEndOptions, is_ascii: bool
-                ) -> tuple[I64, I64, U32]:
-    """Distinct non-ASCII code points (sorted) and their normalised units (CSR)."""
-    empty = np.zeros(0, dtype=np.int64)
-    if is_ascii:
-        return empty, np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.uint32)
-    found = np.empty(int(high_codepoints(buf, empty)), dtype=np.int64)
-    high_codepoints(buf, found)
-    distinct = np.unique(found)
-    expansions = [_normalise(int(cp), options.keep_case, options.keep_punctuation,
-                             options.keep_whitespace) for cp in distinct.tolist()]
-    counts = np.fromiter(map(len, expansions), dtype=np.int64, count=len(expansions))
-    offsets = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(counts)])
-    flat = np.fromiter((c for e in expansions for c in e), dtype=np.uint32,
-                       count=int(offsets[-1]))
-    return distinct, offsets, flat
 
 
 def _collapse_spaces(units: Units) -> Units:

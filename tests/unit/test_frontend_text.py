@@ -1,0 +1,111 @@
+"""The text front-end: combining sequences, growth and resumption of the compiled scan."""
+
+from __future__ import annotations
+
+import unicodedata
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnow.frontends import FrontEndOptions, make_document
+from winnow.frontends.text import COMPOSITES_BELOW, _composing, char_units
+from winnow.model import Document
+
+
+def units(doc: Document) -> list[str]:
+    return [chr(u) for u in doc.stream.units.tolist()]
+
+
+def spans(doc: Document) -> list[bytes]:
+    return [doc.data[a:b] for a, b in zip(doc.stream.starts.tolist(),
+                                          doc.stream.ends.tolist(), strict=True)]
+
+
+def test_decomposed_accent_is_normalised_like_the_precomposed_one() -> None:
+    precomposed = make_document("Café Été".encode(), "a.txt")
+    decomposed = make_document("Cafe\u0301 E\u0301te\u0301".encode(), "a.txt")
+    assert units(precomposed) == units(decomposed) == list("caféété")
+    # The composed unit spans the base letter and the combining mark.
+    assert spans(decomposed) == [b"C", b"a", b"f", "e\u0301".encode(), "E\u0301".encode(),
+                                 b"t", "e\u0301".encode()]
+    assert spans(precomposed)[3] == "é".encode()
+
+
+def test_combining_sequences_in_every_mode() -> None:
+    words = FrontEndOptions(unit="words")
+    case = FrontEndOptions(keep_case=True)
+    for options in (words, case):
+        nfc = make_document("Über café, Việt Nam".encode(), "a.txt", options=options)
+        nfd = make_document(unicodedata.normalize("NFD", "Über café, Việt Nam").encode(),
+                            "a.txt", options=options)
+        assert nfc.stream.units.tolist() == nfd.stream.units.tolist()
+    assert units(make_document("U\u0308ber".encode(), "a.txt", options=case))[0] == "Ü"
+
+
+def test_marks_that_compose_with_nothing_are_dropped() -> None:
+    doc = make_document("x\u0301y \u0301z".encode(), "a.txt")  # no precomposed x́
+    assert units(doc) == ["x", "y", "z"]
+    assert spans(doc) == ["x\u0301".encode(), b"y", b"z"]
+
+
+def test_hangul_jamo_compose_into_syllables() -> None:
+    text = "한국어 문장"
+    nfd = make_document(unicodedata.normalize("NFD", text).encode(), "a.txt")
+    assert units(nfd) == list("한국어문장")
+    assert all(len(span) == 6 or len(span) == 9 for span in spans(nfd))
+
+
+prose = st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), max_size=120)
+marked = st.lists(st.sampled_from(["a", "e", "E", "o", "u", "n", "c", "\u0301", "\u0300",
+                                   "\u0302", "\u0308", "\u0323", "\u0327", "\u0316", " ",
+                                   "\u1100", "\u1161", "\u11a8", "가", "\u09c7", "\u09be"]),
+                  max_size=40).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.one_of(prose, marked))
+def test_nfc_and_nfd_forms_give_the_same_units(text: str) -> None:
+    forms = {form: make_document(unicodedata.normalize(form, text).encode(), "a.txt")
+             for form in ("NFC", "NFD")}
+    assert forms["NFC"].stream.units.tolist() == forms["NFD"].stream.units.tolist()
+    for doc in forms.values():
+        starts, ends = doc.stream.starts, doc.stream.ends
+        assert np.all(starts < ends) and np.all(np.diff(starts) >= 0)
+        for unit, piece in zip(units(doc), spans(doc), strict=True):
+            assert unit in unicodedata.normalize("NFKC", piece.decode()).casefold()
+
+
+def test_composing_characters_match_the_unicode_database() -> None:
+    seconds = set()
+    for cp in range(0x110000):
+        parts = unicodedata.decomposition(chr(cp)).split()
+        if len(parts) == 2 and not parts[0].startswith("<"):
+            assert cp < COMPOSITES_BELOW
+            seconds.add(int(parts[1], 16))
+    hangul = set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
+    assert _composing() == seconds | hangul
+    assert all(unicodedata.category(chr(cp))[0] == "M" for cp in seconds)
+
+
+def test_output_grows_when_characters_expand_beyond_their_bytes() -> None:
+    # U+FDFA is 3 bytes and NFKC gives 18 characters (the output starts at
+    # one unit per byte and must grow, several times over).
+    expansion = unicodedata.normalize("NFKC", "\ufdfa").casefold()
+    expected = [c for c in expansion if c.isalnum()]
+    doc = make_document(("\ufdfa" * 500 + " ok").encode(), "a.txt")
+    assert units(doc) == expected * 500 + ["o", "k"]
+    assert set(spans(doc)[:-2]) == {"\ufdfa".encode()}
+
+
+def test_many_new_code_points_and_many_sequences() -> None:
+    # More distinct unseen characters than one learning step takes, and more
+    # combining sequences than the first buffer holds.
+    ideographs = "".join(chr(cp) for cp in range(0x20000, 0x20000 + 6000))
+    doc = make_document(ideographs.encode(), "a.txt")
+    assert units(doc) == list(ideographs)
+    sequences = "e\u0301 " * 3000 + "n\u0303"
+    doc = make_document(sequences.encode(), "a.txt")
+    assert units(doc) == ["é"] * 3000 + ["ñ"]
+    result = char_units(sequences.encode())
+    assert result.cps.shape == result.starts.shape == result.ends.shape == (3001,)
