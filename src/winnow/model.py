@@ -39,18 +39,24 @@ class Stream:
     ``units[i]`` is a byte or a token id; ``starts[i]`` and ``ends[i]`` are the
     ``[start, end)`` byte range of that unit in the original file, in order
     (``starts`` non-decreasing).  ``labels`` optionally names each distinct unit
-    value for display (``winnow tokens``).
+    value for display (``winnow tokens``).  ``literal_units``, from the code
+    front-end when it collapsed literals, is the same stream with each literal
+    (string, number, character) a unit of its own text: the second channel of
+    ``winnow compare`` (docs/compare.md); ``None`` elsewhere.
     """
 
     units: npt.NDArray[np.integer]
     starts: npt.NDArray[np.int64]
     ends: npt.NDArray[np.int64]
     labels: dict[int, str] = field(default_factory=dict)
+    literal_units: npt.NDArray[np.integer] | None = None
 
     def __post_init__(self) -> None:
         n = self.units.shape[0]
         if self.starts.shape != (n,) or self.ends.shape != (n,):
             raise ValueError("units, starts and ends must have the same length")
+        if self.literal_units is not None and self.literal_units.shape != (n,):
+            raise ValueError("literal_units must have one entry per unit")
 
     def __len__(self) -> int:
         return int(self.units.shape[0])

@@ -111,6 +111,32 @@ def test_keep_identifiers_and_literals() -> None:
     assert labels(doc) == 'id:total = id:price * lit:2 + lit:"x"'
 
 
+def test_literal_units_keep_each_literal_text() -> None:
+    doc = make_document(b'a = "hi" + 2\nb = "hi" + 3  # c\nc = "yo"\n', "a.py")
+    units, lits = doc.stream.units, doc.stream.literal_units
+    assert lits is not None and lits.shape == units.shape
+    literal = np.isin(units, [stable_id("STR"), stable_id("NUM")])
+    assert (lits[~literal] == units[~literal]).all()  # only literals change
+    strs, nums = lits[units == stable_id("STR")], lits[units == stable_id("NUM")]
+    assert strs[0] == strs[1] != strs[2]  # "hi", "hi", "yo"
+    assert nums[0] != nums[1] and not np.isin(lits[literal], units).any()
+    kept = make_document(b'a = "hi"\n', "a.py", options=FrontEndOptions(keep_literals=True))
+    assert kept.stream.literal_units is None  # the stream already keeps them
+    assert make_document(b"plain prose\n", "a.txt").stream.literal_units is None
+
+
+def test_literal_units_of_a_pygments_language_and_a_notebook() -> None:
+    ruby = make_document(b'x = "hi"\ny = "hi"\n', "a.rb").stream
+    assert ruby.literal_units is not None
+    assert ruby.literal_units[2] == ruby.literal_units[5] != ruby.units[2]
+    cells = {"cells": [{"cell_type": "code", "source": ['s = "hi"\n']},
+                       {"cell_type": "markdown", "source": ["words"]}],
+             "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    nb = make_document(json.dumps(cells).encode(), "n.ipynb").stream
+    assert nb.literal_units is not None and nb.literal_units.shape == nb.units.shape
+    assert nb.literal_units[2] != nb.units[2] == stable_id("STR")
+
+
 def test_text_chars() -> None:
     doc = make_document("Hello, WORLD!  Ça va? ﬁ 42\n".encode(), "a.txt")
     assert (doc.frontend, doc.kind, doc.encoding) == ("text", "text", "utf-8")

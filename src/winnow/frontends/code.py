@@ -12,7 +12,12 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
+import numpy.typing as npt
+
+from winnow.frontends._code_kernels import STRING, hash_tokens
 from winnow.frontends.base import Input, Result
+from winnow.frontends.ids import stable_id
 from winnow.frontends.languages import (
     find_language,
     language_for_path,
@@ -23,6 +28,8 @@ from winnow.frontends.lexpygments import lex_pygments, pygments_lexer
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
 from winnow.sources.sniff import Decoded, decode, sniff
+
+I64 = npt.NDArray[np.int64]
 
 
 def resolve_language(name: str, data: bytes, lang: str | None) -> tuple[str, str, list[str]]:
@@ -80,7 +87,34 @@ def code_stream(decoded: Decoded, language: str, backend: str,
     else:
         ids, starts, ends, labels = lex_pygments(text, backend,
                                                  options.keep_identifiers, options.keep_literals)
-    return Stream(ids, decoded.original(starts), decoded.original(ends), labels)
+    literals = None if options.keep_literals else literal_units(ids, text, starts, ends)
+    return Stream(ids, decoded.original(starts), decoded.original(ends), labels, literals)
+
+
+#: The ids a collapsed literal has (fast path: STR, CHR, NUM; Pygments adds LIT).
+_LITERAL_IDS = np.array(sorted(stable_id(kind) for kind in ("STR", "CHR", "NUM", "LIT")),
+                        dtype=np.uint32)
+
+
+def literal_units(ids: npt.NDArray[np.uint32], utf8: bytes, starts: I64, ends: I64
+                  ) -> npt.NDArray[np.uint32]:
+    """``ids`` with each collapsed literal replaced by an id of its kind and bytes.
+
+    The token count and positions stay those of ``ids``, so fingerprints of
+    either stream index the same tokens.  The id is the 64-bit FNV-1a hash of
+    the literal's bytes, mixed with its kind id, folded to 31 bits with the
+    top bit set like every token id (:func:`winnow.frontends.ids.stable_id`).
+    """
+    out = ids.astype(np.uint32, copy=True)
+    where = np.flatnonzero(np.isin(ids, _LITERAL_IDS))
+    if where.shape[0]:
+        hashes = np.empty(where.shape[0], dtype=np.uint64)
+        kinds = np.full(where.shape[0], STRING, dtype=np.uint8)
+        hash_tokens(np.frombuffer(utf8, dtype=np.uint8), kinds, starts[where], ends[where],
+                    hashes)
+        hashes ^= ids[where].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+        out[where] = (hashes >> np.uint64(33)).astype(np.uint32) | np.uint32(0x80000000)
+    return out
 
 
 class CodeFrontEnd:

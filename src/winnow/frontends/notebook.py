@@ -157,6 +157,7 @@ def notebook_stream(decoded: Decoded, name: str, options: FrontEndOptions
     cstream = code_stream(Decoded(code.utf8, "utf-8"), language, backend, options)
     starts, ends = code.source_spans(cstream.starts, cstream.ends)
     parts = [(cstream.units.astype(np.uint32), starts, ends)]
+    literal_parts = [cstream.literal_units]
     labels = dict(cstream.labels)
     if not any(cell.cell_type == "code" and cell.lines for cell in cells):
         warnings.append("notebook has no code cells")
@@ -165,13 +166,18 @@ def notebook_stream(decoded: Decoded, name: str, options: FrontEndOptions
         tstream = text_stream(Decoded(md.utf8, "utf-8"), options)
         mstarts, mends = md.source_spans(tstream.starts, tstream.ends)
         parts.append((tstream.units.astype(np.uint32), mstarts, mends))
+        literal_parts.append(tstream.units.astype(np.uint32))
         labels.update(tstream.labels)
     units = np.concatenate([p[0] for p in parts])
     all_starts = np.concatenate([p[1] for p in parts])
     order = np.argsort(all_starts, kind="stable")
     all_ends = np.concatenate([p[2] for p in parts])
+    literals = None
+    present = [part for part in literal_parts if part is not None]
+    if len(present) == len(literal_parts):
+        literals = np.concatenate(present, dtype=np.uint32)[order]
     stream = Stream(units[order], decoded.original(all_starts[order]),
-                    decoded.original(all_ends[order]), labels)
+                    decoded.original(all_ends[order]), labels, literals)
     return stream, language, warnings
 
 
