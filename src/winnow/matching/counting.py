@@ -87,7 +87,7 @@ class SharedCounts:
 
 
 #: Group pairs generated per batch; bounds the temporary memory of counting.
-BATCH_PAIRS = 1 << 22
+BATCH_PAIRS = 1 << 18
 
 
 def _aggregate(keys: I64, shared: I64, weight: F64, df_sum: F64
@@ -172,25 +172,33 @@ def count_shared(
     row_weight = np.ones(hashes.shape[0]) if weights is None else weights
     limit = max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET))
     parts: list[tuple[I64, I64, F64, F64]] = []
+    pending = folded = 0
     for d in np.unique(sizes[(sizes >= 2) & (sizes <= limit)]).tolist():
         group_starts = starts[sizes == d]
         per_batch = max(1, BATCH_PAIRS // (d * (d - 1) // 2))
         for lo in range(0, group_starts.shape[0], per_batch):
             parts.append(_group_pairs(owners, group_starts[lo:lo + per_batch], d,
                                       row_weight, n_owners, excluded_owner_pairs))
+            pending += parts[-1][0].shape[0]
+            if pending > max(BATCH_PAIRS, 2 * folded):  # fold: memory ~ distinct pairs
+                parts = [_fold(parts)]
+                pending = folded = parts[0][0].shape[0]
     if not parts:
         empty_i = np.zeros(0, dtype=np.int64)
         empty_f = np.zeros(0, dtype=np.float64)
         return SharedCounts(empty_i, empty_i, empty_i, empty_f, empty_f)
-    if len(parts) == 1:
-        keys, shared, weight, df_sum = parts[0]
-    else:
-        keys, shared, weight, df_sum = _aggregate(
-            *(np.concatenate([part[i] for part in parts]) for i in range(4)))
+    keys, shared, weight, df_sum = _fold(parts)
     counts = SharedCounts(keys // n_owners, keys % n_owners, shared, weight, df_sum)
     if limit < int(sizes.max(initial=0)):
         _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
     return counts
+
+
+def _fold(parts: list[tuple[I64, I64, F64, F64]]) -> tuple[I64, I64, F64, F64]:
+    """The per-pair sums of several aggregated parts, as one part."""
+    if len(parts) == 1:
+        return parts[0]
+    return _aggregate(*(np.concatenate([part[i] for part in parts]) for i in range(4)))
 
 
 def _add_common(
