@@ -23,6 +23,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -59,8 +60,7 @@ _NO_UNITS = np.zeros(0, dtype=np.uint32)
 _LOCK = threading.Lock()
 
 
-@dataclass(frozen=True)
-class Units:
+class Units(NamedTuple):
     """Code points with their ``[start, end)`` in the scanned UTF-8 bytes."""
 
     cps: U32
@@ -126,17 +126,21 @@ class _Table:
     Pages of ``index`` that no code point touches are never mapped."""
 
     keep: tuple[bool, bool, bool]
+    ascii_map: U32
     index: I64 = field(default_factory=lambda: np.zeros(CODE_POINTS, dtype=np.int64))
     flat: U32 = field(default_factory=lambda: np.zeros(1024, dtype=np.uint32))
     used: int = 0
+    #: Scratch flags for :func:`unknown_codepoints`, all False between calls.
+    seen: npt.NDArray[np.bool_] = field(
+        default_factory=lambda: np.zeros(CODE_POINTS, dtype=np.bool_))
 
     def learn(self, buf: npt.NDArray[np.uint8], start: int) -> None:
         """Add every code point of ``buf[start:]`` that is not known yet."""
-        seen = np.zeros(CODE_POINTS, dtype=np.bool_)
         found = np.empty(4096, dtype=np.int64)
-        while (m := int(unknown_codepoints(buf, start, self.index, seen, found))) > 0:
+        while (m := int(unknown_codepoints(buf, start, self.index, self.seen, found))) > 0:
             for cp in found[:m].tolist():
                 self._add(cp)
+            self.seen[found[:m]] = False
 
     def _add(self, cp: int) -> None:
         units = _normalise_text(chr(cp), *self.keep)
@@ -148,9 +152,15 @@ class _Table:
         self.used += len(units)
 
 
+@lru_cache(maxsize=64)
+def _table(options: FrontEndOptions) -> _Table:
+    """The table for these options (shared by options that keep the same)."""
+    return _shared_table(options.keep_case, options.keep_punctuation, options.keep_whitespace)
+
+
 @lru_cache(maxsize=8)
-def _table(keep_case: bool, keep_punct: bool, keep_ws: bool) -> _Table:
-    return _Table((keep_case, keep_punct, keep_ws))
+def _shared_table(keep_case: bool, keep_punct: bool, keep_ws: bool) -> _Table:
+    return _Table((keep_case, keep_punct, keep_ws), _ascii_map(keep_case, keep_punct, keep_ws))
 
 
 def _clusters(utf8: bytes, buf: npt.NDArray[np.uint8], table: _Table
@@ -192,11 +202,10 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     starts = np.empty(n, dtype=np.int64)
     ends = np.empty(n, dtype=np.int64)
     state = np.zeros(3, dtype=np.int64)
-    ascii_map = _ascii_map(options)
-    table = _table(options.keep_case, options.keep_punctuation, options.keep_whitespace)
+    table = _table(options)
     clusters, cflat = _NO_CLUSTERS, _NO_UNITS
     with _LOCK:
-        while (status := fill_units(buf, state, ascii_map, table.index, table.flat,
+        while (status := fill_units(buf, state, table.ascii_map, table.index, table.flat,
                                     clusters, cflat, cps, starts, ends)) != DONE:
             if status == UNKNOWN:
                 table.learn(buf, int(state[0]))
@@ -217,15 +226,14 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     return _collapse_spaces(units) if options.keep_whitespace else units
 
 
-@lru_cache(maxsize=64)
-def _ascii_map(options: FrontEndOptions) -> U32:
-    """Unit of each ASCII byte, 0 where the byte is dropped (read-only, cached)."""
+def _ascii_map(keep_case: bool, keep_punct: bool, keep_ws: bool) -> U32:
+    """Unit of each ASCII byte, 0 where the byte is dropped (read-only)."""
     table = np.zeros(128, dtype=np.uint32)
     for ch in range(1, 128):
         c = chr(ch)
-        if c.isalnum() or (options.keep_punctuation and _is_punct(c)):
-            table[ch] = ord(c.lower()) if not options.keep_case else ch
-        elif options.keep_whitespace and c.isspace():
+        if c.isalnum() or (keep_punct and _is_punct(c)):
+            table[ch] = ord(c.lower()) if not keep_case else ch
+        elif keep_ws and c.isspace():
             table[ch] = 32
     table.flags.writeable = False
     return table
