@@ -150,12 +150,13 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
                units, starts, ends):
     """Write each kept unit with the byte span of the character it came from.
 
-    ``state`` is ``[i, j, c]``: the byte to read next, the unit to write next
-    and the next entry of ``clusters`` (rows ``start, end, first, stop``: a
+    ``state`` is ``[i, j, c, cp]``: the byte to read next, the unit to write
+    next, the next entry of ``clusters`` (rows ``start, end, first, stop``: a
     combining sequence and its units ``cflat[first:stop]``).  Runs until the
     input ends (``DONE``) or it meets an unknown code point (``UNKNOWN``), a
     composing mark outside every listed sequence (``CLUSTER``) or too little
-    room (``FULL``); ``state`` then says where to resume.  Room: the kernel
+    room (``FULL``); ``state`` then says where to resume (and ``cp`` which
+    code point was unknown).  Room: the kernel
     keeps ``j + (bytes left) <= len(units)``, so ASCII never needs a check.
     """
     n = buf.shape[0]
@@ -186,6 +187,7 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
             continue
         entry = table[cp]
         if entry & KNOWN == 0:
+            state[3] = cp
             status = UNKNOWN
             break
         if entry & COMPOSES:

@@ -54,6 +54,11 @@ U32 = npt.NDArray[np.uint32]
 #: One past the largest Unicode code point.
 CODE_POINTS = 0x110000
 
+#: Unknown code points a document learns one at a time, each where the scan
+#: meets it (about 5 us each), before one compiled scan lists all the others
+#: of the document (loading that kernel from the cache costs about 8 ms once).
+SINGLE_STEPS = 64
+
 _NO_CLUSTERS = np.zeros((0, 4), dtype=np.int64)
 _NO_UNITS = np.zeros(0, dtype=np.uint32)
 #: Serialises use of the shared code point tables (the kernels hold the GIL).
@@ -105,7 +110,7 @@ def _composing() -> frozenset[int]:
     nfd = unicodedata.normalize("NFD", pairs.tobytes().decode("utf-32-le"))
     out = np.frombuffer(nfd.encode("utf-32-le"), dtype=np.uint32)
     later = out[1:][(out[1:] != 0) & (out[:-1] != 0)]
-    return frozenset(np.unique(later).tolist())
+    return frozenset(later.tolist())
 
 
 def _flags(cp: int) -> int:
@@ -139,10 +144,11 @@ class _Table:
         found = np.empty(4096, dtype=np.int64)
         while (m := int(unknown_codepoints(buf, start, self.index, self.seen, found))) > 0:
             for cp in found[:m].tolist():
-                self._add(cp)
+                self.add(cp)
             self.seen[found[:m]] = False
 
-    def _add(self, cp: int) -> None:
+    def add(self, cp: int) -> None:
+        """Add one code point."""
         units = _normalise_text(chr(cp), *self.keep)
         if self.used + len(units) > self.flat.shape[0]:
             self.flat = np.concatenate([self.flat, np.zeros_like(self.flat)])
@@ -201,13 +207,16 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     cps = np.empty(n, dtype=np.uint32)
     starts = np.empty(n, dtype=np.int64)
     ends = np.empty(n, dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
+    state = np.zeros(4, dtype=np.int64)
     table = _table(options)
     clusters, cflat = _NO_CLUSTERS, _NO_UNITS
+    stops = 0
     with _LOCK:
         while (status := fill_units(buf, state, table.ascii_map, table.index, table.flat,
                                     clusters, cflat, cps, starts, ends)) != DONE:
-            if status == UNKNOWN:
+            if status == UNKNOWN and (stops := stops + 1) <= SINGLE_STEPS:
+                table.add(int(state[3]))
+            elif status == UNKNOWN:
                 table.learn(buf, int(state[0]))
             elif status == CLUSTER and clusters is _NO_CLUSTERS:
                 table.learn(buf, 0)
