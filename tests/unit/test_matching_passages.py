@@ -95,6 +95,8 @@ def test_assemble_does_not_merge_out_of_order() -> None:
 
 
 def _naive_run(x: list[int], y: list[int], p: int, q: int) -> tuple[int, int, int]:
+    if x[p] != y[q]:  # a seed whose units differ (a hash collision) starts no run
+        return p, q, 0
     back = 0
     while p - back > 0 and q - back > 0 and x[p - back - 1] == y[q - back - 1]:
         back += 1

@@ -21,7 +21,8 @@ def extend_seeds(
 
     File ``f``'s units are ``units[bounds[f]:bounds[f + 1]]``.  A seed inside
     the previous run on the same diagonal is absorbed (its count goes to that
-    run); a run shorter than ``min_length`` is dropped.  Returns the runs'
+    run); a seed whose own units differ (a hash collision) starts nothing; a
+    run shorter than ``min_length`` is dropped.  Returns the runs'
     (fa, fb, start in a, start in b, length, seeds).
     """
     n = fa.shape[0]
@@ -35,13 +36,15 @@ def extend_seeds(
             continue
         a0, b0 = bounds[a], bounds[b]
         size_a, size_b = bounds[a + 1] - a0, bounds[b + 1] - b0
-        back = 0
-        while back < p and back < q and units[a0 + p - back - 1] == units[b0 + q - back - 1]:
-            back += 1
         forward = 0
         while (p + forward < size_a and q + forward < size_b
                and units[a0 + p + forward] == units[b0 + q + forward]):
             forward += 1
+        if forward == 0:  # the seed's own units differ: a hash collision, no run
+            continue
+        back = 0
+        while back < p and back < q and units[a0 + p - back - 1] == units[b0 + q - back - 1]:
+            back += 1
         if back + forward < min_length:
             continue
         out[0, count], out[1, count] = a, b
