@@ -35,12 +35,11 @@ def run_one(n: int) -> None:
     pool = rng.integers(0, 2**63, size=POOL, dtype=np.uint64)
     common = rng.random(n * PER_FILE) < COMMON
     hashes[common] = rng.choice(pool, size=int(common.sum()))
-    files = np.repeat(np.arange(n, dtype=np.int64), PER_FILE)
-    positions = np.tile(np.arange(PER_FILE, dtype=np.int64) * 10, n)
+    files = np.repeat(np.arange(n, dtype=np.int32), PER_FILE)
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     start = time.perf_counter()
-    table = build_table(hashes, files, positions, np.arange(n, dtype=np.int64), n,
+    table = build_table(hashes, files, np.arange(n, dtype=np.int64), n,
                         base_hashes=np.zeros(0, np.uint64), cap=10,
                         archive=np.zeros(n, dtype=bool))
     counted = time.perf_counter()

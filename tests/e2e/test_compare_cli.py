@@ -71,7 +71,10 @@ def without_base() -> dict[str, Any]:
 
 def test_renamed_identifiers_are_detected_with_line_ranges(with_base: dict[str, Any]) -> None:
     p = pair(with_base, "alice", "bob")
-    assert p["similarity"] > 0.95 and with_base["pairs"][0] is not None
+    # bob renamed every identifier and four dictionary keys (string literals,
+    # which the literal channel sees): nearly, not exactly, identical
+    assert 0.9 < p["similarity"] < 1.0 and with_base["pairs"][0] is not None
+    assert p["containment_a"] > 0.95
     alice = functions(SUBS / "alice" / "textstats.py")
     bob = functions(SUBS / "bob" / "textstats.py")
     longest = p["passages"][0]

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from winnow.config import WinnowConfig
+from winnow.errors import InvalidConfig
 from winnow.matching import CompareOptions, ComparisonResult, compare
 from winnow.sources.submissions import ReadOptions, SourceFile, SubmissionSource
 
@@ -189,3 +190,56 @@ def test_common_code_does_not_cut_a_copied_passage() -> None:
     top = result.pairs[0]
     assert (top.a, top.b) == ("a", "b") and result.stats["ignored_common"] > 0
     assert len(top.passages) == 1 and top.coverage_a == pytest.approx(1.0)
+
+
+CODE = ReadOptions(lang="python")
+PROGRAM = '''def area(w, h):
+    if w < 0 or h < 0:
+        raise ValueError({m1})
+    return w * h
+
+
+def main():
+    w = int(input({p1}))
+    h = int(input({p2}))
+    print({p3}, area(w, h) * {n})
+'''
+
+
+def _program(name: str, n: int, m1: str, p1: str, p2: str, p3: str) -> SubmissionSource:
+    text = PROGRAM.format(n=n, m1=repr(m1), p1=repr(p1), p2=repr(p2), p3=repr(p3))
+    return _sub(name, {"p.py": text}, read=CODE)
+
+
+def test_literal_channel_counts_shared_strings_and_numbers() -> None:
+    # Same structure everywhere; "copy" keeps the original's strings and
+    # numbers, "own" wrote its own.  Only the literal channel tells them apart.
+    subs = [_program("orig", 2, "negative size", "Width: ", "Height: ", "Area is"),
+            _program("copy", 2, "negative size", "Width: ", "Height: ", "Area is"),
+            _program("own", 3, "bad input", "w? ", "h? ", "result")]
+    config = WinnowConfig(k=8, t=8)
+
+    def score(result: ComparisonResult, a: str, b: str) -> float:
+        return next(p.similarity for p in result.pairs if {p.a, p.b} == {a, b})
+
+    one = compare(subs, config, CompareOptions(literal_k=0))
+    two = compare(subs, config, CompareOptions(literal_k=4))
+    assert score(one, "orig", "copy") == pytest.approx(score(one, "orig", "own"))
+    assert score(two, "orig", "copy") == pytest.approx(1.0)
+    assert score(two, "orig", "own") < 0.9 * score(two, "orig", "copy")
+    assert two.stats["fingerprints"] > one.stats["fingerprints"]
+    top = two.pairs[0]
+    assert {top.a, top.b} == {"orig", "copy"} and top.passages[0].a.lines == (1, 10)
+
+
+def test_literal_channel_leaves_prose_alone() -> None:
+    subs = [_sub("a", {"x.txt": _prose(120)}), _sub("b", {"x.txt": _prose(120)[:300]})]
+    one = compare(subs, CONFIG, CompareOptions(literal_k=0))
+    two = compare(subs, CONFIG, CompareOptions(literal_k=4))
+    assert one.pairs == two.pairs and one.stats == two.stats
+
+
+@pytest.mark.parametrize("bad", [-1, 2.5, True])
+def test_literal_k_must_be_a_non_negative_integer(bad: object) -> None:
+    with pytest.raises(InvalidConfig, match="literal_k"):
+        CompareOptions(literal_k=bad)  # type: ignore[arg-type]

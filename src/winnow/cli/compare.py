@@ -71,6 +71,11 @@ def compare_options(func: F) -> F:
                      callback=lambda c, p, v: _max_occurrences(v),
                      help="Ignore fingerprints found in more than N submissions (MOSS -m); "
                           "a fraction below 1 means that share of the submissions; 0 = no cap."),
+        click.option("--literal-k", "literal_k", type=click.IntRange(0),
+                     default=_DEFAULTS.literal_k, show_default=True, metavar="K",
+                     help="Code: also fingerprint the tokens with every literal (string, "
+                          "number) kept as its text, at this k and the same t, and count "
+                          "both channels in every score (docs/accuracy.md); 0 = off."),
         click.option("--similarity", type=click.Choice(SIMILARITIES),
                      default=_DEFAULTS.similarity,
                      show_default=True, help="The score that ranks pairs (docs/compare.md)."),
@@ -121,7 +126,7 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
             min_similarity=params.get("min_similarity", 0.0),
             similarity=params["similarity"], cluster_threshold=params["cluster_threshold"],
             merge_gap=params["merge_gap"], passages=params.get("passages", True),
-            allow_binary=params["frontend"] == "bytes",
+            allow_binary=params["frontend"] == "bytes", literal_k=params["literal_k"],
         )
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error

@@ -34,13 +34,21 @@ from winnow.matching.model import (
     SubmittedFile,
 )
 from winnow.matching.options import CompareOptions
-from winnow.matching.pairs import FileInfo, file_info, pair_chains, pair_result, to_passages
+from winnow.matching.pairs import (
+    FileInfo,
+    file_info,
+    owner_rows,
+    pair_chains,
+    pair_result,
+    to_passages,
+)
 from winnow.matching.prints import (
     FileLike,
     FilePrints,
     Progress,
     Skipped,
     SubmissionLike,
+    document_prints,
     fingerprint_file,
     load_document,
     make_pool,
@@ -62,7 +70,15 @@ class _Run:
 #: Source bytes up to which a batch's documents are kept from the first pass
 #: (a document takes about 3 times its source in memory); above, the files
 #: of the reported pairs are read again for the passages.
-DOCUMENT_BUDGET = 32 << 20
+DOCUMENT_BUDGET = 8 << 20
+
+
+def literal_config(config: WinnowConfig, options: CompareOptions) -> WinnowConfig | None:
+    """The engine settings of the literal channel: ``k = literal_k`` and the
+    same window ``w`` (so the same density of fingerprints); ``None`` when off."""
+    if options.literal_k == 0:
+        return None
+    return replace(config, k=options.literal_k, t=options.literal_k + config.w - 1)
 
 
 class _Batch:
@@ -98,7 +114,7 @@ class _Batch:
         sizes = [getattr(file, "size", -1) for file in self.files]
         keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
         work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
-                       keep_document=keep)
+                       keep_document=keep, literal_config=literal_config(config, options))
         for i, (file, result) in enumerate(zip(self.files, parallel_map(
             work, self.files, stage="fingerprint", progress=run.progress, executor=run.executor,
         ), strict=True)):
@@ -124,25 +140,24 @@ class _Batch:
     def table(self, cap: int) -> FingerprintTable:
         """The fingerprint table of the new and archive submissions.
 
-        The per-file arrays are released once concatenated (only sizes are
-        kept), so the batch holds its fingerprints once.
+        The per-file arrays are released as they are copied into one (only
+        sizes are kept), so the batch holds its fingerprints about once.
         """
         ids = [i for i, p in enumerate(self.prints) if p is not None and self.owner[i] >= 0]
-        base = [p.hashes for i, p in enumerate(self.prints) if p is not None and self.owner[i] < 0]
-        lengths = [self._prints(i).hashes.shape[0] for i in ids]
-
-        def cat(parts: list[np.ndarray], dtype: type) -> np.ndarray:
-            return np.concatenate(parts, dtype=dtype) if parts else np.zeros(0, dtype)
-
-        hashes = cat([self._prints(i).hashes for i in ids], np.uint64)
-        positions = cat([self._prints(i).positions for i in ids], np.int64)
-        base_hashes = np.unique(cat(base, np.uint64))
-        empty_h, empty_p = np.zeros(0, np.uint64), np.zeros(0, np.int64)
-        self.prints = [None if p is None else FilePrints(empty_h, empty_p, p.units, p.size, ())
-                       for p in self.prints]
+        base = np.unique(np.concatenate([np.zeros(0, np.uint64), *(
+            p.hashes for i, p in enumerate(self.prints) if p is not None and self.owner[i] < 0
+        )]))
+        lengths = np.array([self._prints(i).hashes.shape[0] for i in ids], dtype=np.int64)
+        hashes = np.empty(int(lengths.sum()), dtype=np.uint64)
+        at = 0
+        for i, n in zip(ids, lengths.tolist(), strict=True):
+            prints = self._prints(i)
+            hashes[at:at + n] = prints.hashes
+            at += n
+            self.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64))
+        files = np.repeat(np.array(ids, dtype=np.int32), lengths)
         return build_table(
-            hashes, np.repeat(np.array(ids, dtype=np.int64), lengths), positions,
-            self.owner, len(self.subs), base_hashes=base_hashes, cap=cap,
+            hashes, files, self.owner, len(self.subs), base_hashes=base, cap=cap,
             archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
         )
 
@@ -248,14 +263,15 @@ def _report_pairs(
     infos: dict[int, FileInfo] = {}
     if options.passages and ranked.shape[0]:
         owners = np.union1d(scores.a[ranked], scores.b[ranked])
-        infos = _load_infos(batch, owners, config, run)
+        infos = _load_infos(batch, owners, table.excluded, config, options, run)
         documents = {(names[f.owner], f.path): f.document for f in infos.values()}
+    rows = owner_rows(infos)
     units = batch.units()
     pairs: list[PairResult] = []
     for done, i in enumerate(ranked.tolist(), 1):
         passages = None
         if options.passages:
-            chains = pair_chains(table, int(scores.a[i]), int(scores.b[i]), infos, config.k, gap)
+            chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, config.k, gap)
             passages = to_passages(chains, infos)
             if run.progress is not None:
                 run.progress("passages", done, ranked.shape[0])
@@ -292,9 +308,11 @@ def _rank_by_coverage(
 
 
 def _load_infos(
-    batch: _Batch, owners: np.ndarray, config: WinnowConfig, run: _Run,
+    batch: _Batch, owners: np.ndarray, excluded: np.ndarray, config: WinnowConfig,
+    options: CompareOptions, run: _Run,
 ) -> dict[int, FileInfo]:
-    """Documents (kept, or read again) and masked units of every file of ``owners``.
+    """Documents (kept, or read again), masked units and fingerprints (less the
+    ``excluded`` hashes) of every file of ``owners``.
 
     The mask holds *every* k-gram of the base code (not only its selected
     fingerprints), so that passages stop exactly where starter code begins.
@@ -313,11 +331,13 @@ def _load_infos(
     base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
                    for doc in loaded[len(ids):] if isinstance(doc, Document)]
     mask = np.unique(np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
+    literal = literal_config(config, options)
     infos: dict[int, FileInfo] = {}
     for i, doc in zip(ids, loaded, strict=False):
         if isinstance(doc, Skipped):
             batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
             continue
         infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, i,
-                             mask.astype(np.uint64), config.k, config.seed)
+                             mask.astype(np.uint64), config.k, config.seed,
+                             document_prints(doc, config, literal), excluded)
     return infos

@@ -40,6 +40,11 @@ class CompareOptions:
     * ``passages`` — compute passages for reported pairs (off: scores only).
     * ``allow_binary`` — compare files sniffed as binary (else skipped with a
       warning: a binary in a code submission is usually a mistake).
+    * ``literal_k`` — code only: ``k`` of the second channel, the token stream
+      with every literal kept as its own text (:attr:`winnow.model.Stream.literal_units`),
+      winnowed with the same guarantee threshold ``t``; its fingerprints join
+      the file's set, so every score counts both.  ``0`` = one channel.  See
+      docs/accuracy.md for why (copies keep the original's strings and numbers).
     """
 
     max_occurrences: float = 50
@@ -50,6 +55,7 @@ class CompareOptions:
     merge_gap: int | None = None
     passages: bool = True
     allow_binary: bool = False
+    literal_k: int = 6
 
     def __post_init__(self) -> None:
         problems: list[str] = []
@@ -77,6 +83,10 @@ class CompareOptions:
             or self.merge_gap < 0
         ):
             problems.append(f"merge_gap must be an integer >= 0; got {self.merge_gap!r}")
+        if isinstance(self.literal_k, bool) or not isinstance(self.literal_k, int) or (
+            self.literal_k < 0
+        ):
+            problems.append(f"literal_k must be an integer >= 0 (0 = off); got {self.literal_k!r}")
         if problems:
             raise InvalidConfig(problems)
 

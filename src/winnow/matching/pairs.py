@@ -12,7 +12,7 @@ from winnow.engine import kgram_hashes
 from winnow.matching.model import PairResult, Passage, Region
 from winnow.matching.passages import Chain, assemble, join_seeds, masked_units, maximal_runs
 from winnow.matching.scores import PairScores
-from winnow.matching.table import FingerprintTable, in_sorted
+from winnow.matching.table import in_sorted
 from winnow.model import Document, Span
 
 I64 = npt.NDArray[np.int64]
@@ -21,42 +21,64 @@ U64 = npt.NDArray[np.uint64]
 
 @dataclass(frozen=True)
 class FileInfo:
-    """What passages need of one file: its owner, path, document and masked units."""
+    """What passages need of one file: its owner, path, document, masked units,
+    and its kept fingerprints ``(hashes, positions)`` sorted by hash."""
 
     owner: int
     path: str
     document: Document
     units: I64
+    hashes: U64
+    positions: I64
 
 
 def file_info(
     owner: int, path: str, doc: Document, file_id: int, mask: U64, k: int, seed: int,
+    prints: npt.NDArray[np.void], excluded: U64,
 ) -> FileInfo:
     """The file's units with every unit of a k-gram whose hash is in ``mask``
-    (sorted: base code and common fingerprints) masked out."""
+    (sorted: base code) masked out, and its fingerprints ``prints`` less the
+    ``excluded`` hashes (base and common: the table did not count them)."""
     units = doc.stream.units
-    excluded = np.zeros(0, dtype=np.int64)
+    masked = np.zeros(0, dtype=np.int64)
     if mask.shape[0] and len(units) >= k:
         hashes = kgram_hashes(units, k, seed=seed)
-        excluded = np.flatnonzero(in_sorted(hashes, mask)).astype(np.int64)
-    return FileInfo(owner, path, doc, masked_units(units, excluded, k, -(file_id + 1)))
+        masked = np.flatnonzero(in_sorted(hashes, mask)).astype(np.int64)
+    keep = prints[~in_sorted(prints["hash"], excluded)]
+    keep = keep[np.argsort(keep["hash"], kind="stable")]
+    return FileInfo(owner, path, doc, masked_units(units, masked, k, -(file_id + 1)),
+                    keep["hash"].astype(np.uint64), keep["pos"].astype(np.int64))
+
+
+Rows = tuple[U64, I64, I64]
+
+
+def owner_rows(infos: Mapping[int, FileInfo]) -> dict[int, Rows]:
+    """Per owner, the ``(hashes, files, positions)`` of its files, sorted by hash."""
+    by_owner: dict[int, list[int]] = {}
+    for file_id, info in infos.items():
+        by_owner.setdefault(info.owner, []).append(file_id)
+    rows: dict[int, Rows] = {}
+    for owner, ids in by_owner.items():
+        h = np.concatenate([infos[i].hashes for i in ids])
+        f = np.repeat(np.array(ids, dtype=np.int64), [infos[i].hashes.shape[0] for i in ids])
+        p = np.concatenate([infos[i].positions for i in ids])
+        order = np.argsort(h, kind="stable")
+        rows[owner] = (h[order], f[order], p[order])
+    return rows
 
 
 def pair_chains(
-    table: FingerprintTable, a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int
+    rows: Mapping[int, Rows], a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int
 ) -> list[Chain]:
-    """The passages of submissions ``a`` and ``b`` in unit coordinates."""
-    fa_h, fa_f, fa_p = table.rows(a)
-    fb_h, fb_f, fb_p = table.rows(b)
+    """The passages of submissions ``a`` and ``b`` in unit coordinates
+    (``rows`` from :func:`owner_rows`; an owner none of whose files could be
+    read again has none)."""
+    empty: Rows = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    fa_h, fa_f, fa_p = rows.get(a, empty)
+    fb_h, fb_f, fb_p = rows.get(b, empty)
     seed_fa, seed_pa, seed_fb, seed_pb = join_seeds(fa_h, fa_f, fa_p, fb_h, fb_f, fb_p)
     files = set(seed_fa.tolist()) | set(seed_fb.tolist())
-    if not files <= infos.keys():  # a file that could not be read again
-        known = np.array(sorted(files & infos.keys()), dtype=np.int64)
-        usable = np.isin(seed_fa, known) & np.isin(seed_fb, known)
-        seed_fa, seed_pa, seed_fb, seed_pb = (
-            seed_fa[usable], seed_pa[usable], seed_fb[usable], seed_pb[usable]
-        )
-        files &= infos.keys()
     units = {f: infos[f].units for f in files}
     runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k)
     return assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)

@@ -4,7 +4,7 @@ The input is any sequence of submissions shaped like
 :class:`winnow.sources.submissions.SubmissionSource` (see :class:`SubmissionLike`):
 matching does not import the sources; it only calls ``file.document()``.
 Worker processes return numpy arrays only, never documents, so the memory a
-batch needs is its fingerprints (16 bytes each), not its text.
+batch needs is its distinct fingerprints (8 bytes each), not its text.
 """
 
 from __future__ import annotations
@@ -74,21 +74,38 @@ class Skipped:
 
 @dataclass(frozen=True)
 class FilePrints:
-    """One file's fingerprints and sizes (what a worker sends back), and its
-    document when the caller asked to keep it."""
+    """One file's distinct fingerprint hashes (sorted) and sizes (what a worker
+    sends back), and its document when the caller asked to keep it."""
 
     hashes: U64
-    positions: I64
     units: int
     size: int
     warnings: tuple[str, ...]
     document: Document | None = None
 
 
+def document_prints(doc: Document, config: WinnowConfig,
+                    literal_config: WinnowConfig | None = None) -> npt.NDArray[np.void]:
+    """The fingerprints ``(hash, pos)`` of a document, in both channels.
+
+    With ``literal_config``, a stream that has literal units (code) is also
+    fingerprinted with literals kept, and both sets are returned as one: their
+    positions index the same units, and k-grams of different lengths never
+    share a hash, so the second channel only adds evidence.
+    """
+    prints = fingerprint(doc.stream.units, config)
+    literals = doc.stream.literal_units
+    if literal_config is not None and literals is not None:
+        prints = np.concatenate([prints, fingerprint(literals, literal_config)])
+    return prints
+
+
 def fingerprint_file(
-    file: FileLike, config: WinnowConfig, allow_binary: bool, keep_document: bool = False
+    file: FileLike, config: WinnowConfig, allow_binary: bool, keep_document: bool = False,
+    literal_config: WinnowConfig | None = None,
 ) -> FilePrints | Skipped:
-    """Fingerprint one file, or say why it is skipped (never raises for bad input).
+    """Fingerprint one file (:func:`document_prints`), or say why it is skipped
+    (never raises for bad input).
 
     An empty file (or one left empty by its front-end) is not skipped: it
     simply has no fingerprints, and the front-end's warning says so.
@@ -101,13 +118,9 @@ def fingerprint_file(
         return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
         return Skipped(file.location, "binary file in a code submission (skipped)")
-    prints = fingerprint(doc.stream.units, config)
-    return FilePrints(
-        np.ascontiguousarray(prints["hash"], dtype=np.uint64),
-        np.ascontiguousarray(prints["pos"], dtype=np.int64),
-        len(doc.stream), len(doc.data), tuple(doc.warnings),
-        doc if keep_document else None,
-    )
+    hashes = np.unique(document_prints(doc, config, literal_config)["hash"])
+    return FilePrints(hashes.astype(np.uint64, copy=False), len(doc.stream), len(doc.data),
+                      tuple(doc.warnings), doc if keep_document else None)
 
 
 def load_document(file: FileLike) -> Document | Skipped:

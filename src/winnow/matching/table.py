@@ -1,10 +1,13 @@
-"""The in-memory fingerprint table of one comparison.
+"""The in-memory fingerprint table of one comparison: what counting needs.
 
-All fingerprint occurrences of a batch as parallel arrays ``(hash, file,
-pos)``, with base code and common fingerprints removed (MOSS ``-b`` and
-``-m``, winnowing paper section 5.2: starter code is fingerprinted and its
-fingerprints are ignored; a fingerprint in too many documents is ignored),
-the per-submission fingerprint sets, and the shared counts per pair.
+The distinct fingerprints of every file of a batch, with base code and
+common fingerprints removed (MOSS ``-b`` and ``-m``, winnowing paper section
+5.2: starter code is fingerprinted and its fingerprints are ignored; a
+fingerprint in too many documents is ignored), the per-submission set sizes
+and weights, and the shared counts per pair.  Positions are not kept: the
+passages of the few reported pairs re-fingerprint their files
+(:mod:`winnow.matching.pairs`), so the table costs 12 bytes per distinct
+fingerprint of a file rather than 24 per occurrence.
 """
 
 from __future__ import annotations
@@ -18,36 +21,26 @@ from winnow.matching.counting import SharedCounts, count_shared, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
 class FingerprintTable:
-    """Kept occurrences grouped by owner (in input order), and what was counted.
+    """What was counted.
 
-    ``owner_bounds[x]:owner_bounds[x + 1]`` are owner ``x``'s rows;
     ``excluded`` the sorted hashes ignored everywhere (base ∪ capped);
     ``sizes[x] = |F_x|``; ``weight_totals[x] = W_x``; ``file_prints[f]`` the
     distinct kept fingerprints of file ``f``.
     """
 
-    hashes: U64
-    files: I64
-    positions: I64
-    owner_bounds: I64
     excluded: U64
     sizes: I64
     weight_totals: F64
     file_prints: I64
     counts: SharedCounts
     stats: dict[str, int]
-
-    def rows(self, owner: int) -> tuple[U64, I64, I64]:
-        """(hashes, files, positions) of one owner's kept occurrences, sorted by hash."""
-        lo, hi = int(self.owner_bounds[owner]), int(self.owner_bounds[owner + 1])
-        order = np.argsort(self.hashes[lo:hi], kind="stable") + lo
-        return self.hashes[order], self.files[order], self.positions[order]
 
 
 def in_sorted(values: U64, sorted_set: U64) -> Bools:
@@ -69,24 +62,19 @@ def _changes(sorted_keys: npt.NDArray[np.integer], first: Bools) -> Bools:
 @dataclass(frozen=True)
 class _Groups:
     """What one sort by hash tells: the kept distinct (hash, owner) postings with
-    their document frequency, the capped hashes, per-file distinct counts, and
-    which input rows are kept."""
+    their document frequency, the capped hashes and the kept rows per file."""
 
     hashes: U64
     owners: I64
     df: I64
     capped: U64
     file_prints: I64
-    keep_rows: Bools
     distinct: int
 
 
-def _group(hashes: U64, owners: I64, files: I64, n_files: int, cap: int) -> _Groups:
-    """Sort the rows (grouped by owner) stably by hash and read every grouping off it.
-
-    Large temporaries live only here, so they are freed before the caller
-    copies the kept rows.
-    """
+def _group(hashes: U64, owners: I32, files: I32, n_files: int, cap: int) -> _Groups:
+    """Sort the rows (distinct per file, grouped by owner) stably by hash and
+    read every grouping off it.  Large temporaries live only here."""
     order = np.argsort(hashes, kind="stable")
     h = hashes[order]
     new_hash = _changes(h, np.zeros(h.shape[0], dtype=bool))
@@ -95,65 +83,58 @@ def _group(hashes: U64, owners: I64, files: I64, n_files: int, cap: int) -> _Gro
     o = owners[order]
     owner_first = _changes(o, new_hash)
     distinct = int(new_hash.sum())
-    group = np.cumsum(new_hash, dtype=np.int64) - 1
+    group = (np.cumsum(new_hash, dtype=np.int64) - 1).astype(np.int32)
     row_df = np.bincount(group[owner_first], minlength=distinct).astype(np.int32)[group]
     del group
     kept = row_df <= cap
     post = owner_first & kept
     post_df = row_df[post].astype(np.int64)
     del row_df, owner_first
-    f = files[order]
-    file_first = _changes(f, new_hash) & kept
-    file_prints = np.bincount(f[file_first], minlength=n_files).astype(np.int64)
-    del f, file_first
-    keep_rows = np.empty(h.shape[0], dtype=bool)
-    keep_rows[order] = kept
+    file_prints = np.bincount(files[order][kept], minlength=n_files).astype(np.int64)
     return _Groups(
-        hashes=h[post], owners=o[post], df=post_df,
-        capped=h[new_hash & ~kept], file_prints=file_prints, keep_rows=keep_rows,
-        distinct=distinct,
+        hashes=h[post], owners=o[post].astype(np.int64), df=post_df,
+        capped=h[new_hash & ~kept], file_prints=file_prints, distinct=distinct,
     )
 
 
 def build_table(
-    hashes: U64, files: I64, positions: I64, file_owner: I64, n_owners: int, *,
+    hashes: U64, files: I32, file_owner: I64, n_owners: int, *,
     base_hashes: U64, cap: int, archive: Bools,
 ) -> FingerprintTable:
     """Drop base and capped hashes, count per-owner sets and shared pairs.
 
-    ``cap`` is the largest number of owners a kept hash may appear in;
-    ``archive[x]`` marks owners never paired with each other.  One stable
-    sort by hash (of rows already grouped by owner) gives every grouping:
-    distinct (hash, owner) postings, distinct (hash, file) rows, and each
-    hash's document frequency (:func:`_group`).
+    ``hashes[i]`` is a fingerprint of file ``files[i]`` (each distinct within
+    its file); ``cap`` is the largest number of owners a kept hash may appear
+    in; ``archive[x]`` marks owners never paired with each other.  One stable
+    sort by hash (of rows grouped by owner) gives every grouping: distinct
+    (hash, owner) postings, rows per file, and each hash's document frequency
+    (:func:`_group`).
     """
     n_files = file_owner.shape[0]
-    in_base = in_sorted(hashes, np.unique(base_hashes))
+    base = np.unique(base_hashes)
+    in_base = in_sorted(hashes, base)
     ignored_base = int(in_base.sum())
     if ignored_base:
-        hashes, files, positions = hashes[~in_base], files[~in_base], positions[~in_base]
-    owners = file_owner[files]
+        hashes, files = hashes[~in_base], files[~in_base]
+    del in_base
+    owners = file_owner.astype(np.int32)[files]
     if owners.shape[0] and (np.diff(owners) < 0).any():  # group rows by owner
         by_owner = np.argsort(owners, kind="stable")
-        hashes, files, positions, owners = (
-            hashes[by_owner], files[by_owner], positions[by_owner], owners[by_owner])
+        hashes, files, owners = hashes[by_owner], files[by_owner], owners[by_owner]
     groups = _group(hashes, owners, files, n_files, cap)
+    del hashes, files, owners
     idf = idf_weights(groups.df, n_owners)
     counts = count_shared(groups.hashes, groups.owners, n_owners, weights=idf,
                           excluded_owner_pairs=archive)
-    keep = groups.keep_rows
-    hashes, files, positions, owners = hashes[keep], files[keep], positions[keep], owners[keep]
     return FingerprintTable(
-        hashes=hashes, files=files, positions=positions,
-        owner_bounds=np.searchsorted(owners, np.arange(n_owners + 1)).astype(np.int64),
-        excluded=np.union1d(base_hashes, groups.capped).astype(np.uint64),
+        excluded=np.union1d(base, groups.capped).astype(np.uint64),
         sizes=np.bincount(groups.owners, minlength=n_owners).astype(np.int64),
         weight_totals=np.bincount(groups.owners, weights=idf,
                                   minlength=n_owners).astype(np.float64),
         file_prints=groups.file_prints,
         counts=counts,
         stats={
-            "fingerprints": int(hashes.shape[0]),
+            "fingerprints": int(groups.file_prints.sum()),
             "ignored_base": ignored_base,
             "ignored_common": int(groups.capped.shape[0]),
             "distinct_hashes": groups.distinct,
