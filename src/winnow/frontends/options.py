@@ -35,13 +35,15 @@ DEFAULT_OPTIONS = FrontEndOptions()
 
 #: Default noise threshold ``k`` and guarantee threshold ``t`` per front-end,
 #: in that front-end's units, tuned on the labelled sets (docs/accuracy.md):
-#: code: 10 tokens (about one statement), t = 13 (window 4) -- best ROC AUC on
-#: SOCO Java and C among k = 4..15, w = 1..8; text: 16 characters (about three
-#: words), t = 23 (window 8) -- best on Clough & Stevenson among k = 5..40.
-#: Words: 8 words (not tuned: no labelled set uses it).
+#: code: 10 tokens (about one statement) and t = k, i.e. every k-gram is a
+#: fingerprint (window 1): with ``winnow compare``'s literal channel this was
+#: the best setting on IR-Plag and SOCO, and it leaves nothing to the luck of
+#: which k-grams a window selects (small programs have few); text: 16
+#: characters (about three words), t = 23 (window 8) -- best on Clough &
+#: Stevenson among k = 5..40.  Words: 8 words (not tuned: no labelled set uses it).
 DEFAULT_PARAMS: dict[str, tuple[int, int]] = {
-    "code": (10, 13),
-    "notebook": (10, 13),
+    "code": (10, 10),
+    "notebook": (10, 10),
     "text": (16, 23),
     "text-words": (8, 16),
     "html": (16, 23),
