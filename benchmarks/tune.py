@@ -2,9 +2,11 @@
 
     .venv/bin/python benchmarks/tune.py [--sets irplag,soco-java,soco-c,clough]
         [--k 5,8,12] [--w 1,4,8] [--m 0,10] [--keep "",literals] [--unit chars]
+        [--literal-k 0,6] [--seed 0,1,2]
 
 Fast because it skips the CLI: each file is read and normalised once per
-front-end setting, fingerprinted once per ``(k, w)``, and only the labelled
+front-end setting, fingerprinted once per ``(k, w, literal k, seed)`` (with
+``--literal-k``, in both channels as ``winnow compare`` does), and only the labelled
 pairs are scored, with the same formulas as :mod:`winnow.matching.scores`
 (and the IDF of :func:`winnow.matching.counting.idf_weights`) plus candidate
 scores not (yet) offered by ``winnow compare``:
@@ -35,23 +37,35 @@ from winnow.errors import WinnowError
 from winnow.evaluation import LabelSet, evaluate, evaluation_rows, load_labels
 from winnow.frontends import FrontEndOptions
 from winnow.matching.counting import idf_weights
+from winnow.model import Stream
 from winnow.sources.submissions import ReadOptions, load_submission
 
 SCORES = ("dice", "jaccard", "containment-max", "weighted", "wdice", "wjaccard", "wcosine",
           "cosine")
 
 
-def streams(files: list[str], root: Path, options: FrontEndOptions) -> dict[str, np.ndarray]:
-    """Every labelled file's normalised units, read once (unusable files left out)."""
+def streams(files: list[str], root: Path, options: FrontEndOptions) -> dict[str, Stream]:
+    """Every labelled file's normalised stream, read once (unusable files left out)."""
     read = ReadOptions(options=options)
     out = {}
     for name in files:
         sub = load_submission(str(root / name), read_options=read, name=name)
         try:
-            out[name] = sub.files[0].document().stream.units
+            out[name] = sub.files[0].document().stream
         except (IndexError, WinnowError):
             continue
     return out
+
+
+def file_prints(stream: Stream, config: WinnowConfig, literal_k: int) -> np.ndarray:
+    """The distinct fingerprints of one file, as ``winnow compare`` takes them:
+    both channels when ``literal_k`` is set and the stream has literal units."""
+    hashes = [fingerprint(stream.units, config)["hash"]]
+    if literal_k and stream.literal_units is not None:
+        literal = WinnowConfig(k=literal_k, t=literal_k + config.w - 1, method=config.method,
+                               seed=config.seed)
+        hashes.append(fingerprint(stream.literal_units, literal)["hash"])
+    return np.unique(np.concatenate(hashes))
 
 
 def pair_scores(prints: dict[str, np.ndarray], pairs: list[tuple[str, str]],
@@ -106,6 +120,8 @@ def main() -> None:
     parser.add_argument("--unit", default="chars")
     parser.add_argument("--scores", default=",".join(SCORES))
     parser.add_argument("--method", default="robust")
+    parser.add_argument("--literal-k", default="0", help="k of the literal channel (0 = off)")
+    parser.add_argument("--seed", default="0", help="hash seeds (window selection varies)")
     args = parser.parse_args()
     for set_name in args.sets.split(","):
         spec = SETS[set_name]
@@ -119,17 +135,19 @@ def main() -> None:
                 keep_literals="literals" in kept, keep_identifiers="identifiers" in kept,
                 keep_case="case" in kept, keep_punctuation="punctuation" in kept,
                 keep_whitespace="whitespace" in kept)
-            units = streams(labels.files(), root, options)
-            for k, w in itertools.product(map(int, args.k.split(",")),
-                                          map(int, args.w.split(","))):
-                config = WinnowConfig(k=k, t=k + w - 1, method=args.method)
-                prints = {n: np.unique(fingerprint(u, config)["hash"]) for n, u in units.items()}
+            files = streams(labels.files(), root, options)
+            for k, w, lk, seed in itertools.product(
+                    map(int, args.k.split(",")), map(int, args.w.split(",")),
+                    map(int, args.literal_k.split(",")), map(int, args.seed.split(","))):
+                config = WinnowConfig(k=k, t=k + w - 1, method=args.method, seed=seed)
+                prints = {n: file_prints(s, config, lk) for n, s in files.items()}
                 for m in map(float, args.m.split(",")):
                     cap = int(np.ceil(m * len(prints))) if 0 < m < 1 else int(m)
                     scores = pair_scores(prints, pairs, cap)
                     for score in args.scores.split(","):
                         report(set_name, labels, pairs, scores[score],
-                               f"keep={keep or '-':<10} k={k:<3} w={w:<3} m={m:<5} {score:<16}")
+                               f"keep={keep or '-':<10} k={k:<3} w={w:<3} lk={lk} s={seed} "
+                               f"m={m:<5} {score:<16}")
 
 
 def report(set_name: str, labels: LabelSet, pairs: list[tuple[str, str]], values: np.ndarray,
