@@ -286,13 +286,13 @@ def word_units(chars: Units) -> tuple[U32, I64, I64, dict[int, str]]:
     count = int(word_bounds(chars.cps, chars.starts, chars.ends, wordchar, bounds, hashes))
     bounds, hashes = bounds[:count].copy(), hashes[:count].copy()
     stops = np.append(bounds[1:], n)
-    uniq, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
-    table = np.empty(uniq.shape[0], dtype=np.uint32)
-    labels: dict[int, str] = {}
-    for u, w in enumerate(first.tolist()):
-        word = "".join(map(chr, chars.cps[bounds[w]:stops[w]].tolist()))
-        table[u] = stable_id("w:" + word)
-        labels[int(table[u])] = word
+    _, first, inv = np.unique(hashes, return_index=True, return_inverse=True)
+    text = chars.cps.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass")
+    words = [text[a:b] for a, b in zip(bounds[first].tolist(), stops[first].tolist(),
+                                       strict=True)]
+    table = np.fromiter((stable_id("w:" + word) for word in words), dtype=np.uint32,
+                        count=len(words))
+    labels = dict(zip(table.tolist(), words, strict=True))
     return table[inv.reshape(-1)], chars.starts[bounds], chars.ends[stops - 1], labels
 
 
