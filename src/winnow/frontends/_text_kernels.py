@@ -9,7 +9,8 @@ nothing.
 Table entries (``int64``, 0 = not yet known): bit 0 *known*; bit 1 *mark* (a
 combining mark, or a character canonical composition can merge into the one
 before it); bit 2 *composes* (the latter alone); bits 3-10 the number of
-units; bits 11- where the units start in the flat expansion array.
+units (one character's NFKC and case folding give at most 18); bits 11- where
+the units start in the flat expansion array.
 
 The fill kernel is resumable: it stops and reports why (a code point it does
 not know yet, a combining sequence that needs normalising as a whole, or an
