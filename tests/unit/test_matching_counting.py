@@ -163,25 +163,6 @@ def test_build_table_matches_sets(
         assert table.file_prints[i] == len({h for h in fh if h in kept[file_owner[i]]})
 
 
-@settings(max_examples=30, deadline=None)
-@given(st.lists(st.sets(st.integers(0, 25), max_size=12), min_size=2, max_size=10))
-def test_counts_are_the_same_in_small_batches(sets: list[set[int]]) -> None:
-    import winnow.matching.counting as counting
-
-    h, o = distinct_postings(*_rows(sets))
-    _, sizes = group_bounds(h)
-    w = np.repeat(sizes, sizes).astype(np.float64)
-    whole = count_shared(h, o, len(sets), weights=w)
-    saved = counting.BATCH_PAIRS
-    counting.BATCH_PAIRS = 2
-    try:
-        batched = count_shared(h, o, len(sets), weights=w)
-    finally:
-        counting.BATCH_PAIRS = saved
-    for field in ("a", "b", "shared", "weight", "df_sum"):
-        assert np.array_equal(getattr(whole, field), getattr(batched, field)), field
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sets(st.integers(0, 15), max_size=10), min_size=2, max_size=12),
        st.integers(0, 40))

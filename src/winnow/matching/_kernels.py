@@ -1,6 +1,7 @@
-"""Compiled loop of the passages pass (numba, nopython mode).
+"""Compiled loops of the counting and passages passes (numba, nopython mode).
 
-The typed wrapper is :func:`winnow.matching.passages.maximal_runs`.
+The typed wrappers are :func:`winnow.matching.counting.count_shared` and
+:func:`winnow.matching.passages.maximal_runs`.
 """
 
 from __future__ import annotations
@@ -79,3 +80,67 @@ def add_common(
                 df_sum[i] += dfs[x]
                 x += 1
                 y += 1
+
+
+@jit()
+def owner_csr(owners: I64, groups: I64, n_owners: int) -> tuple[I64, I64]:
+    """``(ptr, groups by owner)``: row ``x``'s groups are
+    ``out[ptr[x]:ptr[x + 1]]``, in input order (a counting sort)."""
+    ptr = np.zeros(n_owners + 1, dtype=np.int64)
+    for x in owners:
+        ptr[x + 1] += 1
+    for x in range(n_owners):
+        ptr[x + 1] += ptr[x]
+    at = ptr[:-1].copy()
+    out = np.empty(groups.shape[0], dtype=np.int64)
+    for i in range(owners.shape[0]):
+        out[at[owners[i]]] = groups[i]
+        at[owners[i]] += 1
+    return ptr, out
+
+
+@jit()
+def pair_sums(
+    n_owners: int, owner_ptr: I64, owner_groups: I64, group_ptr: I64, group_owner: I64,
+    group_weight: npt.NDArray[np.float64], archive: npt.NDArray[np.bool_], fill: bool,
+    out_a: I64, out_b: I64, shared: I64, weight: npt.NDArray[np.float64],
+    df_sum: npt.NDArray[np.float64],
+) -> int:
+    """Per pair of owners ``a < b``, the groups (hashes) they share, summed
+    into ``(out_a, out_b, shared, weight, df_sum)`` by ``a``; returns the
+    number of pairs.
+
+    Row by row like a sparse product ``A Aᵀ`` (Gustavson): for owner ``a``,
+    every group it is in (``owner_groups[owner_ptr[a]:owner_ptr[a + 1]]``)
+    adds to each later member ``b`` (``group_owner[group_ptr[g]:group_ptr[g + 1]]``,
+    ascending), found in O(1) through a scratch row, so no pair is sorted or
+    hashed.  Call with ``fill=False`` (and empty outputs) to count the pairs,
+    then with zeroed outputs of that size.  Pairs of two ``archive`` owners
+    are skipped.
+    """
+    mark = np.full(n_owners, -1, dtype=np.int64)
+    slot = np.zeros(n_owners, dtype=np.int64)
+    count = 0
+    for a in range(n_owners):
+        both_archive = archive[a]
+        for j in range(owner_ptr[a], owner_ptr[a + 1]):
+            g = owner_groups[j]
+            lo = group_ptr[g]
+            hi = group_ptr[g + 1]
+            for m in range(lo, hi):
+                b = group_owner[m]
+                if b <= a or (both_archive and archive[b]):
+                    continue
+                if mark[b] != a:
+                    mark[b] = a
+                    slot[b] = count
+                    if fill:
+                        out_a[count] = a
+                        out_b[count] = b
+                    count += 1
+                if fill:
+                    s = slot[b]
+                    shared[s] += 1
+                    weight[s] += group_weight[g]
+                    df_sum[s] += hi - lo
+    return count

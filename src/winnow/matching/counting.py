@@ -86,44 +86,10 @@ class SharedCounts:
     df_sum: F64
 
 
-#: Group pairs generated per batch; bounds the temporary memory of counting.
-BATCH_PAIRS = 1 << 18
-
-
-def _aggregate(keys: I64, shared: I64, weight: F64, df_sum: F64
-               ) -> tuple[I64, I64, F64, F64]:
-    """Sum ``shared``, ``weight`` and ``df_sum`` over equal ``keys``."""
-    unique, inverse = np.unique(keys, return_inverse=True)
-    n = unique.shape[0]
-    return (
-        unique.astype(np.int64),
-        np.bincount(inverse, weights=shared, minlength=n).astype(np.int64),
-        np.bincount(inverse, weights=weight, minlength=n).astype(np.float64),
-        np.bincount(inverse, weights=df_sum, minlength=n).astype(np.float64),
-    )
-
-
-def _group_pairs(
-    owners: I64, group_starts: I64, d: int, row_weight: F64, n_owners: int,
-    excluded_owner_pairs: Bools | None,
-) -> tuple[I64, I64, F64, F64]:
-    """The aggregated pairs of the groups of ``d`` owners starting at ``group_starts``."""
-    members = owners[group_starts[:, None] + np.arange(d)]
-    left, right = np.triu_indices(d, 1)
-    a = members[:, left].ravel()
-    b = members[:, right].ravel()
-    w = np.repeat(row_weight[group_starts], left.shape[0])
-    if excluded_owner_pairs is not None:
-        keep = ~(excluded_owner_pairs[a] & excluded_owner_pairs[b])
-        a, b, w = a[keep], b[keep], w[keep]
-    keys = a * np.int64(n_owners) + b
-    ones = np.ones(keys.shape[0], dtype=np.int64)
-    return _aggregate(keys, ones, w, np.full(keys.shape[0], float(d)))
-
-
 #: Pairs generated from shared hashes (``Σ_h C(df(h), 2)``) beyond which only
-#: the rarer hashes create pairs (see :func:`count_shared`).
-PAIR_BUDGET = 1 << 23
+#: the rarer hashes create pairs (see :func:`count_shared`); it bounds the time
+#: (a few nanoseconds per generated pair) and the distinct pairs (40 bytes each).
+PAIR_BUDGET = 1 << 25
 
 #: Hashes in at most this many owners always create pairs, whatever the
 #: budget, so a group of up to this many copies of one original is always
@@ -156,9 +122,10 @@ def count_shared(
     ``weights`` gives each row's hash weight (equal within a hash group).
     ``excluded_owner_pairs`` marks owners whose pairs with *each other* are
     never counted (archives of earlier years); pairs within one owner never
-    arise because rows are distinct.  Groups are expanded into pairs in
-    batches of about :data:`BATCH_PAIRS`, each summed before the next, so the
-    temporary memory stays bounded.
+    arise because rows are distinct.  The pairs are summed row by row by a
+    compiled loop (:func:`winnow.matching._kernels.pair_sums`), twice: once
+    to count them, once to fill arrays of that size, so memory is the
+    distinct pairs, never the pairs generated.
 
     Exact for every pair while the groups generate at most
     :data:`PAIR_BUDGET` pairs.  Beyond (a huge batch without a ``-m`` cap),
@@ -171,34 +138,30 @@ def count_shared(
     starts, sizes = group_bounds(hashes)
     row_weight = np.ones(hashes.shape[0]) if weights is None else weights
     limit = max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET))
-    parts: list[tuple[I64, I64, F64, F64]] = []
-    pending = folded = 0
-    for d in np.unique(sizes[(sizes >= 2) & (sizes <= limit)]).tolist():
-        group_starts = starts[sizes == d]
-        per_batch = max(1, BATCH_PAIRS // (d * (d - 1) // 2))
-        for lo in range(0, group_starts.shape[0], per_batch):
-            parts.append(_group_pairs(owners, group_starts[lo:lo + per_batch], d,
-                                      row_weight, n_owners, excluded_owner_pairs))
-            pending += parts[-1][0].shape[0]
-            if pending > max(BATCH_PAIRS, 2 * folded):  # fold: memory ~ distinct pairs
-                parts = [_fold(parts)]
-                pending = folded = parts[0][0].shape[0]
-    if not parts:
-        empty_i = np.zeros(0, dtype=np.int64)
-        empty_f = np.zeros(0, dtype=np.float64)
-        return SharedCounts(empty_i, empty_i, empty_i, empty_f, empty_f)
-    keys, shared, weight, df_sum = _fold(parts)
-    counts = SharedCounts(keys // n_owners, keys % n_owners, shared, weight, df_sum)
+    groups = np.repeat(np.arange(starts.shape[0], dtype=np.int64), sizes)
+    owners = owners.astype(np.int64, copy=False)
+    pairing = np.repeat((sizes >= 2) & (sizes <= limit), sizes)  # rows that make pairs
+    owner_ptr, owner_groups = _kernels.owner_csr(owners[pairing], groups[pairing], n_owners)
+    del groups, pairing
+    archive = (np.zeros(n_owners, dtype=bool) if excluded_owner_pairs is None
+               else excluded_owner_pairs.astype(bool))
+    args = (n_owners, owner_ptr, owner_groups, np.append(starts, hashes.shape[0]).astype(np.int64),
+            owners, row_weight[starts].astype(np.float64), archive)
+    n = _kernels.pair_sums(*args, False, *_pair_arrays(0))
+    a, b, shared, weight, df_sum = _pair_arrays(n)
+    _kernels.pair_sums(*args, True, a, b, shared, weight, df_sum)
+    del owner_groups
+    order = np.argsort(a * np.int64(n_owners) + b)  # by (a, b); the keys are distinct
+    counts = SharedCounts(a[order], b[order], shared[order], weight[order], df_sum[order])
     if limit < int(sizes.max(initial=0)):
         _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
     return counts
 
 
-def _fold(parts: list[tuple[I64, I64, F64, F64]]) -> tuple[I64, I64, F64, F64]:
-    """The per-pair sums of several aggregated parts, as one part."""
-    if len(parts) == 1:
-        return parts[0]
-    return _aggregate(*(np.concatenate([part[i] for part in parts]) for i in range(4)))
+def _pair_arrays(n: int) -> tuple[I64, I64, I64, F64, F64]:
+    """Zeroed ``(a, b, shared, weight, df_sum)`` for ``n`` pairs."""
+    return (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
+            np.zeros(n, np.float64), np.zeros(n, np.float64))
 
 
 def _add_common(
