@@ -106,7 +106,10 @@ def literal_units(ids: npt.NDArray[np.uint32], utf8: bytes, starts: I64, ends: I
     top bit set like every token id (:func:`winnow.frontends.ids.stable_id`).
     """
     out = ids.astype(np.uint32, copy=True)
-    where = np.flatnonzero(np.isin(ids, _LITERAL_IDS))
+    literal = ids == _LITERAL_IDS[0]
+    for kind in _LITERAL_IDS[1:]:
+        literal |= ids == kind
+    where = np.flatnonzero(literal)
     if where.shape[0]:
         hashes = np.empty(where.shape[0], dtype=np.uint64)
         kinds = np.full(where.shape[0], STRING, dtype=np.uint8)

@@ -118,9 +118,21 @@ def fingerprint_file(
         return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
         return Skipped(file.location, "binary file in a code submission (skipped)")
-    hashes = np.unique(document_prints(doc, config, literal_config)["hash"])
-    return FilePrints(hashes.astype(np.uint64, copy=False), len(doc.stream), len(doc.data),
-                      tuple(doc.warnings), doc if keep_document else None)
+    return FilePrints(distinct(document_prints(doc, config, literal_config)["hash"]),
+                      len(doc.stream), len(doc.data), tuple(doc.warnings),
+                      doc if keep_document else None)
+
+
+def distinct(hashes: npt.NDArray[np.uint64]) -> U64:
+    """The sorted distinct values (``np.unique`` hashes 64-bit integers first,
+    about ten times slower on a file's few thousand fingerprints)."""
+    out = np.sort(hashes).astype(np.uint64, copy=False)
+    if out.shape[0] < 2:
+        return out
+    keep = np.empty(out.shape[0], dtype=bool)
+    keep[0] = True
+    np.not_equal(out[1:], out[:-1], out=keep[1:])
+    return out[keep]
 
 
 def load_document(file: FileLike) -> Document | Skipped:
