@@ -109,3 +109,26 @@ def test_many_new_code_points_and_many_sequences() -> None:
     assert units(doc) == ["é"] * 3000 + ["ñ"]
     result = char_units(sequences.encode())
     assert result.cps.shape == result.starts.shape == result.ends.shape == (3001,)
+
+
+def test_a_forked_child_is_not_blocked_by_the_parents_lock() -> None:
+    import os
+    import time
+    import warnings
+
+    from winnow.frontends import text
+
+    make_document("warm ü".encode(), "a.txt")
+    with text._LOCK, warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads
+        pid = os.fork()
+        if pid == 0:  # the child: the lock it inherited is held by no one
+            ok = units(make_document("Fünf e\u0301".encode(), "a.txt")) == list("fünfé")
+            os._exit(0 if ok else 1)
+    deadline = time.monotonic() + 60
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    assert done[0] == pid and os.waitstatus_to_exitcode(done[1]) == 0

@@ -19,6 +19,7 @@ written are never mapped), whatever the file's size or line length.
 
 from __future__ import annotations
 
+import os
 import threading
 import unicodedata
 from dataclasses import dataclass, field
@@ -63,6 +64,16 @@ _NO_CLUSTERS = np.zeros((0, 4), dtype=np.int64)
 _NO_UNITS = np.zeros(0, dtype=np.uint32)
 #: Serialises use of the shared code point tables (the kernels hold the GIL).
 _LOCK = threading.Lock()
+
+
+def _new_lock() -> None:
+    """A forked child gets a fresh lock (the parent's may be held by a thread
+    that does not exist in the child)."""
+    global _LOCK
+    _LOCK = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_new_lock)
 
 
 class Units(NamedTuple):
@@ -154,14 +165,15 @@ class _Table:
             self.seen[found[:m]] = False
 
     def add(self, cp: int) -> None:
-        """Add one code point."""
+        """Add one code point (its entry last, so an entry always points to
+        units already written)."""
         units = _normalise_text(chr(cp), *self.keep)
-        if self.used + len(units) > self.flat.shape[0]:
+        start = self.used
+        if start + len(units) > self.flat.shape[0]:
             self.flat = np.concatenate([self.flat, np.zeros_like(self.flat)])
-        self.flat[self.used:self.used + len(units)] = units
-        self.index[cp] = (KNOWN | _flags(cp) | len(units) << LEN_SHIFT
-                          | self.used << START_SHIFT)
-        self.used += len(units)
+        self.flat[start:start + len(units)] = units
+        self.used = start + len(units)
+        self.index[cp] = KNOWN | _flags(cp) | len(units) << LEN_SHIFT | start << START_SHIFT
 
 
 @lru_cache(maxsize=64)
@@ -220,10 +232,10 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     with _LOCK:
         while (status := fill_units(buf, state, table.ascii_map, table.index, table.flat,
                                     clusters, cflat, cps, starts, ends)) != DONE:
-            if status == UNKNOWN and (stops := stops + 1) <= SINGLE_STEPS:
-                table.add(int(state[3]))
-            elif status == UNKNOWN:
-                table.learn(buf, int(state[0]))
+            if status == UNKNOWN:
+                table.add(int(state[3]))  # always progress
+                if (stops := stops + 1) > SINGLE_STEPS:
+                    table.learn(buf, int(state[0]))
             elif status == CLUSTER and clusters is _NO_CLUSTERS:
                 table.learn(buf, 0)
                 clusters, cflat = _clusters(utf8, buf, table)
