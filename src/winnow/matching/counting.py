@@ -77,7 +77,8 @@ def idf_weights(df: I64, n_owners: int) -> F64:
 @dataclass(frozen=True)
 class SharedCounts:
     """Per pair of owners ``a < b`` that share at least one kept fingerprint:
-    ``shared`` distinct hashes, the sum of their ``weight`` and of their ``df``."""
+    ``shared`` distinct hashes, the sum of their ``weight`` and of their ``df``.
+    Pairs come grouped by ``a`` (ascending), in a deterministic order."""
 
     a: I64
     b: I64
@@ -89,7 +90,7 @@ class SharedCounts:
 #: Pairs generated from shared hashes (``Σ_h C(df(h), 2)``) beyond which only
 #: the rarer hashes create pairs (see :func:`count_shared`); it bounds the time
 #: (a few nanoseconds per generated pair) and the distinct pairs (40 bytes each).
-PAIR_BUDGET = 1 << 25
+PAIR_BUDGET = 1 << 27
 
 #: Hashes in at most this many owners always create pairs, whatever the
 #: budget, so a group of up to this many copies of one original is always
@@ -151,8 +152,7 @@ def count_shared(
     a, b, shared, weight, df_sum = _pair_arrays(n)
     _kernels.pair_sums(*args, True, a, b, shared, weight, df_sum)
     del owner_groups
-    order = np.argsort(a * np.int64(n_owners) + b)  # by (a, b); the keys are distinct
-    counts = SharedCounts(a[order], b[order], shared[order], weight[order], df_sum[order])
+    counts = SharedCounts(a, b, shared, weight, df_sum)  # by a, then b as first met
     if limit < int(sizes.max(initial=0)):
         _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
     return counts
