@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 
 from winnow.frontends import FrontEndOptions, make_document
@@ -172,11 +173,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"skipping {key}: no files under {root}{hint}")
         found[key] = files
     rows = []
-
-    def timed(label: str, files: list[tuple[Path, bytes]],
-              run: Callable[[Path, bytes], int]) -> dict[str, object]:
-        return measure(label, files, run, args.passes)
-
+    timed = partial(measure, passes=args.passes)
     if found["text_dir"]:
         rows.append(timed("text (chars)", found["text_dir"], doc_units("text")))
         rows.append(timed("text (chars, one document)", joined(found["text_dir"]),

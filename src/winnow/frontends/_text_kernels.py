@@ -146,6 +146,17 @@ def _ascii_run(buf, i, j, stop, ascii_map, units, starts, ends):  # type: ignore
     return i, j
 
 
+@jit(inline="always")
+def _emit(values, first, last, start, end, j, units, starts, ends):  # type: ignore[no-untyped-def]
+    """Write ``values[first:last]`` from unit ``j`` on, each spanning ``[start, end)``."""
+    for e in range(first, last):
+        units[j] = values[e]
+        starts[j] = start
+        ends[j] = end
+        j += 1
+    return j
+
+
 @jit()
 def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ignore[no-untyped-def]
                units, starts, ends):
@@ -171,11 +182,7 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
             if j + (last - first) + (n - end) > capacity:
                 status = FULL
                 break
-            for e in range(first, last):
-                units[j] = cflat[e]
-                starts[j] = i
-                ends[j] = end
-                j += 1
+            j = _emit(cflat, first, last, i, end, j, units, starts, ends)
             i = end
             c += 1
             continue
@@ -199,11 +206,7 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
             status = FULL
             break
         first = entry >> START_SHIFT
-        for e in range(first, first + size):
-            units[j] = flat[e]
-            starts[j] = i
-            ends[j] = i + length
-            j += 1
+        j = _emit(flat, first, first + size, i, i + length, j, units, starts, ends)
         i += length
     state[0], state[1], state[2] = i, j, c
     return status
