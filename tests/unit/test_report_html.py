@@ -69,6 +69,11 @@ def test_split_lines_matches_document_line_numbers() -> None:
     assert split_lines("a\r\nb\n\nc") == ["a", "b", "", "c"]
     assert split_lines("a\n") == ["a"]
     assert split_lines("x\ry\u2028z\r\n") == ["x\u240dy\u2424z"]  # one line stays one line
+    # Trojan Source: bidi controls are named, never left to reorder the line
+    shown = split_lines('if access != "user\u202e \u2066// admin\u2069 \u2066":\n')
+    assert shown == ['if access != "user\u27e6U+202E\u27e7 \u27e6U+2066\u27e7// admin'
+                     '\u27e6U+2069\u27e7 \u27e6U+2066\u27e7":']
+    assert not any(c in html_view.BIDI_CONTROLS for c in "".join(shown))
     long = split_lines("x" * (html_view.MAX_LINE_CHARS + 5))[0]
     assert long.endswith("[5 more characters]")
 

@@ -168,11 +168,17 @@ class Namer:
         return self._pseudo.file(submission, path, siblings)
 
 
+#: Unicode bidirectional controls: inside code they can make the text a reader
+#: sees differ from what a compiler reads ("Trojan Source", CVE-2021-42574).
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
 #: Characters a browser could show as a line break (or drop) inside ``<pre>``, shown as
-#: visible symbols instead so the line numbers stay aligned with the text.
+#: visible symbols instead so the line numbers stay aligned with the text; and the
+#: bidirectional controls, shown by name (``⟦U+202E⟧``) instead of reordering the line.
 _VISIBLE = str.maketrans({"\r": "\u240d", "\x0b": "\u240b", "\x0c": "\u240c",
                           "\x85": "\u2424", "\u2028": "\u2424", "\u2029": "\u2424",
-                          "\x00": "\u2400"})
+                          "\x00": "\u2400",
+                          **{c: f"\u27e6U+{ord(c):04X}\u27e7" for c in BIDI_CONTROLS}})
 
 
 _INVISIBLE = re.compile("[" + "".join(chr(c) for c in _VISIBLE) + "]")
