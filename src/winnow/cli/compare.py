@@ -28,6 +28,7 @@ from winnow.cli.common import (
     exit_with,
     fail,
     format_option,
+    is_terminal,
     resolve_kt,
     warn,
 )
@@ -190,8 +191,10 @@ def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:
     from winnow.reports.json import write_json, write_jsonl
     from winnow.reports.table import write_table
 
-    writers = {"table": write_table, "csv": write_csv, "json": write_json,
-               "jsonl": write_jsonl}
+    if fmt == "csv":
+        write_csv(result, out, terminal=is_terminal(out))
+        return
+    writers = {"table": write_table, "json": write_json, "jsonl": write_jsonl}
     writers[fmt](result, out)
 
 

@@ -18,7 +18,7 @@ from typing import Any, TextIO
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, warn
+from winnow.cli.common import exit_with, fail, format_option, is_terminal, terminal_safe, warn
 from winnow.cli.compare import (
     EXIT_FAILED,
     EXIT_OK,
@@ -116,7 +116,8 @@ def write_output(data: dict[str, Any], fmt: str, out: TextIO) -> None:
     elif fmt == "csv":
         writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
         writer.writeheader()
-        writer.writerows({c: ("" if r[c] is None else r[c]) for c in COLUMNS} for r in rows)
+        cells = ({c: ("" if r[c] is None else r[c]) for c in COLUMNS} for r in rows)
+        writer.writerows(map(terminal_safe, cells) if is_terminal(out) else cells)
     elif fmt == "json":
         out.write(json.dumps(data, indent=2) + "\n")
     else:

@@ -13,6 +13,7 @@ from typing import Any, TextIO
 
 from winnow.matching.model import ComparisonResult
 from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
+from winnow.reports.table import safe
 
 
 def _cell(value: Any) -> str:
@@ -23,11 +24,13 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def write_csv(result: ComparisonResult, out: TextIO) -> None:
-    """Write the pairs of ``result`` as CSV to ``out``."""
+def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> None:
+    """Write the pairs of ``result`` as CSV to ``out``; with ``terminal``, names
+    have their control characters escaped (:func:`winnow.reports.table.safe`)."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(PAIR_COLUMNS)
     clusters = cluster_of(result)
     for pair in result.pairs:
         row = pair_scores(pair, clusters)
-        writer.writerow([_cell(row[column]) for column in PAIR_COLUMNS])
+        cells = [_cell(row[column]) for column in PAIR_COLUMNS]
+        writer.writerow([safe(cell) for cell in cells] if terminal else cells)
