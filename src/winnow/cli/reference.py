@@ -26,6 +26,8 @@ Generated from each command's `--help` by `python -m winnow.cli.reference > docs
 * Every command that prints results takes `--format table|csv|json|jsonl`
   (`table` by default) and `-o/--output FILE` (default: standard output).
   CSV has a header row; JSON is one document, JSON Lines one record per line.
+  Tables, and CSV written to a terminal, show control characters in names
+  escaped (`\x1b`, `\u202e`); CSV to a file or pipe keeps them as they are.
 * Messages go to standard error as `winnow: error: ...` and
   `winnow: warning: ...`; results go to standard output or `FILE`.
 
