@@ -132,3 +132,38 @@ def test_a_forked_child_is_not_blocked_by_the_parents_lock() -> None:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
     assert done[0] == pid and os.waitstatus_to_exitcode(done[1]) == 0
+
+
+def test_invalid_utf8_maps_to_nothing_and_never_poisons_later_files() -> None:
+    # F4 90 80 80 would be U+110000 (beyond Unicode), ED A0 80 a surrogate,
+    # E0 81 81 an overlong "A": each byte is invalid and maps to nothing, and
+    # the characters after it (here a new one and a combining sequence) are
+    # still learnt, so the next file of the same process is read correctly.
+    cjk = "".join(chr(0x4E00 + i) for i in range(70))
+    for bad in (b"\xf4\x90\x80\x80", b"\xed\xa0\x80", b"\xe0\x81\x81"):
+        first = char_units(cjk.encode() + bad + "a\u0308 x".encode())
+        assert first.cps.tolist() == [ord(c) for c in cjk + "\u00e4x"]
+        text = "café e\u0301 then a\u0308 end " * 5
+        again = char_units(text.encode())
+        assert again.cps.tolist() == char_units(unicodedata.normalize("NFC", text).encode()
+                                                ).cps.tolist()
+        lone = char_units(b"voil\xc3\xa0 " + bad + "\u0301 voil\u00e0".encode())
+        assert lone.cps.tolist() == [ord(c) for c in "voilàvoilà"]
+
+
+def test_a_long_run_of_marks_is_cut_into_stream_safe_sequences() -> None:
+    # normalising a run of n marks is quadratic in n: runs are cut every 30
+    # marks (UAX #15's stream-safe format), so each sequence stays short
+    from winnow.frontends._text_kernels import MAX_MARKS, find_clusters
+    from winnow.frontends.text import _table
+
+    run = "e" + "\u0301" * 200
+    data = run.encode()
+    table = _table(FrontEndOptions())
+    assert char_units(data).cps.tolist() == [ord("\u00e9")]  # the marks themselves drop
+    spans = np.empty((64, 2), dtype=np.int64)
+    m = int(find_clusters(np.frombuffer(data, dtype=np.uint8), table.index, spans))
+    lengths = [len(data[a:b].decode()) for a, b in spans[:m].tolist()]
+    assert m == 7 and lengths[0] == MAX_MARKS + 1 and max(lengths[1:]) == MAX_MARKS
+    assert spans[0, 0] == 0 and spans[m - 1, 1] == len(data)
+    assert (spans[1:m, 0] == spans[:m - 1, 1]).all()  # contiguous, nothing left out

@@ -24,6 +24,10 @@ import numpy as np
 from winnow.compiled import jit
 
 KNOWN, MARK, COMPOSES = 1, 2, 4
+#: The most marks normalised together: a longer run is cut into sequences of
+#: at most this many (Unicode's stream-safe text format, UAX #15), so that
+#: normalisation, quadratic in a run's length, stays linear in the text.
+MAX_MARKS = 30
 LEN_SHIFT, START_SHIFT = 3, 11
 #: Why :func:`fill_units` returned.
 DONE, UNKNOWN, CLUSTER, FULL = 0, 1, 2, 3
@@ -31,18 +35,25 @@ DONE, UNKNOWN, CLUSTER, FULL = 0, 1, 2, 3
 
 @jit(inline="always")
 def _decode(buf, i, n):  # type: ignore[no-untyped-def]
-    """(code point or -1 for an invalid byte, byte length) of the character at ``i``."""
+    """(code point or -1 for an invalid byte, byte length) of the character at ``i``.
+
+    Exactly the sequences a strict UTF-8 decoder accepts: no overlong forms,
+    no surrogates (``ED A0..BF``), nothing above U+10FFFF (``F4 90..``), so
+    every code point returned indexes the tables.
+    """
     b0 = np.int64(buf[i])
     if b0 < 0x80:
         return b0, 1
     if 0xC2 <= b0 <= 0xDF and i + 1 < n and (buf[i + 1] & 0xC0) == 0x80:
         return ((b0 & 0x1F) << 6) | (np.int64(buf[i + 1]) & 0x3F), 2
     if 0xE0 <= b0 <= 0xEF and i + 2 < n and (buf[i + 1] & 0xC0) == 0x80 \
-            and (buf[i + 2] & 0xC0) == 0x80:
+            and (buf[i + 2] & 0xC0) == 0x80 and not (b0 == 0xE0 and buf[i + 1] < 0xA0) \
+            and not (b0 == 0xED and buf[i + 1] >= 0xA0):
         return (((b0 & 0x0F) << 12) | ((np.int64(buf[i + 1]) & 0x3F) << 6)
                 | (np.int64(buf[i + 2]) & 0x3F)), 3
     if 0xF0 <= b0 <= 0xF4 and i + 3 < n and (buf[i + 1] & 0xC0) == 0x80 \
-            and (buf[i + 2] & 0xC0) == 0x80 and (buf[i + 3] & 0xC0) == 0x80:
+            and (buf[i + 2] & 0xC0) == 0x80 and (buf[i + 3] & 0xC0) == 0x80 \
+            and not (b0 == 0xF0 and buf[i + 1] < 0x90) and not (b0 == 0xF4 and buf[i + 1] >= 0x90):
         return (((b0 & 0x07) << 18) | ((np.int64(buf[i + 1]) & 0x3F) << 12)
                 | ((np.int64(buf[i + 2]) & 0x3F) << 6) | (np.int64(buf[i + 3]) & 0x3F)), 4
     return -1, 1
@@ -97,17 +108,25 @@ def find_clusters(buf, table, out):  # type: ignore[no-untyped-def]
             i += length
             continue
         q = i + length
+        start = prev if prev >= 0 else i
         composes = table[cp] & COMPOSES
+        marks = 1
         while q < n and buf[q] >= 0x80:
             cp2, length2 = _decode(buf, q, n)
             if cp2 < 0 or table[cp2] & MARK == 0:
                 break
+            if marks == MAX_MARKS:  # a long run: cut it (stream-safe, UAX #15)
+                if composes:
+                    if m < out.shape[0]:
+                        out[m, 0], out[m, 1] = start, q
+                    m += 1
+                start, composes, marks = q, 0, 0
             composes |= table[cp2] & COMPOSES
+            marks += 1
             q += length2
         if composes:
             if m < out.shape[0]:
-                out[m, 0] = prev if prev >= 0 else i
-                out[m, 1] = q
+                out[m, 0], out[m, 1] = start, q
             m += 1
         prev = -1
         i = q

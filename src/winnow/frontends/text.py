@@ -160,9 +160,11 @@ class _Table:
         """Add every code point of ``buf[start:]`` that is not known yet."""
         found = np.empty(4096, dtype=np.int64)
         while (m := int(unknown_codepoints(buf, start, self.index, self.seen, found))) > 0:
-            for cp in found[:m].tolist():
-                self.add(cp)
-            self.seen[found[:m]] = False
+            try:
+                for cp in found[:m].tolist():
+                    self.add(cp)
+            finally:  # the flags must be clear for the next call, whatever happened
+                self.seen[found[:m]] = False
 
     def add(self, cp: int) -> None:
         """Add one code point (its entry last, so an entry always points to
@@ -240,8 +242,9 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
                 table.learn(buf, 0)
                 clusters, cflat = _clusters(utf8, buf, table)
                 state[:] = 0
-            elif status == CLUSTER:
-                raise RuntimeError(f"composing mark at byte {state[0]} outside every sequence")
+            elif status == CLUSTER:  # cannot happen; never abort a batch if it does
+                raise ValueError(f"text front-end: composing mark at byte {state[0]} outside "
+                                 "every combining sequence")
             else:
                 size = 2 * cps.shape[0] + 256
                 for array in (cps, starts, ends):
