@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from winnow.frontends import FrontEndOptions, make_document
-from winnow.frontends.html import _plain_pieces, _Visible
+from winnow.frontends.html import _plain_pieces, _Visible, complete_prefix
 
 PIECES = ["<p>", "</p>", "<script>x<y</script>", "<style>a{b:c}</style>", "&amp;", "&eacute;",
           "&#233;", "&#x41;", "&bogus;", "&amp", "<!-- comment -->", "<b class='a>b'>",
@@ -87,3 +87,19 @@ def test_plain_pages_take_the_fast_path_and_others_do_not() -> None:
     assert _plain_pieces(page) is not None
     for odd in ("<![CDATA[x]]>", "<a href=/x/y>", "&a.b;", "<p", "<script>never closed"):
         assert _plain_pieces(page + odd) is None
+
+
+def test_a_construct_left_open_at_the_end_is_dropped_not_rescanned() -> None:
+    # html.parser rescans an unclosed tag or comment once per character when it
+    # closes (quadratic: 100 KB of "<a" took 20 s); like HTML5, the unclosed
+    # tail is dropped, so the parser only ever sees complete constructs.
+    page = "<p>x</p>"
+    assert complete_prefix(page) == len(page)
+    assert complete_prefix(page + "<a") == len(page)
+    assert complete_prefix(page + "<!-- c > d") == len(page)
+    assert complete_prefix(page + "</p") == len(page)
+    assert complete_prefix("a < b and <!-- c --> d") == len("a < b and <!-- c --> d")
+    assert complete_prefix("<!-- a --> <!-- b") == len("<!-- a --> ")
+    for tail in (b"<a" * 50_000, b"<!--" * 25_000):
+        doc = make_document(b"<p>hello</p>" + tail, "x.html")
+        assert "".join(map(chr, doc.stream.units.tolist())) == "hello"
