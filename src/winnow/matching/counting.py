@@ -5,7 +5,9 @@ Wilkerson, Aiken 2003, section 5.2): build an index of every fingerprint, then
 for each fingerprint shared by several documents emit the pairs of documents
 that share it.  Here the "index" is a sort: the ``(hash, owner)`` rows of all
 owners (submissions) are sorted by hash, equal hashes form contiguous groups,
-and a group of ``d`` owners contributes its ``d (d - 1) / 2`` pairs.  Pairs
+and a group of ``d`` owners contributes its ``d (d - 1) / 2`` pairs, summed
+per pair by a compiled loop over the owners (a sparse product ``A Aᵀ`` of the
+owner x hash incidence matrix).  Pairs
 are therefore only materialised for owners that really share something, and
 the frequency cap (MOSS ``-m``) bounds ``d``, so the work is
 ``O(U log U + Σ_h C(df(h), 2))`` for ``U`` distinct ``(hash, owner)`` rows.
