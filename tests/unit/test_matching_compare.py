@@ -243,3 +243,23 @@ def test_literal_channel_leaves_prose_alone() -> None:
 def test_literal_k_must_be_a_non_negative_integer(bad: object) -> None:
     with pytest.raises(InvalidConfig, match="literal_k"):
         CompareOptions(literal_k=bad)  # type: ignore[arg-type]
+
+
+def test_base_code_is_ignored_even_where_the_base_file_did_not_select_it() -> None:
+    # With a window (t > k), the base file's own winnowing skips some of its
+    # k-grams that a submission's windows do select (near the end of the base
+    # text, where the contexts differ).  Base code is fingerprinted with every
+    # k-gram, so nothing of it is ever shared.  The two tails use disjoint
+    # letters, so every k-gram the submissions share lies inside the base.
+    def words(seed: int, letters: str) -> str:
+        rng = random.Random(seed)
+        return " ".join("".join(rng.choice(letters) for _ in range(5)) for _ in range(80))
+
+    for seed in range(8):
+        starter = words(seed, "0123456789") + "\n"
+        subs = [_sub("a", {"x.txt": starter + words(100 + seed, "abcdefghijklm")}),
+                _sub("b", {"x.txt": starter + words(200 + seed, "nopqrstuvwxyz")})]
+        plain = compare(subs, CONFIG)
+        based = compare(subs, CONFIG, base=[_sub("s", {"s.txt": starter}, role="base")])
+        assert _pairs(plain) == {("a", "b")}, seed
+        assert _pairs(based) == set(), (seed, [p.shared for p in based.pairs])

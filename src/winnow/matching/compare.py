@@ -81,6 +81,20 @@ def literal_config(config: WinnowConfig, options: CompareOptions) -> WinnowConfi
     return replace(config, k=options.literal_k, t=options.literal_k + config.w - 1)
 
 
+def every_kgram(config: WinnowConfig) -> WinnowConfig:
+    """Settings that select every k-gram: how base code is fingerprinted, so
+    that a k-gram of it is ignored wherever a submission's window selects it,
+    not only where the base file's own window did."""
+    return WinnowConfig(k=config.k, t=config.k, method="winnow", seed=config.seed)
+
+
+def _by_role(item: tuple[FileLike, bool], *, new: partial[FilePrints | Skipped],
+             base: partial[FilePrints | Skipped]) -> FilePrints | Skipped:
+    """Fingerprint one ``(file, is_base)`` item with the settings of its role."""
+    file, is_base = item
+    return base(file) if is_base else new(file)
+
+
 class _Batch:
     """The fingerprinted files of a batch: owner ``-1`` is base code."""
 
@@ -113,10 +127,17 @@ class _Batch:
         (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read."""
         sizes = [getattr(file, "size", -1) for file in self.files]
         keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
-        work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
-                       keep_document=keep, literal_config=literal_config(config, options))
+        literal = literal_config(config, options)
+        new = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
+                      keep_document=keep, literal_config=literal)
+        base = partial(fingerprint_file, config=every_kgram(config),
+                       allow_binary=options.allow_binary, keep_document=keep,
+                       literal_config=None if literal is None else every_kgram(literal))
+        items = [(file, bool(owner < 0)) for file, owner in zip(self.files, self.owner.tolist(),
+                                                                  strict=True)]
         for i, (file, result) in enumerate(zip(self.files, parallel_map(
-            work, self.files, stage="fingerprint", progress=run.progress, executor=run.executor,
+            partial(_by_role, new=new, base=base), items, stage="fingerprint",
+            progress=run.progress, executor=run.executor,
         ), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
