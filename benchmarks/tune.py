@@ -32,40 +32,38 @@ import numpy as np
 
 from accuracy import SETS
 from winnow.config import WinnowConfig
-from winnow.engine import fingerprint
 from winnow.errors import WinnowError
 from winnow.evaluation import LabelSet, evaluate, evaluation_rows, load_labels
 from winnow.frontends import FrontEndOptions
+from winnow.matching import CompareOptions
+from winnow.matching.compare import literal_config
 from winnow.matching.counting import idf_weights
-from winnow.model import Stream
+from winnow.matching.prints import distinct, document_prints
+from winnow.model import Document
 from winnow.sources.submissions import ReadOptions, load_submission
 
 SCORES = ("dice", "jaccard", "containment-max", "weighted", "wdice", "wjaccard", "wcosine",
           "cosine")
 
 
-def streams(files: list[str], root: Path, options: FrontEndOptions) -> dict[str, Stream]:
-    """Every labelled file's normalised stream, read once (unusable files left out)."""
+def documents(files: list[str], root: Path, options: FrontEndOptions) -> dict[str, Document]:
+    """Every labelled file, read and normalised once (unusable files left out)."""
     read = ReadOptions(options=options)
     out = {}
     for name in files:
         sub = load_submission(str(root / name), read_options=read, name=name)
         try:
-            out[name] = sub.files[0].document().stream
+            out[name] = sub.files[0].document()
         except (IndexError, WinnowError):
             continue
     return out
 
 
-def file_prints(stream: Stream, config: WinnowConfig, literal_k: int) -> np.ndarray:
-    """The distinct fingerprints of one file, as ``winnow compare`` takes them:
-    both channels when ``literal_k`` is set and the stream has literal units."""
-    hashes = [fingerprint(stream.units, config)["hash"]]
-    if literal_k and stream.literal_units is not None:
-        literal = WinnowConfig(k=literal_k, t=literal_k + config.w - 1, method=config.method,
-                               seed=config.seed)
-        hashes.append(fingerprint(stream.literal_units, literal)["hash"])
-    return np.unique(np.concatenate(hashes))
+def file_prints(doc: Document, config: WinnowConfig, literal_k: int) -> np.ndarray:
+    """The distinct fingerprints of one file exactly as ``winnow compare`` takes
+    them (both channels when ``literal_k`` is set and the file is code)."""
+    literal = literal_config(config, CompareOptions(literal_k=literal_k))
+    return distinct(document_prints(doc, config, literal)["hash"])
 
 
 def pair_scores(prints: dict[str, np.ndarray], pairs: list[tuple[str, str]],
@@ -135,7 +133,7 @@ def main() -> None:
                 keep_literals="literals" in kept, keep_identifiers="identifiers" in kept,
                 keep_case="case" in kept, keep_punctuation="punctuation" in kept,
                 keep_whitespace="whitespace" in kept)
-            files = streams(labels.files(), root, options)
+            files = documents(labels.files(), root, options)
             for k, w, lk, seed in itertools.product(
                     map(int, args.k.split(",")), map(int, args.w.split(",")),
                     map(int, args.literal_k.split(",")), map(int, args.seed.split(","))):
