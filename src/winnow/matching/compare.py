@@ -21,7 +21,7 @@ from functools import partial
 import numpy as np
 
 from winnow.config import WinnowConfig
-from winnow.engine import kgram_hashes
+from winnow.matching.base import base_hashes, free_starts, in_base
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.counting import resolve_cap
 from winnow.matching.model import (
@@ -81,22 +81,8 @@ def literal_config(config: WinnowConfig, options: CompareOptions) -> WinnowConfi
     return replace(config, k=options.literal_k, t=options.literal_k + config.w - 1)
 
 
-def every_kgram(config: WinnowConfig) -> WinnowConfig:
-    """Settings that select every k-gram: how base code is fingerprinted, so
-    that a k-gram of it is ignored wherever a submission's window selects it,
-    not only where the base file's own window did."""
-    return WinnowConfig(k=config.k, t=config.k, method="winnow", seed=config.seed)
-
-
-def _by_role(item: tuple[FileLike, bool], *, new: partial[FilePrints | Skipped],
-             base: partial[FilePrints | Skipped]) -> FilePrints | Skipped:
-    """Fingerprint one ``(file, is_base)`` item with the settings of its role."""
-    file, is_base = item
-    return base(file) if is_base else new(file)
-
-
 class _Batch:
-    """The fingerprinted files of a batch: owner ``-1`` is base code."""
+    """The fingerprinted files of a batch and its base code."""
 
     def __init__(self, subs: Sequence[SubmissionLike], base: Sequence[SubmissionLike]) -> None:
         self.issues: list[Issue] = []
@@ -113,31 +99,37 @@ class _Batch:
         for owner, sub in enumerate(self.subs):
             self.files.extend(sub.files)
             owners.extend([owner] * len(sub.files))
-        for sub in base:
-            self.files.extend(sub.files)
-            owners.extend([-1] * sum(1 for _ in sub.files))
+        self.base_files: list[FileLike] = [file for sub in base for file in sub.files]
         self.owner = np.array(owners, dtype=np.int64)
         self.issues += [Issue(p.path, p.reason) for sub in [*self.subs, *base]
                         for p in sub.problems]
         self.prints: list[FilePrints | None] = []
         self.documents: dict[int, Document] = {}
+        self.base = np.zeros(0, np.uint64)
+
+    def read_base(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:
+        """Hash every k-gram of the base code (:mod:`winnow.matching.base`)."""
+        docs = []
+        for doc in parallel_map(load_document, self.base_files, stage="base",
+                                progress=run.progress, executor=run.executor):
+            if isinstance(doc, Skipped):
+                self.issues.append(Issue(doc.path, doc.reason))
+            elif doc.kind != "binary" or options.allow_binary:
+                docs.append(doc)
+        self.base = base_hashes(docs, config, literal_config(config, options))
 
     def fingerprint(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:
         """Fingerprint every file; keep the documents too when the batch is small
         (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read."""
+        self.read_base(config, options, run)
         sizes = [getattr(file, "size", -1) for file in self.files]
         keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
-        literal = literal_config(config, options)
-        new = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
-                      keep_document=keep, literal_config=literal)
-        base = partial(fingerprint_file, config=every_kgram(config),
-                       allow_binary=options.allow_binary, keep_document=keep,
-                       literal_config=None if literal is None else every_kgram(literal))
-        items = [(file, bool(owner < 0)) for file, owner in zip(self.files, self.owner.tolist(),
-                                                                  strict=True)]
+        work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
+                       keep_document=keep, literal_config=literal_config(config, options),
+                       base=self.base)
         for i, (file, result) in enumerate(zip(self.files, parallel_map(
-            partial(_by_role, new=new, base=base), items, stage="fingerprint",
-            progress=run.progress, executor=run.executor,
+            work, self.files, stage="fingerprint", progress=run.progress,
+            executor=run.executor,
         ), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
@@ -164,21 +156,21 @@ class _Batch:
         The per-file arrays are released as they are copied into one (only
         sizes are kept), so the batch holds its fingerprints about once.
         """
-        ids = [i for i, p in enumerate(self.prints) if p is not None and self.owner[i] >= 0]
-        base = np.unique(np.concatenate([np.zeros(0, np.uint64), *(
-            p.hashes for i, p in enumerate(self.prints) if p is not None and self.owner[i] < 0
-        )]))
+        ids = [i for i, p in enumerate(self.prints) if p is not None]
         lengths = np.array([self._prints(i).hashes.shape[0] for i in ids], dtype=np.int64)
         hashes = np.empty(int(lengths.sum()), dtype=np.uint64)
+        own = np.ones(hashes.shape[0], dtype=bool)
         at = 0
         for i, n in zip(ids, lengths.tolist(), strict=True):
             prints = self._prints(i)
             hashes[at:at + n] = prints.hashes
+            if prints.own is not None:
+                own[at:at + n] = prints.own
             at += n
-            self.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64))
+            self.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64), own=None)
         files = np.repeat(np.array(ids, dtype=np.int32), lengths)
         return build_table(
-            hashes, files, self.owner, len(self.subs), base_hashes=base, cap=cap,
+            hashes, files, self.owner, len(self.subs), cap=cap, own=own,
             archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
         )
 
@@ -191,7 +183,7 @@ class _Batch:
         """Total units per submission (files that were read)."""
         totals = np.zeros(len(self.subs), dtype=np.int64)
         for i, p in enumerate(self.prints):
-            if p is not None and self.owner[i] >= 0:
+            if p is not None:
                 totals[self.owner[i]] += p.units
         return totals
 
@@ -233,7 +225,8 @@ def compare(
     config = config or WinnowConfig()
     options = options or CompareOptions()
     batch = _Batch(submissions, base)
-    pool = None if executor is not None else make_pool(jobs, len(batch.files))
+    pool = None if executor is not None else make_pool(
+        jobs, len(batch.files) + len(batch.base_files))
     try:
         return _compare(batch, config, options, _Run(progress, executor or pool))
     finally:
@@ -288,11 +281,13 @@ def _report_pairs(
         documents = {(names[f.owner], f.path): f.document for f in infos.values()}
     rows = owner_rows(infos)
     units = batch.units()
+    shortest = config.k if options.literal_k == 0 else min(config.k, options.literal_k)
     pairs: list[PairResult] = []
     for done, i in enumerate(ranked.tolist(), 1):
         passages = None
         if options.passages:
-            chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, config.k, gap)
+            chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap,
+                                 config.k)
             passages = to_passages(chains, infos)
             if run.progress is not None:
                 run.progress("passages", done, ranked.shape[0])
@@ -333,32 +328,30 @@ def _load_infos(
     options: CompareOptions, run: _Run,
 ) -> dict[int, FileInfo]:
     """Documents (kept, or read again), masked units and fingerprints (less the
-    ``excluded`` hashes) of every file of ``owners``.
+    ``excluded`` hashes and the base code's) of every file of ``owners``.
 
-    The mask holds *every* k-gram of the base code (not only its selected
-    fingerprints), so that passages stop exactly where starter code begins.
-    Common fingerprints (``-m``) are not masked: they never seed a passage,
-    but a copied passage runs on through the common code inside it.
+    Base k-grams are marked (:func:`winnow.matching.base.free_starts`) by the
+    same rule that kept base fingerprints out of the shared counts, so a
+    passage holds no k-gram of the starter code and every counted fingerprint
+    seeds one.  Common fingerprints (``-m``) are not masked: they never seed
+    a passage, but a copied passage runs on through the common code inside it.
     """
     used = np.array([p is not None for p in batch.prints], dtype=bool)
     ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
-    base_ids = np.flatnonzero((batch.owner < 0) & used).tolist()
-    missing = [i for i in ids + base_ids if i not in batch.documents]
+    missing = [i for i in ids if i not in batch.documents]
     reread = dict(zip(missing, parallel_map(
         load_document, [batch.files[i] for i in missing], stage="documents",
         progress=run.progress, executor=run.executor), strict=True))
-    loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids + base_ids]
+    loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids]
     batch.documents = {}
-    base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
-                   for doc in loaded[len(ids):] if isinstance(doc, Document)]
-    mask = np.unique(np.concatenate([np.zeros(0, np.uint64), *base_hashes]))
     literal = literal_config(config, options)
     infos: dict[int, FileInfo] = {}
-    for i, doc in zip(ids, loaded, strict=False):
+    for i, doc in zip(ids, loaded, strict=True):
         if isinstance(doc, Skipped):
             batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
             continue
-        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, i,
-                             mask.astype(np.uint64), config.k, config.seed,
-                             document_prints(doc, config, literal), excluded)
+        prints = document_prints(doc, config, literal)
+        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc,
+                             free_starts(doc, batch.base, config),
+                             prints[~in_base(prints["hash"], batch.base)], excluded)
     return infos

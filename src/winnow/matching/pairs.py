@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
-from winnow.engine import kgram_hashes
+from winnow.matching.base import covered
 from winnow.matching.model import PairResult, Passage, Region
-from winnow.matching.passages import Chain, assemble, join_seeds, masked_units, maximal_runs
+from winnow.matching.passages import Chain, assemble, join_seeds, maximal_runs
 from winnow.matching.scores import PairScores
 from winnow.matching.table import in_sorted
 from winnow.model import Document, Span
@@ -21,32 +21,29 @@ U64 = npt.NDArray[np.uint64]
 
 @dataclass(frozen=True)
 class FileInfo:
-    """What passages need of one file: its owner, path, document, masked units,
-    and its kept fingerprints ``(hashes, positions)`` sorted by hash."""
+    """What passages need of one file: its owner, path, document, units, where
+    a passage may hold the k-gram starting at each unit (``free``: not base
+    code), and its kept fingerprints ``(hashes, positions)`` sorted by hash."""
 
     owner: int
     path: str
     document: Document
     units: I64
+    free: npt.NDArray[np.bool_]
     hashes: U64
     positions: I64
 
 
 def file_info(
-    owner: int, path: str, doc: Document, file_id: int, mask: U64, k: int, seed: int,
+    owner: int, path: str, doc: Document, free: npt.NDArray[np.bool_],
     prints: npt.NDArray[np.void], excluded: U64,
 ) -> FileInfo:
-    """The file's units with every unit of a k-gram whose hash is in ``mask``
-    (sorted: base code) masked out, and its fingerprints ``prints`` less the
-    ``excluded`` hashes (base and common: the table did not count them)."""
-    units = doc.stream.units
-    masked = np.zeros(0, dtype=np.int64)
-    if mask.shape[0] and len(units) >= k:
-        hashes = kgram_hashes(units, k, seed=seed)
-        masked = np.flatnonzero(in_sorted(hashes, mask)).astype(np.int64)
+    """The file's units and ``free`` k-gram starts, and its fingerprints
+    ``prints`` (those outside the base code) less the ``excluded`` hashes
+    (common: the table did not count them)."""
     keep = prints[~in_sorted(prints["hash"], excluded)]
     keep = keep[np.argsort(keep["hash"], kind="stable")]
-    return FileInfo(owner, path, doc, masked_units(units, masked, k, -(file_id + 1)),
+    return FileInfo(owner, path, doc, np.asarray(doc.stream.units).astype(np.int64), free,
                     keep["hash"].astype(np.uint64), keep["pos"].astype(np.int64))
 
 
@@ -69,19 +66,44 @@ def owner_rows(infos: Mapping[int, FileInfo]) -> dict[int, Rows]:
 
 
 def pair_chains(
-    rows: Mapping[int, Rows], a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int
+    rows: Mapping[int, Rows], a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int,
+    kgram: int,
 ) -> list[Chain]:
     """The passages of submissions ``a`` and ``b`` in unit coordinates
     (``rows`` from :func:`owner_rows`; an owner none of whose files could be
-    read again has none)."""
+    read again has none), at least ``k`` units long: the shortest k-gram of
+    the channels, so that every shared fingerprint seeds one.  No passage
+    holds a ``kgram``-long k-gram of the base code (``FileInfo.free``)."""
     empty: Rows = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     fa_h, fa_f, fa_p = rows.get(a, empty)
     fb_h, fb_f, fb_p = rows.get(b, empty)
     seed_fa, seed_pa, seed_fb, seed_pb = join_seeds(fa_h, fa_f, fa_p, fb_h, fb_f, fb_p)
     files = set(seed_fa.tolist()) | set(seed_fb.tolist())
     units = {f: infos[f].units for f in files}
-    runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k)
-    return assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
+    runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k,
+                        free={f: infos[f].free for f in files}, kgram=kgram)
+    chains = assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
+    if all(info.free.all() for info in (infos[f] for f in files)):
+        return chains
+    return [_trim(c, covered(infos[c.fa].free, kgram), covered(infos[c.fb].free, kgram))
+            for c in chains]
+
+
+def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_]) -> Chain:
+    """``chain`` with the starter code at its ends cut off (the same count on
+    both sides, so they stay aligned), unless nothing would be left."""
+    lead = 0
+    while (chain.sa + lead < chain.ea and chain.sb + lead < chain.eb
+           and (base_a[chain.sa + lead] or base_b[chain.sb + lead])):
+        lead += 1
+    tail = 0
+    while (chain.ea - tail - 1 > chain.sa + lead and chain.eb - tail - 1 > chain.sb + lead
+           and (base_a[chain.ea - tail - 1] or base_b[chain.eb - tail - 1])):
+        tail += 1
+    if chain.sa + lead >= chain.ea - tail or chain.sb + lead >= chain.eb - tail:
+        return chain
+    return replace(chain, sa=chain.sa + lead, ea=chain.ea - tail, sb=chain.sb + lead,
+                   eb=chain.eb - tail, matched=max(1, chain.matched - lead - tail))
 
 
 def _region(info: FileInfo, start: int, end: int) -> Region:

@@ -23,6 +23,7 @@ import numpy.typing as npt
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.errors import InputError, WinnowError
+from winnow.matching.base import in_base
 from winnow.model import Document
 
 U64 = npt.NDArray[np.uint64]
@@ -82,6 +83,8 @@ class FilePrints:
     size: int
     warnings: tuple[str, ...]
     document: Document | None = None
+    #: Per hash: not a k-gram of the base code (``None``: none is).
+    own: npt.NDArray[np.bool_] | None = None
 
 
 def document_prints(doc: Document, config: WinnowConfig,
@@ -102,7 +105,7 @@ def document_prints(doc: Document, config: WinnowConfig,
 
 def fingerprint_file(
     file: FileLike, config: WinnowConfig, allow_binary: bool, keep_document: bool = False,
-    literal_config: WinnowConfig | None = None,
+    literal_config: WinnowConfig | None = None, base: U64 | None = None,
 ) -> FilePrints | Skipped:
     """Fingerprint one file (:func:`document_prints`), or say why it is skipped
     (never raises for bad input).
@@ -118,9 +121,10 @@ def fingerprint_file(
         return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
         return Skipped(file.location, "binary file in a code submission (skipped)")
-    return FilePrints(distinct(document_prints(doc, config, literal_config)["hash"]),
-                      len(doc.stream), len(doc.data), tuple(doc.warnings),
-                      doc if keep_document else None)
+    hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+    own = None if base is None or base.shape[0] == 0 else ~in_base(hashes, base)
+    return FilePrints(hashes, len(doc.stream), len(doc.data), tuple(doc.warnings),
+                      doc if keep_document else None, own)
 
 
 def distinct(hashes: npt.NDArray[np.uint64]) -> U64:
