@@ -128,3 +128,18 @@ def test_every_counted_fingerprint_lies_in_a_passage(seed: int) -> None:
         assert pair.passages, (pair.a, pair.b, pair.shared)
         assert pair.lines_a and pair.lines_b
         assert sum(p.fingerprints for p in pair.passages) >= 1
+
+
+def test_every_pair_gets_scores_and_only_the_best_get_passages() -> None:
+    rng = random.Random(11)
+    common = _words(rng, 60)
+    subs = [_sub(f"s{i}", " ".join(common[: 20 + 8 * i] + _words(rng, 50))) for i in range(5)]
+    every = compare(subs, CONFIG, CompareOptions(top=0, passages_top=0))
+    cut = compare(subs, CONFIG, CompareOptions(top=0, passages_top=3))
+    assert len(cut.pairs) == len(every.pairs) == 10
+    assert [p.similarity for p in cut.pairs] == [p.similarity for p in every.pairs]
+    assert [p.passages_computed for p in cut.pairs] == [True] * 3 + [False] * 7
+    assert cut.pairs[:3] == every.pairs[:3]
+    assert all(p.coverage_a is None and p.lines_a is None and p.longest is None
+               for p in cut.pairs[3:])
+    assert {key[0] for key in cut.documents} <= {n for p in cut.pairs[:3] for n in (p.a, p.b)}

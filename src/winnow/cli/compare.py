@@ -127,6 +127,7 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
             min_similarity=params.get("min_similarity", 0.0),
             similarity=params["similarity"], cluster_threshold=params["cluster_threshold"],
             merge_gap=params["merge_gap"], passages=params.get("passages", True),
+            passages_top=params.get("passages_top", _DEFAULTS.passages_top),
             allow_binary=params["frontend"] == "bytes", literal_k=params["literal_k"],
         )
     except InvalidConfig as error:
@@ -219,11 +220,15 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
                    "with each other.")
 @compare_options
 @click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
-              help="Report (and show passages of) the N best pairs; 0 = every pair that "
-                   "shares anything.")
+              help="Report the N best pairs; 0 = every pair that shares anything.")
 @click.option("--min-similarity", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Leave out pairs below this similarity.")
 @click.option("--no-passages", is_flag=True, help="Scores only: skip the passages pass.")
+@click.option("--passages-top", type=click.IntRange(0), default=_DEFAULTS.passages_top,
+              show_default=True, metavar="N",
+              help="Compute passages (coverage, lines, longest) for the N best reported "
+                   "pairs only; the others get scores, their passage columns left empty. "
+                   "0 = every reported pair.")
 @format_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the result here instead of standard output.")
@@ -234,7 +239,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
-    min_similarity: float, no_passages: bool, fmt: str, output: Path | None,
+    min_similarity: float, no_passages: bool, passages_top: int, fmt: str, output: Path | None,
     report: Path | None, anonymize: bool, quiet: bool, **params: Any,
 ) -> None:
     """Compare submissions all against all and rank the suspicious pairs.
@@ -248,7 +253,8 @@ def compare_command(
     Exit codes: 0 all input compared; 1 done, but some input was skipped (each
     named on standard error); 2 usage error; 3 failed (e.g. output not writable).
     """
-    params.update(top=top, min_similarity=min_similarity, passages=not no_passages)
+    params.update(top=top, min_similarity=min_similarity, passages=not no_passages,
+                  passages_top=passages_top)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     try:
         result = run_compare(paths, each, archive, params, progress)

@@ -271,12 +271,15 @@ def _report_pairs(
     batch: _Batch, table: FingerprintTable, scores: PairScores, similarity: np.ndarray,
     ranked: np.ndarray, config: WinnowConfig, options: CompareOptions, gap: int, run: _Run,
 ) -> tuple[list[PairResult], dict[FileKey, Document]]:
-    """The reported pairs, with passages when asked, and the documents they show."""
+    """The reported pairs, with passages when asked (for the best
+    ``options.passages_top`` of them), and the documents they show."""
     names = [s.name for s in batch.subs]
     documents: dict[FileKey, Document] = {}
     infos: dict[int, FileInfo] = {}
-    if options.passages and ranked.shape[0]:
-        owners = np.union1d(scores.a[ranked], scores.b[ranked])
+    shown = ranked.shape[0] if options.passages_top == 0 else min(
+        options.passages_top, ranked.shape[0])
+    if options.passages and shown:
+        owners = np.union1d(scores.a[ranked[:shown]], scores.b[ranked[:shown]])
         infos = _load_infos(batch, owners, table.excluded, config, options, run)
         documents = {(names[f.owner], f.path): f.document for f in infos.values()}
     rows = owner_rows(infos)
@@ -285,12 +288,12 @@ def _report_pairs(
     pairs: list[PairResult] = []
     for done, i in enumerate(ranked.tolist(), 1):
         passages = None
-        if options.passages:
+        if options.passages and done <= shown:
             chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap,
                                  config.k)
             passages = to_passages(chains, infos)
             if run.progress is not None:
-                run.progress("passages", done, ranked.shape[0])
+                run.progress("passages", done, shown)
         pairs.append(pair_result(scores, float(similarity[i]), i, names, units, passages))
     return pairs, documents
 
@@ -305,7 +308,7 @@ def _rank_by_coverage(
     names = [s.name for s in batch.subs]
     every = rank(scores.dice, scores.shared, names, scores.a, scores.b, top=0,
                  min_similarity=0.0)
-    forced = replace(options, passages=True)
+    forced = replace(options, passages=True, passages_top=0)
     pairs, documents = _report_pairs(batch, table, scores, scores.dice, every, config,
                                      forced, gap, run)
     units = batch.units().astype(np.float64)

@@ -158,10 +158,16 @@ def pair_result(
     ``units[x]`` is the total length in units of submission ``x``.
     """
     a, b = int(scores.a[i]), int(scores.b[i])
-    found = passages or ()
+    if passages is None:
+        return PairResult(
+            a=names[a], b=names[b], similarity=float(similarity),
+            shared=int(scores.shared[i]), containment_a=float(scores.containment_a[i]),
+            containment_b=float(scores.containment_b[i]), jaccard=float(scores.jaccard[i]),
+            weighted=float(scores.weighted[i]), rarity=float(scores.rarity[i]))
+    found = passages
     covered_a, lines_a = _covered(found, "a")
     covered_b, lines_b = _covered(found, "b")
-    computed = passages is not None
+    computed = True
     return PairResult(
         a=names[a], b=names[b], similarity=float(similarity),
         shared=int(scores.shared[i]),

@@ -9,9 +9,10 @@ shown escaped.
 from __future__ import annotations
 
 import unicodedata
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from winnow.matching.model import ComparisonResult, PairResult
+if TYPE_CHECKING:  # ``safe`` serves every command; the model loads numpy
+    from winnow.matching.model import ComparisonResult, PairResult
 
 
 def _escape(ch: str) -> str:
