@@ -199,6 +199,19 @@ def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:
     writers[fmt](result, out)
 
 
+def check_lang(result: ComparisonResult, lang: str | None) -> None:
+    """A ``--lang`` that leaves most files shorter than k is a usage error with
+    a hint (a lexer that makes each file a few tokens), not an empty result."""
+    files = sum(len(sub.files) for sub in result.submissions)
+    short = sum(1 for issue in result.issues if issue.reason.startswith("shorter than k"))
+    if lang is not None and files and 2 * short > files:
+        raise click.UsageError(
+            f"--lang {lang} leaves {short} of {files} files shorter than "
+            f"k = {result.config['k']} units, so they cannot match; check the language "
+            "(`winnow tokens --lang ... FILE` shows the units), use --lang text or "
+            "--frontend text for prose, or a smaller -k")
+
+
 def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
     """Warn about every skipped input; show the first ``notes`` other notes."""
     other = [issue for issue in result.issues if not issue.skipped]
@@ -258,6 +271,7 @@ def compare_command(
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     try:
         result = run_compare(paths, each, archive, params, progress)
+        check_lang(result, params["lang"])
         _report_issues(result)
         if len(result.submissions) < 2:
             warn("fewer than two submissions: nothing to compare")
