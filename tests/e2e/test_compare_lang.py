@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -47,3 +48,31 @@ def test_a_lang_that_leaves_files_shorter_than_k_is_a_usage_error(tmp_path: Path
                                        "--lang", "text"])
     assert result.exit_code == 2
     assert "4 of 4 files shorter than k" in result.output and "--frontend text" in result.output
+
+
+def test_the_other_pairs_do_not_change_when_a_folder_of_text_joins(tmp_path: Path) -> None:
+    # One submission of one-line .txt files (more files than the Python ones,
+    # so the front-end most files get is text) in a Python class: every
+    # other pair keeps its parameters (k, t), so its fingerprints and every
+    # score that depends on the pair alone, exactly.  (IDF-weighted scores
+    # depend on the number of submissions by definition.)
+    examples = Path(__file__).resolve().parents[2] / "examples" / "python" / "submissions"
+    shutil.copytree(examples, tmp_path / "class")
+    plain = _pairs(tmp_path / "class")
+    notes = tmp_path / "class" / "zed"
+    notes.mkdir()
+    for i in range(9):
+        (notes / f"note{i}.txt").write_text(f"see the lecture notes, part {i}\n")
+    mixed = _pairs(tmp_path / "class")
+    assert plain and {k: v for k, v in mixed.items() if "zed" not in k[0] + k[1]} == plain
+    assert len(plain) >= 6
+
+
+def _pairs(folder: Path) -> dict[tuple[str, str], tuple[float, ...]]:
+    result = CliRunner().invoke(main, ["compare", "-q", "--each", str(folder), "-n", "0",
+                                       "--similarity", "dice", "--format", "json"])
+    assert result.exit_code in (0, 1), result.output
+    data = json.loads(result.stdout)
+    return {(Path(p["file_a"]).name, Path(p["file_b"]).name): (
+        p["similarity"], p["shared"], p["containment_a"], p["containment_b"], p["jaccard"],
+        p["coverage_a"], p["lines_a"], p["longest"]) for p in data["pairs"]}

@@ -35,7 +35,7 @@ from winnow.cli.common import (
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
-from winnow.frontends import default_params
+from winnow.frontends import FRONTENDS, default_params
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.reports.table import safe
 from winnow.sources.submissions import (
@@ -111,17 +111,23 @@ class CompareSettings:
     options: CompareOptions
     base: tuple[str, ...]
     jobs: int
+    frontend_configs: dict[str, WinnowConfig]
 
 
 def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSettings:
     """Resolve the parsed :func:`compare_options` (plus ``top``, ``min_similarity``
-    and ``passages``) for the batch ``subs``; defaults for ``k``/``t`` come from the
+    and ``passages``) for the batch ``subs``.  Without ``-k`` and ``-t``, each
+    file gets its own front-end's defaults (``frontend_configs``), whatever the
+    other files of the batch; ``config``, shown in reports, is that of the
     front-end most files get.  Raises :class:`click.UsageError` on bad values."""
     read = read_options_of(params)
     k, t = resolve_kt(params["k"], params["t"],
                       default_params(dominant_frontend(subs, read), read.options))
     try:
         config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
+        frontend_configs = {} if params["k"] is not None or params["t"] is not None else {
+            name: WinnowConfig(*default_params(name, read.options), method=params["method"],
+                               seed=params["seed"]) for name in FRONTENDS}
         options = CompareOptions(
             max_occurrences=params["max_occurrences"], top=params.get("top", 0),
             min_similarity=params.get("min_similarity", 0.0),
@@ -132,7 +138,8 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
         )
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
-    return CompareSettings(read, config, options, tuple(params["base"]), params["jobs"])
+    return CompareSettings(read, config, options, tuple(params["base"]), params["jobs"],
+                           frontend_configs)
 
 
 def read_options_of(params: dict[str, Any]) -> ReadOptions:
@@ -181,7 +188,7 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     base = load_submissions(chosen.base, role="base", read_options=chosen.read)
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
-                       progress=progress)
+                       progress=progress, frontend_configs=chosen.frontend_configs)
     finally:
         progress.close()
 
@@ -259,8 +266,8 @@ def compare_command(
 
     Each PATH is one submission: a file, a folder (all its files) or a zip/tar
     archive; with --each, every entry of a folder PATH is one.  Pairs inside one
-    submission are never reported.  Without -k/-t, the defaults of the front-end
-    most files get apply (see `winnow.frontends.default_params`), not the
+    submission are never reported.  Without -k/-t, each file gets the defaults
+    of its own front-end (see `winnow.frontends.default_params`), not the
     engine's.  Scores, options and outputs: docs/compare.md.
 
     Exit codes: 0 all input compared; 1 done, but some input was skipped (each

@@ -13,7 +13,7 @@ Aiken 2003):
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -106,27 +106,44 @@ class _Batch:
         self.prints: list[FilePrints | None] = []
         self.documents: dict[int, Document] = {}
         self.base = np.zeros(0, np.uint64)
+        self.configs: dict[str, tuple[WinnowConfig, WinnowConfig | None]] = {}
+        self.default: tuple[WinnowConfig, WinnowConfig | None] = (WinnowConfig(), None)
 
-    def read_base(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:
+    def set_configs(self, config: WinnowConfig, options: CompareOptions,
+                    by_frontend: Mapping[str, WinnowConfig]) -> None:
+        """The engine settings of each front-end's files (``config`` for the others)."""
+        self.default = (config, literal_config(config, options))
+        self.configs = {fe: (c, literal_config(c, options)) for fe, c in by_frontend.items()}
+
+    def config_of(self, frontend: str) -> tuple[WinnowConfig, WinnowConfig | None]:
+        """``(config, literal_config)`` of a file of ``frontend``."""
+        return self.configs.get(frontend, self.default)
+
+    def used(self) -> dict[str, WinnowConfig]:
+        """The settings of every front-end the read files got."""
+        return {p.frontend: self.config_of(p.frontend)[0] for p in self.prints if p is not None}
+
+    def read_base(self, options: CompareOptions, run: _Run) -> None:
         """Hash every k-gram of the base code (:mod:`winnow.matching.base`)."""
-        docs = []
+        hashes = [np.zeros(0, np.uint64)]
         for doc in parallel_map(load_document, self.base_files, stage="base",
                                 progress=run.progress, executor=run.executor):
             if isinstance(doc, Skipped):
                 self.issues.append(Issue(doc.path, doc.reason))
             elif doc.kind != "binary" or options.allow_binary:
-                docs.append(doc)
-        self.base = base_hashes(docs, config, literal_config(config, options))
+                hashes.append(base_hashes([doc], *self.config_of(doc.frontend)))
+        self.base = np.unique(np.concatenate(hashes)).astype(np.uint64)
 
-    def fingerprint(self, config: WinnowConfig, options: CompareOptions, run: _Run) -> None:
+    def fingerprint(self, options: CompareOptions, run: _Run) -> None:
         """Fingerprint every file; keep the documents too when the batch is small
         (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read."""
-        self.read_base(config, options, run)
+        self.read_base(options, run)
+        config, literal = self.default
         sizes = [getattr(file, "size", -1) for file in self.files]
         keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
         work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
-                       keep_document=keep, literal_config=literal_config(config, options),
-                       base=self.base)
+                       keep_document=keep, literal_config=literal, base=self.base,
+                       configs=self.configs or None)
         for i, (file, result) in enumerate(zip(self.files, parallel_map(
             work, self.files, stage="fingerprint", progress=run.progress,
             executor=run.executor,
@@ -137,7 +154,8 @@ class _Batch:
                 continue
             if result.hashes.shape[0] == 0 and result.units > 0:
                 self.issues.append(Issue(file.location, (
-                    f"shorter than k = {config.k} units after normalisation; cannot match"
+                    f"shorter than k = {self.config_of(result.frontend)[0].k} units after "
+                    "normalisation; cannot match"
                 ), skipped=False))
             self.issues.extend(Issue(file.location, w, skipped=False) for w in result.warnings)
             if result.document is not None:
@@ -210,6 +228,7 @@ def compare(
     jobs: int = 1,
     progress: Progress | None = None,
     executor: Executor | None = None,
+    frontend_configs: Mapping[str, WinnowConfig] | None = None,
 ) -> ComparisonResult:
     """Compare every submission with every other and rank the pairs.
 
@@ -219,12 +238,16 @@ def compare(
     from :func:`winnow.sources.submissions.load_submissions`.  ``jobs``
     processes fingerprint and read the files (``0`` = all cores; forked on
     Linux, see :func:`winnow.matching.prints.make_pool`), or ``executor``;
-    ``progress(stage, done, total)`` follows the work.  Bad input never
-    raises: it is listed in the result's ``issues``.
+    ``progress(stage, done, total)`` follows the work.  ``frontend_configs``
+    gives the files of a front-end their own engine settings (e.g. each
+    front-end's defaults, so that the settings of a file never depend on
+    the other files of the batch); the others use ``config``.  Bad input
+    never raises: it is listed in the result's ``issues``.
     """
     config = config or WinnowConfig()
     options = options or CompareOptions()
     batch = _Batch(submissions, base)
+    batch.set_configs(config, options, frontend_configs or {})
     pool = None if executor is not None else make_pool(
         jobs, len(batch.files) + len(batch.base_files))
     try:
@@ -237,7 +260,7 @@ def compare(
 def _compare(
     batch: _Batch, config: WinnowConfig, options: CompareOptions, run: _Run
 ) -> ComparisonResult:
-    batch.fingerprint(config, options, run)
+    batch.fingerprint(options, run)
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
     table = batch.table(cap)
@@ -260,7 +283,9 @@ def _compare(
         config=config.as_dict(),
         parameters={**options.as_dict(),
                     "max_occurrences_resolved": cap,
-                    "merge_gap_resolved": gap},
+                    "merge_gap_resolved": gap,
+                    "frontend_params": {fe: {"k": c.k, "t": c.t}
+                                        for fe, c in sorted(batch.used().items())}},
         issues=tuple(batch.issues),
         documents=documents,
         stats={**table.stats, "pairs_reported": len(pairs)},
@@ -284,13 +309,13 @@ def _report_pairs(
         documents = {(names[f.owner], f.path): f.document for f in infos.values()}
     rows = owner_rows(infos)
     units = batch.units()
-    shortest = config.k if options.literal_k == 0 else min(config.k, options.literal_k)
+    ks = [c.k for c in batch.used().values()] or [config.k]
+    shortest = min(ks) if options.literal_k == 0 else min(*ks, options.literal_k)
     pairs: list[PairResult] = []
     for done, i in enumerate(ranked.tolist(), 1):
         passages = None
         if options.passages and done <= shown:
-            chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap,
-                                 config.k)
+            chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap)
             passages = to_passages(chains, infos)
             if run.progress is not None:
                 run.progress("passages", done, shown)
@@ -347,14 +372,14 @@ def _load_infos(
         progress=run.progress, executor=run.executor), strict=True))
     loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids]
     batch.documents = {}
-    literal = literal_config(config, options)
     infos: dict[int, FileInfo] = {}
     for i, doc in zip(ids, loaded, strict=True):
         if isinstance(doc, Skipped):
             batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
             continue
-        prints = document_prints(doc, config, literal)
-        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc,
-                             free_starts(doc, batch.base, config),
+        own, literal = batch.config_of(doc.frontend)
+        prints = document_prints(doc, own, literal)
+        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, own.k,
+                             free_starts(doc, batch.base, own),
                              prints[~in_base(prints["hash"], batch.base)], excluded)
     return infos

@@ -28,6 +28,7 @@ class FileInfo:
     owner: int
     path: str
     document: Document
+    k: int
     units: I64
     free: npt.NDArray[np.bool_]
     hashes: U64
@@ -35,15 +36,15 @@ class FileInfo:
 
 
 def file_info(
-    owner: int, path: str, doc: Document, free: npt.NDArray[np.bool_],
+    owner: int, path: str, doc: Document, k: int, free: npt.NDArray[np.bool_],
     prints: npt.NDArray[np.void], excluded: U64,
 ) -> FileInfo:
-    """The file's units and ``free`` k-gram starts, and its fingerprints
+    """The file's k (of its main channel), units and ``free`` k-gram starts, and its fingerprints
     ``prints`` (those outside the base code) less the ``excluded`` hashes
     (common: the table did not count them)."""
     keep = prints[~in_sorted(prints["hash"], excluded)]
     keep = keep[np.argsort(keep["hash"], kind="stable")]
-    return FileInfo(owner, path, doc, np.asarray(doc.stream.units).astype(np.int64), free,
+    return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
                     keep["hash"].astype(np.uint64), keep["pos"].astype(np.int64))
 
 
@@ -67,13 +68,12 @@ def owner_rows(infos: Mapping[int, FileInfo]) -> dict[int, Rows]:
 
 def pair_chains(
     rows: Mapping[int, Rows], a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int,
-    kgram: int,
 ) -> list[Chain]:
     """The passages of submissions ``a`` and ``b`` in unit coordinates
     (``rows`` from :func:`owner_rows`; an owner none of whose files could be
     read again has none), at least ``k`` units long: the shortest k-gram of
     the channels, so that every shared fingerprint seeds one.  No passage
-    holds a ``kgram``-long k-gram of the base code (``FileInfo.free``)."""
+    holds a k-gram of the base code (``FileInfo.free``, ``FileInfo.k``)."""
     empty: Rows = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     fa_h, fa_f, fa_p = rows.get(a, empty)
     fb_h, fb_f, fb_p = rows.get(b, empty)
@@ -81,12 +81,13 @@ def pair_chains(
     files = set(seed_fa.tolist()) | set(seed_fb.tolist())
     units = {f: infos[f].units for f in files}
     runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k,
-                        free={f: infos[f].free for f in files}, kgram=kgram)
+                        free={f: infos[f].free for f in files},
+                        kgrams={f: infos[f].k for f in files})
     chains = assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
     if all(info.free.all() for info in (infos[f] for f in files)):
         return chains
-    return [_trim(c, covered(infos[c.fa].free, kgram), covered(infos[c.fb].free, kgram))
-            for c in chains]
+    return [_trim(c, covered(infos[c.fa].free, infos[c.fa].k),
+                  covered(infos[c.fb].free, infos[c.fb].k)) for c in chains]
 
 
 def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_]) -> Chain:

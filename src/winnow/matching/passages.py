@@ -83,12 +83,12 @@ def join_seeds(
 
 def maximal_runs(
     units: dict[int, I64], fa: I64, pa: I64, fb: I64, pb: I64, min_length: int,
-    free: dict[int, npt.NDArray[np.bool_]] | None = None, kgram: int = 1,
+    free: dict[int, npt.NDArray[np.bool_]] | None = None, kgrams: dict[int, int] | None = None,
 ) -> list[Run]:
     """The maximal exact runs through the seeds, each found once.
 
     ``units[f]`` is file ``f``'s stream.  Each seed is extended left and right while the units
-    are equal and the run holds no ``kgram``-long k-gram starting where
+    are equal and the run holds no ``kgrams[f]``-long k-gram starting where
     ``free[f]`` is false (base code; default: everywhere free); seeds inside
     an already found run on the same diagonal are absorbed; runs shorter
     than ``min_length`` (a hash collision) are dropped.  The loop is compiled
@@ -106,7 +106,8 @@ def maximal_runs(
     la, lb = np.searchsorted(ids, fa), np.searchsorted(ids, fb)
     order = np.lexsort((pa, pb - pa, lb, la))
     ra, rb, sa, sb, length, seeds = _kernels.extend_seeds(
-        joined, allowed, int(kgram), bounds, la[order], pa[order].astype(np.int64), lb[order],
+        joined, allowed, np.array([(kgrams or {}).get(f, 1) for f in files], dtype=np.int64),
+        bounds, la[order], pa[order].astype(np.int64), lb[order],
         pb[order].astype(np.int64), int(min_length))
     return [Run(files[x], files[y], s, t, n, c) for x, y, s, t, n, c in zip(
         ra.tolist(), rb.tolist(), sa.tolist(), sb.tolist(), length.tolist(), seeds.tolist(),

@@ -9,19 +9,11 @@ scores.  Fractions are written with 6 decimals; a score that was not computed
 from __future__ import annotations
 
 import csv
-from typing import Any, TextIO
+from typing import TextIO
 
 from winnow.matching.model import ComparisonResult
 from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
 from winnow.reports.table import safe
-
-
-def _cell(value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, float):
-        return f"{value:.6f}"
-    return str(value)
 
 
 def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> None:
@@ -30,7 +22,8 @@ def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> 
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(PAIR_COLUMNS)
     clusters = cluster_of(result)
-    for pair in result.pairs:
+    for pair in result.pairs:  # one row at a time: every pair of a class may be many
         row = pair_scores(pair, clusters)
-        cells = [_cell(row[column]) for column in PAIR_COLUMNS]
+        cells = ["" if value is None else f"{value:.6f}" if type(value) is float
+                 else str(value) for value in (row[column] for column in PAIR_COLUMNS)]
         writer.writerow([safe(cell) for cell in cells] if terminal else cells)
