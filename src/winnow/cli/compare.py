@@ -186,11 +186,24 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     subs += load_submissions(archive, each=each, role="archive", read_options=read)
     chosen = settings(subs, params)
     base = load_submissions(chosen.base, role="base", read_options=chosen.read)
+    if progress.enabled:
+        say_if_compiling()
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
                        progress=progress, frontend_configs=chosen.frontend_configs)
     finally:
         progress.close()
+
+
+def say_if_compiling() -> None:
+    """On a first run, say that the compiled kernels are being built."""
+    from winnow.compiled import uncached
+    from winnow.engine._kernels import rolling_hashes, winnow_fused
+    from winnow.matching._kernels import extend_seeds, pair_sums
+
+    if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds):
+        click.echo("winnow: first run: compiling the fingerprinting kernels "
+                   "(about 10 s; cached for later runs)", err=True)
 
 
 def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
+from itertools import chain
 
 import numpy as np
 
@@ -123,11 +124,11 @@ class _Batch:
         """The settings of every front-end the read files got."""
         return {p.frontend: self.config_of(p.frontend)[0] for p in self.prints if p is not None}
 
-    def read_base(self, options: CompareOptions, run: _Run) -> None:
-        """Hash every k-gram of the base code (:mod:`winnow.matching.base`)."""
+    def read_base(self, options: CompareOptions) -> None:
+        """Hash every k-gram of the base code (:mod:`winnow.matching.base`), here:
+        it is small, and compiles the front-end kernels before workers fork."""
         hashes = [np.zeros(0, np.uint64)]
-        for doc in parallel_map(load_document, self.base_files, stage="base",
-                                progress=run.progress, executor=run.executor):
+        for doc in map(load_document, self.base_files):
             if isinstance(doc, Skipped):
                 self.issues.append(Issue(doc.path, doc.reason))
             elif doc.kind != "binary" or options.allow_binary:
@@ -136,18 +137,22 @@ class _Batch:
 
     def fingerprint(self, options: CompareOptions, run: _Run) -> None:
         """Fingerprint every file; keep the documents too when the batch is small
-        (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read."""
-        self.read_base(options, run)
+        (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read.
+
+        The first file is done here, before the workers start: on a first run
+        its kernels compile once, in this process, and the forked workers
+        inherit them instead of each compiling its own."""
+        self.read_base(options)
         config, literal = self.default
         sizes = [getattr(file, "size", -1) for file in self.files]
         keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
         work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
                        keep_document=keep, literal_config=literal, base=self.base,
                        configs=self.configs or None)
-        for i, (file, result) in enumerate(zip(self.files, parallel_map(
-            work, self.files, stage="fingerprint", progress=run.progress,
-            executor=run.executor,
-        ), strict=True)):
+        first = [work(file) for file in self.files[:1]]
+        rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=run.progress,
+                            executor=run.executor)
+        for i, (file, result) in enumerate(zip(self.files, chain(first, rest), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
                 self.prints.append(None)
