@@ -82,6 +82,11 @@ def literal_config(config: WinnowConfig, options: CompareOptions) -> WinnowConfi
     return replace(config, k=options.literal_k, t=options.literal_k + config.w - 1)
 
 
+def _after_first(progress: Progress, stage: str, done: int, total: int) -> None:
+    """``progress`` of the files after the first, counted with it."""
+    progress(stage, done + 1, total + 1)
+
+
 class _Batch:
     """The fingerprinted files of a batch and its base code."""
 
@@ -150,7 +155,11 @@ class _Batch:
                        keep_document=keep, literal_config=literal, base=self.base,
                        configs=self.configs or None)
         first = [work(file) for file in self.files[:1]]
-        rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=run.progress,
+        progress = run.progress
+        if progress is not None and first:
+            progress("fingerprint", 1, len(self.files))
+            progress = partial(_after_first, progress)
+        rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=progress,
                             executor=run.executor)
         for i, (file, result) in enumerate(zip(self.files, chain(first, rest), strict=True)):
             if isinstance(result, Skipped):
