@@ -143,3 +143,17 @@ def test_every_pair_gets_scores_and_only_the_best_get_passages() -> None:
     assert all(p.coverage_a is None and p.lines_a is None and p.longest is None
                for p in cut.pairs[3:])
     assert {key[0] for key in cut.documents} <= {n for p in cut.pairs[:3] for n in (p.a, p.b)}
+
+
+def test_the_pair_list_builds_each_pair_as_it_is_read() -> None:
+    rng = random.Random(12)
+    common = _words(rng, 60)
+    subs = [_sub(f"s{i}", " ".join(common[: 20 + 8 * i] + _words(rng, 50))) for i in range(5)]
+    cut = compare(subs, CONFIG, CompareOptions(top=0, passages_top=2))
+    listed = list(cut.pairs)
+    assert len(cut.pairs) == len(listed) == 10
+    assert cut.pairs[-1] == listed[-1] and cut.pairs[2:4] == tuple(listed[2:4])
+    assert cut.pairs == tuple(listed) and cut.pairs != tuple(listed[:-1])
+    with pytest.raises(IndexError):
+        cut.pairs[10]
+    assert cut.stats["pairs_reported"] == 10

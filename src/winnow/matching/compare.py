@@ -37,6 +37,7 @@ from winnow.matching.model import (
 from winnow.matching.options import CompareOptions
 from winnow.matching.pairs import (
     FileInfo,
+    PairList,
     file_info,
     owner_rows,
     pair_chains,
@@ -60,12 +61,28 @@ from winnow.matching.table import FingerprintTable, build_table
 from winnow.model import Document
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Run:
-    """How work is run: the progress callback and the executor (``None`` = here)."""
+    """How work is run: the progress callback and the executor (``None`` = here);
+    ``jobs`` when the executor is this run's own pool (see :meth:`fresh_pool`)."""
 
     progress: Progress | None
     executor: Executor | None
+    jobs: int | None = None
+
+    def fresh_pool(self, tasks: int) -> None:
+        """Replace this run's own pool by a new one for ``tasks`` tasks: the
+        fingerprinting workers hold heaps grown by their work; new workers,
+        forked when needed, share the parent's memory instead."""
+        if self.jobs is None:
+            return
+        if self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
+        self.executor = make_pool(self.jobs, tasks)
+
+    def close(self) -> None:
+        if self.jobs is not None and self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
 
 
 #: Source bytes up to which a batch's documents are kept from the first pass
@@ -262,24 +279,25 @@ def compare(
     options = options or CompareOptions()
     batch = _Batch(submissions, base)
     batch.set_configs(config, options, frontend_configs or {})
-    pool = None if executor is not None else make_pool(
-        jobs, len(batch.files) + len(batch.base_files))
+    run = _Run(progress, executor) if executor is not None else _Run(
+        progress, make_pool(jobs, len(batch.files)), jobs)
     try:
-        return _compare(batch, config, options, _Run(progress, executor or pool))
+        return _compare(batch, config, options, run)
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        run.close()
 
 
 def _compare(
     batch: _Batch, config: WinnowConfig, options: CompareOptions, run: _Run
 ) -> ComparisonResult:
     batch.fingerprint(options, run)
+    run.fresh_pool(0)  # the workers' grown heaps go; passages fork new ones if needed
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
     table = batch.table(cap)
     scores = pair_scores(table.counts, table.sizes, table.weight_totals, len(names))
     gap = config.k if options.merge_gap is None else options.merge_gap
+    pairs: Sequence[PairResult]
     if options.similarity == "coverage":
         pairs, documents, similarity = _rank_by_coverage(
             batch, table, scores, config, options, gap, run)
@@ -291,7 +309,7 @@ def _compare(
             batch, table, scores, similarity, ranked, config, options, gap, run)
     return ComparisonResult(
         submissions=batch.submissions(table),
-        pairs=tuple(pairs),
+        pairs=pairs,
         clusters=connected_clusters(names, scores.a, scores.b, similarity,
                                     options.cluster_threshold),
         config=config.as_dict(),
@@ -309,7 +327,7 @@ def _compare(
 def _report_pairs(
     batch: _Batch, table: FingerprintTable, scores: PairScores, similarity: np.ndarray,
     ranked: np.ndarray, config: WinnowConfig, options: CompareOptions, gap: int, run: _Run,
-) -> tuple[list[PairResult], dict[FileKey, Document]]:
+) -> tuple[PairList, dict[FileKey, Document]]:
     """The reported pairs, with passages when asked (for the best
     ``options.passages_top`` of them), and the documents they show."""
     names = [s.name for s in batch.subs]
@@ -325,16 +343,14 @@ def _report_pairs(
     units = batch.units()
     ks = [c.k for c in batch.used().values()] or [config.k]
     shortest = min(ks) if options.literal_k == 0 else min(*ks, options.literal_k)
-    pairs: list[PairResult] = []
-    for done, i in enumerate(ranked.tolist(), 1):
-        passages = None
-        if options.passages and done <= shown:
-            chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap)
-            passages = to_passages(chains, infos)
-            if run.progress is not None:
-                run.progress("passages", done, shown)
-        pairs.append(pair_result(scores, float(similarity[i]), i, names, units, passages))
-    return pairs, documents
+    computed: list[PairResult] = []
+    for done, i in enumerate(ranked[:shown if options.passages else 0].tolist(), 1):
+        chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap)
+        computed.append(pair_result(scores, float(similarity[i]), i, names, units,
+                                    to_passages(chains, infos)))
+        if run.progress is not None:
+            run.progress("passages", done, shown)
+    return PairList(scores, similarity, ranked, names, units, computed), documents
 
 
 def _rank_by_coverage(
@@ -381,6 +397,7 @@ def _load_infos(
     used = np.array([p is not None for p in batch.prints], dtype=bool)
     ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
     missing = [i for i in ids if i not in batch.documents]
+    run.fresh_pool(len(missing))
     reread = dict(zip(missing, parallel_map(
         load_document, [batch.files[i] for i in missing], stage="documents",
         progress=run.progress, executor=run.executor), strict=True))

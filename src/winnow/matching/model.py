@@ -16,7 +16,7 @@ the index or the engine.  Conventions (see ``DESIGN.md``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -181,7 +181,9 @@ class ComparisonResult:
 
     * ``submissions``: every submission read (new and archive), in input order.
     * ``pairs``: ranked by ``similarity`` descending (ties: shared, then names);
-      includes every pair kept by ``top`` / ``min_similarity``.
+      includes every pair kept by ``top`` / ``min_similarity``.  A sequence
+      (from :func:`~winnow.matching.compare` one that builds each pair as it
+      is read, so that writing every pair of a large class streams).
     * ``clusters``: see :class:`Cluster`.
     * ``config``: the engine parameters (``WinnowConfig.as_dict()``).
     * ``parameters``: the matching options used (``max_occurrences``, ``top``,
@@ -194,7 +196,7 @@ class ComparisonResult:
     """
 
     submissions: tuple[Submission, ...]
-    pairs: tuple[PairResult, ...]
+    pairs: Sequence[PairResult]
     clusters: tuple[Cluster, ...]
     config: Mapping[str, Any]
     parameters: Mapping[str, Any]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -184,3 +185,53 @@ def pair_result(
         longest=max((p.length for p in found), default=0) if computed else None,
         passages=found,
     )
+
+
+class PairList(Sequence[PairResult]):
+    """The reported pairs, best first, each :class:`PairResult` made when it is
+    read: ``computed`` holds the first pairs (those with passages), the others
+    are built from the score arrays on access, so that ``-n 0`` on a large
+    class holds arrays, not hundreds of thousands of objects, and a writer
+    that iterates streams them."""
+
+    def __init__(self, scores: PairScores, similarity: npt.NDArray[np.float64], ranked: I64,
+                 names: Sequence[str], units: I64, computed: Sequence[PairResult]) -> None:
+        self._scores, self._similarity, self._ranked = scores, similarity, ranked
+        self._names, self._units, self._computed = list(names), units, list(computed)
+
+    def __len__(self) -> int:
+        return int(self._ranked.shape[0])
+
+    def _make(self, j: int) -> PairResult:
+        if j < len(self._computed):
+            return self._computed[j]
+        i = int(self._ranked[j])
+        return pair_result(self._scores, float(self._similarity[i]), i, self._names,
+                           self._units, None)
+
+    @overload
+    def __getitem__(self, index: int) -> PairResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PairResult, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> PairResult | tuple[PairResult, ...]:
+        if isinstance(index, slice):
+            return tuple(self._make(j) for j in range(*index.indices(len(self))))
+        j = index + len(self) if index < 0 else index
+        if not 0 <= j < len(self):
+            raise IndexError("pair index out of range")
+        return self._make(j)
+
+    def __iter__(self) -> Iterator[PairResult]:
+        return (self._make(j) for j in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PairList({len(self)} pairs)"
