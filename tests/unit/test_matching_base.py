@@ -157,3 +157,23 @@ def test_the_pair_list_builds_each_pair_as_it_is_read() -> None:
     with pytest.raises(IndexError):
         cut.pairs[10]
     assert cut.stats["pairs_reported"] == 10
+
+
+def test_the_csv_of_every_pair_is_the_same_streamed_or_from_objects() -> None:
+    import dataclasses
+    import io
+
+    from winnow.reports.csv import write_csv
+
+    rng = random.Random(13)
+    common = _words(rng, 60)
+    subs = [_sub(f"s{i}", " ".join(common[: 20 + 8 * i] + _words(rng, 50))) for i in range(6)]
+    result = compare(subs, CONFIG, CompareOptions(top=0, passages_top=4,
+                                                  cluster_threshold=0.3))
+    streamed, built = io.StringIO(), io.StringIO()
+    write_csv(result, streamed)
+    write_csv(dataclasses.replace(result, pairs=tuple(result.pairs)), built)
+    assert streamed.getvalue() == built.getvalue()
+    rows = streamed.getvalue().splitlines()
+    assert len(rows) == 1 + 15
+    assert rows[4].split(",")[3] != "" and rows[5].split(",")[3:7] == ["", "", "", ""]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -178,8 +178,8 @@ def pair_result(
         jaccard=float(scores.jaccard[i]), weighted=float(scores.weighted[i]),
         rarity=float(scores.rarity[i]),
         passages_computed=computed,
-        coverage_a=(covered_a / units[a] if units[a] else 0.0) if computed else None,
-        coverage_b=(covered_b / units[b] if units[b] else 0.0) if computed else None,
+        coverage_a=(float(covered_a / units[a]) if units[a] else 0.0) if computed else None,
+        coverage_b=(float(covered_b / units[b]) if units[b] else 0.0) if computed else None,
         lines_a=lines_a if computed else None,
         lines_b=lines_b if computed else None,
         longest=max((p.length for p in found), default=0) if computed else None,
@@ -201,6 +201,28 @@ class PairList(Sequence[PairResult]):
 
     def __len__(self) -> int:
         return int(self._ranked.shape[0])
+
+    @property
+    def with_passages(self) -> int:
+        """How many leading pairs had their passages computed (the others have none)."""
+        return len(self._computed)
+
+    def score_columns(self, start: int, stop: int) -> dict[str, list[Any]]:
+        """The scores of pairs ``start .. stop - 1`` (none of them with passages),
+        column by column under :class:`PairResult`'s names, for writers that
+        stream many pairs without making an object per pair."""
+        if start < len(self._computed):
+            raise ValueError("score_columns covers pairs without passages only")
+        i = self._ranked[start:stop]
+        s = self._scores
+        names = self._names
+        return {
+            "a": [names[x] for x in s.a[i].tolist()], "b": [names[x] for x in s.b[i].tolist()],
+            "similarity": self._similarity[i].tolist(), "shared": s.shared[i].tolist(),
+            "containment_a": s.containment_a[i].tolist(),
+            "containment_b": s.containment_b[i].tolist(), "jaccard": s.jaccard[i].tolist(),
+            "weighted": s.weighted[i].tolist(), "rarity": s.rarity[i].tolist(),
+        }
 
     def _make(self, j: int) -> PairResult:
         if j < len(self._computed):
