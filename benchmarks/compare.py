@@ -108,6 +108,8 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
         print(run.line(f"winnow {label}") + f"  / compare50 {run.wall_s / c50.wall_s:.3f} "
               "(target <= 0.100, < 500 MiB)")
     print(c50.line("compare50"))
+    if args.skip_class:
+        return
     print(f"\n== every pair, a class of 2000 .py files ({uptime()})")
     folder = args.workdir / "pool-2000"
     files, size = corpus.subset(corpus.python_pool(), 2000, folder)
@@ -150,6 +152,8 @@ def main() -> None:
     parser.add_argument("--skip-thousand", action="store_true")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--every", action="store_true", help="the every-pair rows")
+    parser.add_argument("--skip-class", action="store_true",
+                        help="every-pair rows: the 1000 files only, not the 2000-file class")
     parser.add_argument("options", nargs="*", help="winnow compare options (after --)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)

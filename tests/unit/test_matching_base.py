@@ -167,13 +167,17 @@ def test_the_csv_of_every_pair_is_the_same_streamed_or_from_objects() -> None:
 
     rng = random.Random(13)
     common = _words(rng, 60)
-    subs = [_sub(f"s{i}", " ".join(common[: 20 + 8 * i] + _words(rng, 50))) for i in range(6)]
+    names = ['a,"quoted"', "b\nline", "c", "d", "e", "f"]  # names the CSV must quote
+    subs = [_sub(names[i], " ".join(common[: 20 + 8 * i] + _words(rng, 50))) for i in range(6)]
     result = compare(subs, CONFIG, CompareOptions(top=0, passages_top=4,
                                                   cluster_threshold=0.3))
     streamed, built = io.StringIO(), io.StringIO()
     write_csv(result, streamed)
     write_csv(dataclasses.replace(result, pairs=tuple(result.pairs)), built)
     assert streamed.getvalue() == built.getvalue()
-    rows = streamed.getvalue().splitlines()
-    assert len(rows) == 1 + 15
-    assert rows[4].split(",")[3] != "" and rows[5].split(",")[3:7] == ["", "", "", ""]
+    import csv
+
+    rows = list(csv.reader(io.StringIO(streamed.getvalue())))
+    assert len(rows) == 1 + 15 and {r[0] for r in rows[1:]} | {r[1] for r in rows[1:]} == set(
+        names)
+    assert rows[4][3] != "" and rows[5][3:7] == ["", "", "", ""]

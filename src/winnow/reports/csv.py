@@ -9,6 +9,7 @@ scores.  Fractions are written with 6 decimals; a score that was not computed
 from __future__ import annotations
 
 import csv
+import io
 from collections.abc import Iterator
 from typing import Any, TextIO
 
@@ -38,14 +39,24 @@ def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> 
         cells = ["" if value is None else f"{value:.6f}" if isinstance(value, float)
                  else str(value) for value in (row[column] for column in PAIR_COLUMNS)]
         writer.writerow([safe(cell) for cell in cells] if terminal else cells)
+    quoted: dict[str, str] = {}
     for start in range(head, len(pairs), CHUNK):
         columns = pairs.score_columns(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
-        writer.writerows(_scores_only_rows(columns, clusters, terminal))
+        out.write("".join(_scores_only_lines(columns, clusters, terminal, quoted)))
 
 
-def _scores_only_rows(columns: dict[str, list[Any]], clusters: dict[str, int],
-                      terminal: bool) -> Iterator[list[str]]:
-    """CSV rows of pairs without passages (their passage cells empty)."""
+def _field(name: str, terminal: bool, quoted: dict[str, str]) -> str:
+    """``name`` as the CSV writer writes it (quoted when needed), cached."""
+    if name not in quoted:
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerow([safe(name) if terminal else name])
+        quoted[name] = buffer.getvalue()[:-1]
+    return quoted[name]
+
+
+def _scores_only_lines(columns: dict[str, list[Any]], clusters: dict[str, int],
+                       terminal: bool, quoted: dict[str, str]) -> Iterator[str]:
+    """CSV lines of pairs without passages (their passage cells empty)."""
     for a, b, sim, shared, ca, cb, jac, wei, rar in zip(
         columns["a"], columns["b"], columns["similarity"], columns["shared"],
         columns["containment_a"], columns["containment_b"], columns["jaccard"],
@@ -53,6 +64,5 @@ def _scores_only_rows(columns: dict[str, list[Any]], clusters: dict[str, int],
     ):
         cluster = clusters.get(a)
         same = "" if cluster is None or cluster != clusters.get(b) else str(cluster)
-        yield [safe(a) if terminal else a, safe(b) if terminal else b, f"{sim:.6f}",
-               "", "", "", "", str(shared), f"{ca:.6f}", f"{cb:.6f}", f"{jac:.6f}",
-               f"{wei:.6f}", f"{rar:.6f}", "", "", same]
+        yield (f"{_field(a, terminal, quoted)},{_field(b, terminal, quoted)},{sim:.6f},,,,,"
+               f"{shared},{ca:.6f},{cb:.6f},{jac:.6f},{wei:.6f},{rar:.6f},,,{same}\n")
