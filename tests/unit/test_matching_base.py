@@ -181,3 +181,23 @@ def test_the_csv_of_every_pair_is_the_same_streamed_or_from_objects() -> None:
     assert len(rows) == 1 + 15 and {r[0] for r in rows[1:]} | {r[1] for r in rows[1:]} == set(
         names)
     assert rows[4][3] != "" and rows[5][3:7] == ["", "", "", ""]
+
+
+def test_the_table_says_which_pairs_have_no_passages() -> None:
+    import io
+
+    from winnow.reports.table import write_table
+
+    rng = random.Random(14)
+    common = _words(rng, 60)
+    subs = [_sub(f"s{i}", " ".join(common[: 20 + 8 * i] + _words(rng, 50))) for i in range(4)]
+    out = io.StringIO()
+    write_table(compare(subs, CONFIG, CompareOptions(top=0, passages_top=2)), out)
+    assert "not computed for 4 pairs: passages are computed for the best 2 only" in \
+        out.getvalue()
+    out = io.StringIO()
+    write_table(compare(subs, CONFIG, CompareOptions(top=0, passages=False)), out)
+    assert "not computed: scores only (--no-passages)" in out.getvalue()
+    out = io.StringIO()
+    write_table(compare(subs, CONFIG, CompareOptions(top=0)), out)
+    assert "not computed" not in out.getvalue()
