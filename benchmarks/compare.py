@@ -12,7 +12,12 @@
    and winnow's share of compare50's time.  Before timing, winnow is checked
    on the known-pairs sample (every modified copy must be paired with its
    original among the top pairs).
-2. **Scaling**: winnow alone on 2,500 ... 20,000 distinct real ``.py`` files
+2. **Every pair** (``--every``): the same 1000 files with ``-n 0`` (every pair
+   that shares anything, passages for the best 250) and ``-n 0 --no-passages``
+   against compare50 (which scores every pair), in one run: targets each
+   <= 0.10 of compare50's time and < 500 MiB; then a class of 2,000 real
+   ``.py`` files (``corpus.python_pool``), ``-n 0`` against compare50 and Dolos.
+3. **Scaling**: winnow alone on 2,500 ... 20,000 distinct real ``.py`` files
    from this machine (``corpus.python_pool``), printing time and memory per
    size and per file, so near-linear growth can be read off.
 
@@ -90,6 +95,31 @@ def thousand(args: argparse.Namespace, options: list[str]) -> None:
               "(target < 500)")
 
 
+def every_pair(args: argparse.Namespace, options: list[str]) -> None:
+    print(f"\n== every pair, 1000 stdlib files ({uptime()})")
+    flat, _ = corpus.stdlib_1000(args.workdir)
+    runs = {
+        "-n 0": winnow_run(flat, args.workdir / "every-1000.csv", [*options, "-n", "0"]),
+        "-n 0 --no-passages": winnow_run(flat, args.workdir / "every-np-1000.csv",
+                                         [*options, "-n", "0", "--no-passages"]),
+    }
+    c50 = peer_run("compare50", flat, args.workdir / "compare50-every-1000.csv")
+    for label, run in runs.items():
+        print(run.line(f"winnow {label}") + f"  / compare50 {run.wall_s / c50.wall_s:.3f} "
+              "(target <= 0.100, < 500 MiB)")
+    print(c50.line("compare50"))
+    if args.skip_class:
+        return
+    print(f"\n== every pair, a class of 2000 .py files ({uptime()})")
+    folder = args.workdir / "pool-2000"
+    files, size = corpus.subset(corpus.python_pool(), 2000, folder)
+    run = winnow_run(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"])
+    print(run.line(f"winnow -n 0, {files} files {size / 1e6:.0f} MB"))
+    for peer in ("compare50", "dolos"):
+        other = peer_run(peer, folder, args.workdir / f"{peer}-2000.csv")
+        print(other.line(peer) + f"  winnow / {peer} {run.wall_s / other.wall_s:.3f}")
+
+
 def scaling(args: argparse.Namespace, options: list[str]) -> None:
     print(f"\n== scaling, winnow only ({uptime()})")
     pool = corpus.python_pool()
@@ -121,6 +151,9 @@ def main() -> None:
     parser.add_argument("--skip-peers", action="store_true")
     parser.add_argument("--skip-thousand", action="store_true")
     parser.add_argument("--skip-scaling", action="store_true")
+    parser.add_argument("--every", action="store_true", help="the every-pair rows")
+    parser.add_argument("--skip-class", action="store_true",
+                        help="every-pair rows: the 1000 files only, not the 2000-file class")
     parser.add_argument("options", nargs="*", help="winnow compare options (after --)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
@@ -129,6 +162,8 @@ def main() -> None:
           f"winnow options: {' '.join(args.options) or '(defaults)'}")
     if not args.skip_thousand:
         thousand(args, args.options)
+    if args.every:
+        every_pair(args, args.options)
     if not args.skip_scaling:
         scaling(args, args.options)
 

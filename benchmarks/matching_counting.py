@@ -40,8 +40,7 @@ def run_one(n: int) -> None:
     before = tracemalloc.get_traced_memory()[0]
     start = time.perf_counter()
     table = build_table(hashes, files, np.arange(n, dtype=np.int64), n,
-                        base_hashes=np.zeros(0, np.uint64), cap=10,
-                        archive=np.zeros(n, dtype=bool))
+                        cap=10, archive=np.zeros(n, dtype=bool))
     counted = time.perf_counter()
     table_peak = (tracemalloc.get_traced_memory()[1] - before) // 2**20
     tracemalloc.stop()

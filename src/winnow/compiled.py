@@ -6,6 +6,7 @@ is decorated with :func:`jit`.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -24,8 +25,22 @@ def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
 
     def decorate(func: Callable[..., Any]) -> Any:
         try:
-            return njit(cache=True, **options)(func)
+            kernel = njit(cache=True, **options)(func)
         except RuntimeError:
-            return njit(cache=False, **options)(func)
+            kernel = njit(cache=False, **options)(func)
+        return kernel
 
     return decorate
+
+
+def uncached(*kernels: Any) -> int:
+    """How many of ``kernels`` have nothing in the on-disk cache yet: a first
+    run compiles them (seconds each), later runs load them."""
+    missing = 0
+    for kernel in kernels:
+        try:
+            index = kernel._cache._cache_file._index_path  # numba's cache layout
+        except AttributeError:  # no cache (read-only install) or another layout
+            continue
+        missing += not os.path.exists(index)
+    return missing

@@ -320,6 +320,7 @@ def compare_labelled(
     submissions: Sequence[SubmissionLike], config: WinnowConfig | None = None,
     options: CompareOptions | None = None, *, base: Sequence[SubmissionLike] = (),
     jobs: int = 1, progress: Progress | None = None,
+    frontend_configs: Mapping[str, WinnowConfig] | None = None,
 ) -> tuple[dict[tuple[str, str], float], ComparisonResult]:
     """Compare the submissions all against all and return every pair's ``similarity``,
     keyed by :func:`pair_key` of the submission names, with the comparison itself.
@@ -329,7 +330,8 @@ def compare_labelled(
     """
     opts = dataclasses.replace(options or CompareOptions(), top=0, min_similarity=0.0,
                                passages=False)
-    result = compare(submissions, config, opts, base=base, jobs=jobs, progress=progress)
+    result = compare(submissions, config, opts, base=base, jobs=jobs, progress=progress,
+                     frontend_configs=frontend_configs)
     return {pair_key(p.a, p.b): p.similarity for p in result.pairs}, result
 
 

@@ -69,12 +69,18 @@ def without_base() -> dict[str, Any]:
     return compare_json("--each", str(SUBS))
 
 
-def test_renamed_identifiers_are_detected_with_line_ranges(with_base: dict[str, Any]) -> None:
+def test_renamed_identifiers_are_detected_with_line_ranges(
+    with_base: dict[str, Any], without_base: dict[str, Any]
+) -> None:
     p = pair(with_base, "alice", "bob")
     # bob renamed every identifier and four dictionary keys (string literals,
     # which the literal channel sees): nearly, not exactly, identical
-    assert 0.9 < p["similarity"] < 1.0 and with_base["pairs"][0] is not None
-    assert p["containment_a"] > 0.95
+    assert 0.9 < pair(without_base, "alice", "bob")["similarity"] < 1.0
+    # with --base, scores are shares of the whole files that matched outside
+    # the starter code (which is about a sixth of alice): lower, and close
+    # to the passages' coverage
+    assert 0.7 < p["similarity"] < pair(without_base, "alice", "bob")["similarity"]
+    assert abs(p["containment_a"] - p["coverage_a"]) < 0.1
     alice = functions(SUBS / "alice" / "textstats.py")
     bob = functions(SUBS / "bob" / "textstats.py")
     longest = p["passages"][0]
@@ -107,7 +113,7 @@ def test_reordered_functions_in_another_file_are_each_found(with_base: dict[str,
 
 def test_added_comments_do_not_hide_a_copy(with_base: dict[str, Any]) -> None:
     p = pair(with_base, "alice", "dave")
-    assert p["similarity"] > 0.8 and p["coverage_b"] > 0.75
+    assert p["similarity"] > 0.7 and p["coverage_b"] > 0.75  # shares of the whole files
     dave = functions(SUBS / "dave" / "textstats.py")
     assert covers(p["passages"][0]["b"], (dave["split_words"][0], dave["build_report"][1]), 0.95)
 

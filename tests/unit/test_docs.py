@@ -41,3 +41,23 @@ def test_readme_links_every_doc() -> None:
     present = {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")}
     assert present <= linked, f"README does not link {sorted(present - linked)}"
     assert linked <= present, f"README links missing docs {sorted(linked - present)}"
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_the_lazy_command_list_says_what_each_command_says(name: str) -> None:
+    from winnow.cli.main import COMMANDS
+
+    first = (main.commands[name].help or "").split("\n\n")[0]
+    assert COMMANDS[name][1] == " ".join(first.split())
+
+
+def test_help_and_version_import_neither_numpy_nor_numba() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from winnow.cli.main import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit: pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().endswith("[]"), out[-300:]

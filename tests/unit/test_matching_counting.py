@@ -146,19 +146,20 @@ def test_build_table_matches_sets(
     distinct = [sorted(set(fh)) for fh in file_hashes]  # the contract: distinct per file
     hashes = np.array([h for fh in distinct for h in fh], dtype=np.uint64)
     files = np.array([i for i, fh in enumerate(distinct) for _ in fh], dtype=np.int32)
-    table = build_table(hashes, files, file_owner, n_owners,
-                        base_hashes=np.array(sorted(base), np.uint64),
+    own = np.array([int(h) not in base for h in hashes], dtype=bool)  # base rows flagged
+    table = build_table(hashes, files, file_owner, n_owners, own=own,
                         cap=cap, archive=np.zeros(n_owners, dtype=bool))
     sets = [set() for _ in range(n_owners)]  # type: list[set[int]]
     for i, fh in enumerate(file_hashes):
-        sets[file_owner[i]] |= set(fh) - base
+        sets[file_owner[i]] |= set(fh)
+    df = {h: sum(h in s for s in sets) for h in set().union(*sets)}
+    capped = {h for h, d in df.items() if d > cap}
     got = {(int(a), int(b)): int(s) for a, b, s in zip(
         table.counts.a, table.counts.b, table.counts.shared, strict=True)}
-    assert got == _oracle(sets, cap, set())
-    df = {h: sum(h in s for s in sets) for h in set().union(*sets)}
+    assert got == _oracle([s - base - capped for s in sets], len(sets), set())
     kept = [{h for h in s if df[h] <= cap} for s in sets]
-    assert table.sizes.tolist() == [len(s) for s in kept]
-    assert set(table.excluded.tolist()) == base | {h for h, d in df.items() if d > cap}
+    assert table.sizes.tolist() == [len(s) for s in kept]  # base fingerprints count in |F|
+    assert set(table.excluded.tolist()) == capped
     for i, fh in enumerate(file_hashes):
         assert table.file_prints[i] == len({h for h in fh if h in kept[file_owner[i]]})
 

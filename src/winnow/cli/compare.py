@@ -35,7 +35,7 @@ from winnow.cli.common import (
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
-from winnow.frontends import default_params
+from winnow.frontends import FRONTENDS, default_params
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.reports.table import safe
 from winnow.sources.submissions import (
@@ -111,27 +111,35 @@ class CompareSettings:
     options: CompareOptions
     base: tuple[str, ...]
     jobs: int
+    frontend_configs: dict[str, WinnowConfig]
 
 
 def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSettings:
     """Resolve the parsed :func:`compare_options` (plus ``top``, ``min_similarity``
-    and ``passages``) for the batch ``subs``; defaults for ``k``/``t`` come from the
+    and ``passages``) for the batch ``subs``.  Without ``-k`` and ``-t``, each
+    file gets its own front-end's defaults (``frontend_configs``), whatever the
+    other files of the batch; ``config``, shown in reports, is that of the
     front-end most files get.  Raises :class:`click.UsageError` on bad values."""
     read = read_options_of(params)
     k, t = resolve_kt(params["k"], params["t"],
                       default_params(dominant_frontend(subs, read), read.options))
     try:
         config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
+        frontend_configs = {} if params["k"] is not None or params["t"] is not None else {
+            name: WinnowConfig(*default_params(name, read.options), method=params["method"],
+                               seed=params["seed"]) for name in FRONTENDS}
         options = CompareOptions(
             max_occurrences=params["max_occurrences"], top=params.get("top", 0),
             min_similarity=params.get("min_similarity", 0.0),
             similarity=params["similarity"], cluster_threshold=params["cluster_threshold"],
             merge_gap=params["merge_gap"], passages=params.get("passages", True),
+            passages_top=params.get("passages_top", _DEFAULTS.passages_top),
             allow_binary=params["frontend"] == "bytes", literal_k=params["literal_k"],
         )
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
-    return CompareSettings(read, config, options, tuple(params["base"]), params["jobs"])
+    return CompareSettings(read, config, options, tuple(params["base"]), params["jobs"],
+                           frontend_configs)
 
 
 def read_options_of(params: dict[str, Any]) -> ReadOptions:
@@ -178,11 +186,24 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     subs += load_submissions(archive, each=each, role="archive", read_options=read)
     chosen = settings(subs, params)
     base = load_submissions(chosen.base, role="base", read_options=chosen.read)
+    if progress.enabled:
+        say_if_compiling()
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
-                       progress=progress)
+                       progress=progress, frontend_configs=chosen.frontend_configs)
     finally:
         progress.close()
+
+
+def say_if_compiling() -> None:
+    """On a first run, say that the compiled kernels are being built."""
+    from winnow.compiled import uncached
+    from winnow.engine._kernels import rolling_hashes, winnow_fused
+    from winnow.matching._kernels import extend_seeds, pair_sums
+
+    if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds):
+        click.echo("winnow: first run: compiling the fingerprinting kernels "
+                   "(about 10 s; cached for later runs)", err=True)
 
 
 def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:
@@ -196,6 +217,19 @@ def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:
         return
     writers = {"table": write_table, "json": write_json, "jsonl": write_jsonl}
     writers[fmt](result, out)
+
+
+def check_lang(result: ComparisonResult, lang: str | None) -> None:
+    """A ``--lang`` that leaves most files shorter than k is a usage error with
+    a hint (a lexer that makes each file a few tokens), not an empty result."""
+    files = sum(len(sub.files) for sub in result.submissions)
+    short = sum(1 for issue in result.issues if issue.reason.startswith("shorter than k"))
+    if lang is not None and files and 2 * short > files:
+        raise click.UsageError(
+            f"--lang {lang} leaves {short} of {files} files shorter than "
+            f"k = {result.config['k']} units, so they cannot match; check the language "
+            "(`winnow tokens --lang ... FILE` shows the units), use --lang text or "
+            "--frontend text for prose, or a smaller -k")
 
 
 def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
@@ -219,11 +253,15 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
                    "with each other.")
 @compare_options
 @click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
-              help="Report (and show passages of) the N best pairs; 0 = every pair that "
-                   "shares anything.")
+              help="Report the N best pairs; 0 = every pair that shares anything.")
 @click.option("--min-similarity", type=click.FloatRange(0, 1), default=0.0, show_default=True,
               help="Leave out pairs below this similarity.")
 @click.option("--no-passages", is_flag=True, help="Scores only: skip the passages pass.")
+@click.option("--passages-top", type=click.IntRange(0), default=_DEFAULTS.passages_top,
+              show_default=True, metavar="N",
+              help="Compute passages (coverage, lines, longest) for the N best reported "
+                   "pairs only; the others get scores, their passage columns left empty. "
+                   "0 = every reported pair.")
 @format_option()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the result here instead of standard output.")
@@ -234,24 +272,26 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
-    min_similarity: float, no_passages: bool, fmt: str, output: Path | None,
+    min_similarity: float, no_passages: bool, passages_top: int, fmt: str, output: Path | None,
     report: Path | None, anonymize: bool, quiet: bool, **params: Any,
 ) -> None:
     """Compare submissions all against all and rank the suspicious pairs.
 
     Each PATH is one submission: a file, a folder (all its files) or a zip/tar
     archive; with --each, every entry of a folder PATH is one.  Pairs inside one
-    submission are never reported.  Without -k/-t, the defaults of the front-end
-    most files get apply (see `winnow.frontends.default_params`), not the
+    submission are never reported.  Without -k/-t, each file gets the defaults
+    of its own front-end (see `winnow.frontends.default_params`), not the
     engine's.  Scores, options and outputs: docs/compare.md.
 
     Exit codes: 0 all input compared; 1 done, but some input was skipped (each
     named on standard error); 2 usage error; 3 failed (e.g. output not writable).
     """
-    params.update(top=top, min_similarity=min_similarity, passages=not no_passages)
+    params.update(top=top, min_similarity=min_similarity, passages=not no_passages,
+                  passages_top=passages_top)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     try:
         result = run_compare(paths, each, archive, params, progress)
+        check_lang(result, params["lang"])
         _report_issues(result)
         if len(result.submissions) < 2:
             warn("fewer than two submissions: nothing to compare")

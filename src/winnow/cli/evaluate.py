@@ -136,7 +136,8 @@ def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
     base = load_submissions(chosen.base, role="base", read_options=chosen.read)
     try:
         similarity, result = compare_labelled(subs, chosen.config, chosen.options, base=base,
-                                              jobs=chosen.jobs, progress=progress)
+                                              jobs=chosen.jobs, progress=progress,
+                                              frontend_configs=chosen.frontend_configs)
     finally:
         progress.close()
     for issue in result.issues:

@@ -8,35 +8,79 @@ here does real work.
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 import click
 
 from winnow import __version__
 from winnow.cli.common import WinnowGroup
-from winnow.cli.compare import compare_command
-from winnow.cli.dircmp import dircmp_command
-from winnow.cli.evaluate import evaluate_command
-from winnow.cli.fingerprint import fingerprint_command
-from winnow.cli.groups import groups_command
-from winnow.cli.index import index_command
-from winnow.cli.languages import languages_command
-from winnow.cli.query import query_command
-from winnow.cli.scan import scan_command
-from winnow.cli.tokens import tokens_command
+
+#: Every command: its module and object, and its one-line help, so that
+#: ``winnow --help`` lists them without importing any (a command's module
+#: loads numpy, numba and its front-ends only when it runs).
+COMMANDS: dict[str, tuple[str, str]] = {
+    "fingerprint": ("winnow.cli.fingerprint:fingerprint_command",
+                    "Print the fingerprints selected for each FILE, with positions, lines "
+                    "and density."),
+    "compare": ("winnow.cli.compare:compare_command",
+                "Compare submissions all against all and rank the suspicious pairs."),
+    "evaluate": ("winnow.cli.evaluate:evaluate_command",
+                 "Score the ranking of `winnow compare` against labelled pairs."),
+    "tokens": ("winnow.cli.tokens:tokens_command",
+               "Show each FILE's normalised stream beside the original text."),
+    "languages": ("winnow.cli.languages:languages_command",
+                  "List the code front-end's languages, their file extensions and backend."),
+    "index": ("winnow.cli.index:index_command",
+              "Index the files under PATHS into one database file (sif's index)."),
+    "query": ("winnow.cli.query:query_command",
+              "List the indexed files similar to each FILE, best first."),
+    "groups": ("winnow.cli.groups:groups_command",
+               "Print groups of identical files, then groups of similar files (sif's layout)."),
+    "scan": ("winnow.cli.scan:scan_command",
+             "Find identical and similar files under PATHS in one command (index + groups)."),
+    "dircmp": ("winnow.cli.dircmp:dircmp_command",
+               "Compare DIR_A and DIR_B by content: identical, renamed, modified, similar, "
+               "only on one side, and an overall similarity for the two folders."),
+}
 
 
-@click.group(cls=WinnowGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def load_command(name: str) -> click.Command:
+    """The command ``name`` of :data:`COMMANDS`, importing its module."""
+    module, attribute = COMMANDS[name][0].split(":")
+    command: click.Command = getattr(importlib.import_module(module), attribute)
+    return command
+
+
+class LazyGroup(WinnowGroup):
+    """The group, importing a command's module only when that command runs
+    (``commands`` itself imports them all, for the reference and tests)."""
+
+    @property  # type: ignore[override]
+    def commands(self) -> dict[str, click.Command]:
+        return {**{name: load_command(name) for name in COMMANDS}, **self._extra}
+
+    @commands.setter
+    def commands(self, value: dict[str, click.Command]) -> None:
+        self._extra = dict(value)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted([*COMMANDS, *self._extra])
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS:
+            return load_command(cmd_name)
+        return self._extra.get(cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        limit = formatter.width - 6 - max(len(name) for name in COMMANDS)
+        rows = [(name, click.Command(name, help=text).get_short_help_str(limit))
+                for name, (_, text) in sorted(COMMANDS.items())]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="winnow")
-def main() -> None:
+def main(**_: Any) -> None:
     """Find copied and similar content: winnowing (MOSS) and sif in one tool."""
-
-
-main.add_command(fingerprint_command)
-main.add_command(compare_command)
-main.add_command(evaluate_command)
-main.add_command(tokens_command)
-main.add_command(languages_command)
-main.add_command(index_command)
-main.add_command(query_command)
-main.add_command(groups_command)
-main.add_command(scan_command)
-main.add_command(dircmp_command)

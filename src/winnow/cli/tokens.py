@@ -39,7 +39,9 @@ CSV_FIELDS = ["file", "index", "unit", "label", "start", "end", "line", "text", 
 
 def _known_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """``--lang`` checked once, up front: an unknown language is a usage error (exit 2)."""
-    if value is not None:
+    from winnow.frontends import is_text_lang
+
+    if value is not None and not is_text_lang(value):
         try:
             resolve_language("", b"", value)
         except WinnowError as error:

@@ -23,6 +23,7 @@ from winnow.frontends.html import HtmlFrontEnd
 from winnow.frontends.languages import (
     LANGUAGES,
     find_language,
+    is_text_lang,
     language_for_path,
     language_for_shebang,
 )
@@ -59,11 +60,13 @@ def choose_frontend(data: bytes, name: str, lang: str | None = None) -> str:
 
     ``.ipynb`` is a notebook, ``.html`` HTML, ``.pdf``/``.docx`` a document, a
     known source extension (or ``lang``, or a ``#!`` naming an interpreter) is
-    code, everything else text (binary data is settled by the caller).
+    code, everything else text (binary data is settled by the caller).  A
+    ``lang`` for prose (``text``, ``markdown`` ..., :func:`is_text_lang`)
+    selects the text front-end.
     """
     suffix = PurePath(name).suffix.lower()
     if lang is not None:
-        return "code"
+        return "text" if is_text_lang(lang) else "code"
     if suffix == ".ipynb":
         return "notebook"
     if suffix in _HTML_EXT:
@@ -162,6 +165,7 @@ __all__ = [
     "choose_frontend",
     "default_params",
     "find_language",
+    "is_text_lang",
     "languages",
     "make_document",
     "read_document",

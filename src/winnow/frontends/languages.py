@@ -93,6 +93,17 @@ ALIASES = {"c++": "cpp", "c#": "csharp", "cs": "csharp", "js": "javascript", "ts
            "assembly": "asm", "commonlisp": "lisp", "racket": "scheme", "delphi": "pascal"}
 
 
+#: ``--lang`` values that mean prose, not code: they select the text front-end
+#: (a code lexer for plain text would make each file one token).
+TEXT_LANGS = frozenset({"text", "txt", "plain", "plaintext", "prose", "markdown", "md",
+                        "rst", "restructuredtext", "asciidoc", "tex", "latex", "english"})
+
+
+def is_text_lang(name: str | None) -> bool:
+    """``name`` is a ``--lang`` for prose (:data:`TEXT_LANGS`, case-insensitive)."""
+    return name is not None and name.lower() in TEXT_LANGS
+
+
 def find_language(name: str) -> Language | None:
     """A language by name or alias (case-insensitive), or ``None``."""
     key = name.lower()

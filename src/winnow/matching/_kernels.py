@@ -16,11 +16,14 @@ I64 = npt.NDArray[np.int64]
 
 @jit()
 def extend_seeds(
-    units: I64, bounds: I64, fa: I64, pa: I64, fb: I64, pb: I64, min_length: int
+    units: I64, free: npt.NDArray[np.bool_], kgrams: I64, bounds: I64, fa: I64, pa: I64,
+    fb: I64, pb: I64, min_length: int,
 ) -> tuple[I64, I64, I64, I64, I64, I64]:
     """Maximal equal runs through seeds sorted by (fa, fb, pb - pa, pa).
 
-    File ``f``'s units are ``units[bounds[f]:bounds[f + 1]]``.  A seed inside
+    File ``f``'s units are ``units[bounds[f]:bounds[f + 1]]``; a run never
+    holds a whole k-gram (``kgrams[f]`` units) starting at a unit of ``a``
+    whose ``free`` is false (base code).  A seed inside
     the previous run on the same diagonal is absorbed (its count goes to that
     run); a seed whose own units differ (a hash collision) starts nothing; a
     run shorter than ``min_length`` is dropped.  Returns the runs'
@@ -36,15 +39,18 @@ def extend_seeds(
             out[5, count - 1] += 1
             continue
         a0, b0 = bounds[a], bounds[b]
+        k = kgrams[a]
         size_a, size_b = bounds[a + 1] - a0, bounds[b + 1] - b0
         forward = 0
         while (p + forward < size_a and q + forward < size_b
-               and units[a0 + p + forward] == units[b0 + q + forward]):
+               and units[a0 + p + forward] == units[b0 + q + forward]
+               and (forward + 1 < k or free[a0 + p + forward + 1 - k])):
             forward += 1
         if forward == 0:  # the seed's own units differ: a hash collision, no run
             continue
         back = 0
-        while back < p and back < q and units[a0 + p - back - 1] == units[b0 + q - back - 1]:
+        while (back < p and back < q and units[a0 + p - back - 1] == units[b0 + q - back - 1]
+               and (back + 1 + forward < k or free[a0 + p - back - 1])):
             back += 1
         if back + forward < min_length:
             continue

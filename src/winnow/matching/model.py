@@ -16,7 +16,7 @@ the index or the engine.  Conventions (see ``DESIGN.md``):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -36,7 +36,7 @@ class SubmittedFile:
 
     ``path`` is the path inside the submission (``/``-separated); ``units`` the
     length of its normalised stream; ``fingerprints`` how many distinct
-    fingerprints it kept after base-code exclusion and the ``-m`` cap.
+    fingerprints it kept after the ``-m`` cap (base code included).
     """
 
     path: str
@@ -52,8 +52,8 @@ class Submission:
     ``files`` lists the files that were read (skipped ones are in
     :attr:`ComparisonResult.issues`).  ``units`` and ``fingerprints`` are
     totals over the files; ``fingerprints`` counts the distinct hashes of the
-    whole submission that survived base exclusion and the ``-m`` cap (the
-    ``|F|`` of the containment formulas).
+    whole submission that survived the ``-m`` cap, base code included (the
+    ``|F|`` of the containment formulas: scores are shares of whole submissions).
     """
 
     name: str
@@ -101,8 +101,9 @@ class Passage:
 class PairResult:
     """Two submissions that share fingerprints, with every score.
 
-    With ``F_x`` the distinct fingerprints of submission ``x`` (after base
-    exclusion and the ``-m`` cap) and ``S = F_a ∩ F_b``:
+    With ``F_x`` the distinct fingerprints of submission ``x`` (after the
+    ``-m`` cap, base code included) and ``S`` the fingerprints of
+    ``F_a ∩ F_b`` that are not base code (``docs/compare.md``):
 
     * ``shared = |S|``
     * ``containment_a = |S| / |F_a|`` (how much of ``a`` is found in ``b``),
@@ -180,7 +181,9 @@ class ComparisonResult:
 
     * ``submissions``: every submission read (new and archive), in input order.
     * ``pairs``: ranked by ``similarity`` descending (ties: shared, then names);
-      includes every pair kept by ``top`` / ``min_similarity``.
+      includes every pair kept by ``top`` / ``min_similarity``.  A sequence
+      (from :func:`~winnow.matching.compare` one that builds each pair as it
+      is read, so that writing every pair of a large class streams).
     * ``clusters``: see :class:`Cluster`.
     * ``config``: the engine parameters (``WinnowConfig.as_dict()``).
     * ``parameters``: the matching options used (``max_occurrences``, ``top``,
@@ -193,7 +196,7 @@ class ComparisonResult:
     """
 
     submissions: tuple[Submission, ...]
-    pairs: tuple[PairResult, ...]
+    pairs: Sequence[PairResult]
     clusters: tuple[Cluster, ...]
     config: Mapping[str, Any]
     parameters: Mapping[str, Any]

@@ -38,6 +38,9 @@ class CompareOptions:
     * ``merge_gap`` — matched runs at most this many units apart in *both*
       files, in the same order, are merged into one passage; ``None`` = ``k``.
     * ``passages`` — compute passages for reported pairs (off: scores only).
+    * ``passages_top`` — passages only for this many of the best reported
+      pairs (``0`` = every reported pair): ``top=0`` (every pair) then costs
+      about what the scores cost; the other pairs have scores only.
     * ``allow_binary`` — compare files sniffed as binary (else skipped with a
       warning: a binary in a code submission is usually a mistake).
     * ``literal_k`` — code only: ``k`` of the second channel, the token stream
@@ -54,6 +57,7 @@ class CompareOptions:
     cluster_threshold: float = 0.5
     merge_gap: int | None = None
     passages: bool = True
+    passages_top: int = 250
     allow_binary: bool = False
     literal_k: int = 6
 
@@ -68,6 +72,11 @@ class CompareOptions:
             )
         if isinstance(self.top, bool) or not isinstance(self.top, int) or self.top < 0:
             problems.append(f"top must be an integer >= 0 (0 = all pairs); got {self.top!r}")
+        if isinstance(self.passages_top, bool) or not isinstance(self.passages_top, int) or (
+            self.passages_top < 0
+        ):
+            problems.append(
+                f"passages_top must be an integer >= 0 (0 = all); got {self.passages_top!r}")
         for name in ("min_similarity", "cluster_threshold"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not (

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from winnow.engine import kgram_hashes
+from winnow.matching.base import covered
 from winnow.matching.model import PairResult, Passage, Region
-from winnow.matching.passages import Chain, assemble, join_seeds, masked_units, maximal_runs
+from winnow.matching.passages import Chain, assemble, join_seeds, maximal_runs
 from winnow.matching.scores import PairScores
 from winnow.matching.table import in_sorted
 from winnow.model import Document, Span
@@ -21,32 +22,30 @@ U64 = npt.NDArray[np.uint64]
 
 @dataclass(frozen=True)
 class FileInfo:
-    """What passages need of one file: its owner, path, document, masked units,
-    and its kept fingerprints ``(hashes, positions)`` sorted by hash."""
+    """What passages need of one file: its owner, path, document, units, where
+    a passage may hold the k-gram starting at each unit (``free``: not base
+    code), and its kept fingerprints ``(hashes, positions)`` sorted by hash."""
 
     owner: int
     path: str
     document: Document
+    k: int
     units: I64
+    free: npt.NDArray[np.bool_]
     hashes: U64
     positions: I64
 
 
 def file_info(
-    owner: int, path: str, doc: Document, file_id: int, mask: U64, k: int, seed: int,
+    owner: int, path: str, doc: Document, k: int, free: npt.NDArray[np.bool_],
     prints: npt.NDArray[np.void], excluded: U64,
 ) -> FileInfo:
-    """The file's units with every unit of a k-gram whose hash is in ``mask``
-    (sorted: base code) masked out, and its fingerprints ``prints`` less the
-    ``excluded`` hashes (base and common: the table did not count them)."""
-    units = doc.stream.units
-    masked = np.zeros(0, dtype=np.int64)
-    if mask.shape[0] and len(units) >= k:
-        hashes = kgram_hashes(units, k, seed=seed)
-        masked = np.flatnonzero(in_sorted(hashes, mask)).astype(np.int64)
+    """The file's k (of its main channel), units and ``free`` k-gram starts, and its fingerprints
+    ``prints`` (those outside the base code) less the ``excluded`` hashes
+    (common: the table did not count them)."""
     keep = prints[~in_sorted(prints["hash"], excluded)]
     keep = keep[np.argsort(keep["hash"], kind="stable")]
-    return FileInfo(owner, path, doc, masked_units(units, masked, k, -(file_id + 1)),
+    return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
                     keep["hash"].astype(np.uint64), keep["pos"].astype(np.int64))
 
 
@@ -69,19 +68,44 @@ def owner_rows(infos: Mapping[int, FileInfo]) -> dict[int, Rows]:
 
 
 def pair_chains(
-    rows: Mapping[int, Rows], a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int
+    rows: Mapping[int, Rows], a: int, b: int, infos: Mapping[int, FileInfo], k: int, gap: int,
 ) -> list[Chain]:
     """The passages of submissions ``a`` and ``b`` in unit coordinates
     (``rows`` from :func:`owner_rows`; an owner none of whose files could be
-    read again has none)."""
+    read again has none), at least ``k`` units long: the shortest k-gram of
+    the channels, so that every shared fingerprint seeds one.  No passage
+    holds a k-gram of the base code (``FileInfo.free``, ``FileInfo.k``)."""
     empty: Rows = (np.zeros(0, np.uint64), np.zeros(0, np.int64), np.zeros(0, np.int64))
     fa_h, fa_f, fa_p = rows.get(a, empty)
     fb_h, fb_f, fb_p = rows.get(b, empty)
     seed_fa, seed_pa, seed_fb, seed_pb = join_seeds(fa_h, fa_f, fa_p, fb_h, fb_f, fb_p)
     files = set(seed_fa.tolist()) | set(seed_fb.tolist())
     units = {f: infos[f].units for f in files}
-    runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k)
-    return assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
+    runs = maximal_runs(units, seed_fa, seed_pa, seed_fb, seed_pb, min_length=k,
+                        free={f: infos[f].free for f in files},
+                        kgrams={f: infos[f].k for f in files})
+    chains = assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
+    if all(info.free.all() for info in (infos[f] for f in files)):
+        return chains
+    return [_trim(c, covered(infos[c.fa].free, infos[c.fa].k),
+                  covered(infos[c.fb].free, infos[c.fb].k)) for c in chains]
+
+
+def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_]) -> Chain:
+    """``chain`` with the starter code at its ends cut off (the same count on
+    both sides, so they stay aligned), unless nothing would be left."""
+    lead = 0
+    while (chain.sa + lead < chain.ea and chain.sb + lead < chain.eb
+           and (base_a[chain.sa + lead] or base_b[chain.sb + lead])):
+        lead += 1
+    tail = 0
+    while (chain.ea - tail - 1 > chain.sa + lead and chain.eb - tail - 1 > chain.sb + lead
+           and (base_a[chain.ea - tail - 1] or base_b[chain.eb - tail - 1])):
+        tail += 1
+    if chain.sa + lead >= chain.ea - tail or chain.sb + lead >= chain.eb - tail:
+        return chain
+    return replace(chain, sa=chain.sa + lead, ea=chain.ea - tail, sb=chain.sb + lead,
+                   eb=chain.eb - tail, matched=max(1, chain.matched - lead - tail))
 
 
 def _region(info: FileInfo, start: int, end: int) -> Region:
@@ -136,10 +160,16 @@ def pair_result(
     ``units[x]`` is the total length in units of submission ``x``.
     """
     a, b = int(scores.a[i]), int(scores.b[i])
-    found = passages or ()
+    if passages is None:
+        return PairResult(
+            a=names[a], b=names[b], similarity=float(similarity),
+            shared=int(scores.shared[i]), containment_a=float(scores.containment_a[i]),
+            containment_b=float(scores.containment_b[i]), jaccard=float(scores.jaccard[i]),
+            weighted=float(scores.weighted[i]), rarity=float(scores.rarity[i]))
+    found = passages
     covered_a, lines_a = _covered(found, "a")
     covered_b, lines_b = _covered(found, "b")
-    computed = passages is not None
+    computed = True
     return PairResult(
         a=names[a], b=names[b], similarity=float(similarity),
         shared=int(scores.shared[i]),
@@ -148,10 +178,82 @@ def pair_result(
         jaccard=float(scores.jaccard[i]), weighted=float(scores.weighted[i]),
         rarity=float(scores.rarity[i]),
         passages_computed=computed,
-        coverage_a=(covered_a / units[a] if units[a] else 0.0) if computed else None,
-        coverage_b=(covered_b / units[b] if units[b] else 0.0) if computed else None,
+        coverage_a=(float(covered_a / units[a]) if units[a] else 0.0) if computed else None,
+        coverage_b=(float(covered_b / units[b]) if units[b] else 0.0) if computed else None,
         lines_a=lines_a if computed else None,
         lines_b=lines_b if computed else None,
         longest=max((p.length for p in found), default=0) if computed else None,
         passages=found,
     )
+
+
+class PairList(Sequence[PairResult]):
+    """The reported pairs, best first, each :class:`PairResult` made when it is
+    read: ``computed`` holds the first pairs (those with passages), the others
+    are built from the score arrays on access, so that ``-n 0`` on a large
+    class holds arrays, not hundreds of thousands of objects, and a writer
+    that iterates streams them."""
+
+    def __init__(self, scores: PairScores, similarity: npt.NDArray[np.float64], ranked: I64,
+                 names: Sequence[str], units: I64, computed: Sequence[PairResult]) -> None:
+        self._scores, self._similarity, self._ranked = scores, similarity, ranked
+        self._names, self._units, self._computed = list(names), units, list(computed)
+
+    def __len__(self) -> int:
+        return int(self._ranked.shape[0])
+
+    @property
+    def with_passages(self) -> int:
+        """How many leading pairs had their passages computed (the others have none)."""
+        return len(self._computed)
+
+    def score_columns(self, start: int, stop: int) -> dict[str, list[Any]]:
+        """The scores of pairs ``start .. stop - 1`` (none of them with passages),
+        column by column under :class:`PairResult`'s names, for writers that
+        stream many pairs without making an object per pair."""
+        if start < len(self._computed):
+            raise ValueError("score_columns covers pairs without passages only")
+        i = self._ranked[start:stop]
+        s = self._scores
+        names = self._names
+        return {
+            "a": [names[x] for x in s.a[i].tolist()], "b": [names[x] for x in s.b[i].tolist()],
+            "similarity": self._similarity[i].tolist(), "shared": s.shared[i].tolist(),
+            "containment_a": s.containment_a[i].tolist(),
+            "containment_b": s.containment_b[i].tolist(), "jaccard": s.jaccard[i].tolist(),
+            "weighted": s.weighted[i].tolist(), "rarity": s.rarity[i].tolist(),
+        }
+
+    def _make(self, j: int) -> PairResult:
+        if j < len(self._computed):
+            return self._computed[j]
+        i = int(self._ranked[j])
+        return pair_result(self._scores, float(self._similarity[i]), i, self._names,
+                           self._units, None)
+
+    @overload
+    def __getitem__(self, index: int) -> PairResult: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PairResult, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> PairResult | tuple[PairResult, ...]:
+        if isinstance(index, slice):
+            return tuple(self._make(j) for j in range(*index.indices(len(self))))
+        j = index + len(self) if index < 0 else index
+        if not 0 <= j < len(self):
+            raise IndexError("pair index out of range")
+        return self._make(j)
+
+    def __iter__(self) -> Iterator[PairResult]:
+        return (self._make(j) for j in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence) or len(other) != len(self):
+            return False
+        return all(a == b for a, b in zip(self, other, strict=True))
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"PairList({len(self)} pairs)"

@@ -9,8 +9,7 @@ paper suggests refining a found pair with a closer look.  Here:
 2. **Maximal runs** — each seed is extended left and right over equal units
    of the two normalised streams, to the maximal exact match containing it
    (:func:`maximal_runs`); seeds inside an already found run (same diagonal)
-   are absorbed.  Units covered by excluded k-grams (base code, ``-m``) are
-   masked so that a run never extends into them.
+   are absorbed.  A run never holds a whole k-gram of base code.
 3. **One-to-one** — runs are taken longest first; a run overlapping one
    already taken on either side is trimmed to its longest free stretch, or
    dropped when that is shorter than ``k`` (:func:`assemble`).
@@ -83,15 +82,16 @@ def join_seeds(
 
 
 def maximal_runs(
-    units: dict[int, I64], fa: I64, pa: I64, fb: I64, pb: I64, min_length: int
+    units: dict[int, I64], fa: I64, pa: I64, fb: I64, pb: I64, min_length: int,
+    free: dict[int, npt.NDArray[np.bool_]] | None = None, kgrams: dict[int, int] | None = None,
 ) -> list[Run]:
     """The maximal exact runs through the seeds, each found once.
 
-    ``units[f]`` is file ``f``'s stream with excluded units masked by values
-    that match nothing.  Each seed is extended left and right while the units
-    are equal; seeds inside an already found run on the same diagonal are
-    absorbed; runs shorter than ``min_length`` (a hash collision, or a seed
-    cut by a mask) are dropped.  The loop is compiled
+    ``units[f]`` is file ``f``'s stream.  Each seed is extended left and right while the units
+    are equal and the run holds no ``kgrams[f]``-long k-gram starting where
+    ``free[f]`` is false (base code; default: everywhere free); seeds inside
+    an already found run on the same diagonal are absorbed; runs shorter
+    than ``min_length`` (a hash collision) are dropped.  The loop is compiled
     (:func:`winnow.matching._kernels.extend_seeds`).
     """
     if fa.shape[0] == 0:
@@ -101,10 +101,13 @@ def maximal_runs(
     sizes = np.array([0] + [units[f].shape[0] for f in files], dtype=np.int64)
     bounds = np.cumsum(sizes)
     joined = np.concatenate([units[f] for f in files]).astype(np.int64, copy=False)
+    allowed = (np.ones(joined.shape[0], dtype=np.bool_) if free is None
+               else np.concatenate([free[f] for f in files]).astype(np.bool_))
     la, lb = np.searchsorted(ids, fa), np.searchsorted(ids, fb)
     order = np.lexsort((pa, pb - pa, lb, la))
     ra, rb, sa, sb, length, seeds = _kernels.extend_seeds(
-        joined, bounds, la[order], pa[order].astype(np.int64), lb[order],
+        joined, allowed, np.array([(kgrams or {}).get(f, 1) for f in files], dtype=np.int64),
+        bounds, la[order], pa[order].astype(np.int64), lb[order],
         pb[order].astype(np.int64), int(min_length))
     return [Run(files[x], files[y], s, t, n, c) for x, y, s, t, n, c in zip(
         ra.tolist(), rb.tolist(), sa.tolist(), sb.tolist(), length.tolist(), seeds.tolist(),
@@ -161,17 +164,3 @@ def assemble(runs: list[Run], sizes: dict[int, int], gap: int, min_length: int =
         ))
     chains.sort(key=lambda c: (-c.matched, c.fa, c.sa))
     return chains
-
-
-def masked_units(units: npt.NDArray[np.integer], excluded_positions: I64, k: int,
-                 sentinel: int) -> I64:
-    """``units`` as int64 with every unit covered by an excluded k-gram (one
-    starting at a position in ``excluded_positions``) set to ``sentinel``,
-    a negative value unique to the file so masked units never match."""
-    out = np.asarray(units).astype(np.int64, copy=True)
-    if excluded_positions.shape[0]:
-        marks = np.zeros(out.shape[0] + 1, dtype=np.int64)
-        np.add.at(marks, excluded_positions, 1)
-        np.add.at(marks, np.minimum(excluded_positions + k, out.shape[0]), -1)
-        out[np.cumsum(marks[:-1]) > 0] = sentinel
-    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from multiprocessing import get_context
@@ -23,6 +23,7 @@ import numpy.typing as npt
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.errors import InputError, WinnowError
+from winnow.matching.base import in_base
 from winnow.model import Document
 
 U64 = npt.NDArray[np.uint64]
@@ -82,6 +83,10 @@ class FilePrints:
     size: int
     warnings: tuple[str, ...]
     document: Document | None = None
+    #: Per hash: not a k-gram of the base code (``None``: none is).
+    own: npt.NDArray[np.bool_] | None = None
+    #: The front-end the file got.
+    frontend: str = ""
 
 
 def document_prints(doc: Document, config: WinnowConfig,
@@ -102,13 +107,16 @@ def document_prints(doc: Document, config: WinnowConfig,
 
 def fingerprint_file(
     file: FileLike, config: WinnowConfig, allow_binary: bool, keep_document: bool = False,
-    literal_config: WinnowConfig | None = None,
+    literal_config: WinnowConfig | None = None, base: U64 | None = None,
+    configs: Mapping[str, tuple[WinnowConfig, WinnowConfig | None]] | None = None,
 ) -> FilePrints | Skipped:
     """Fingerprint one file (:func:`document_prints`), or say why it is skipped
     (never raises for bad input).
 
     An empty file (or one left empty by its front-end) is not skipped: it
     simply has no fingerprints, and the front-end's warning says so.
+    ``configs`` maps a front-end to the ``(config, literal_config)`` of its
+    files (others use ``config`` and ``literal_config``).
     """
     try:
         doc = file.document()
@@ -118,9 +126,12 @@ def fingerprint_file(
         return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
         return Skipped(file.location, "binary file in a code submission (skipped)")
-    return FilePrints(distinct(document_prints(doc, config, literal_config)["hash"]),
-                      len(doc.stream), len(doc.data), tuple(doc.warnings),
-                      doc if keep_document else None)
+    if configs is not None and doc.frontend in configs:  # the front-end's own k and t
+        config, literal_config = configs[doc.frontend]
+    hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+    own = None if base is None or base.shape[0] == 0 else ~in_base(hashes, base)
+    return FilePrints(hashes, len(doc.stream), len(doc.data), tuple(doc.warnings),
+                      doc if keep_document else None, own, doc.frontend)
 
 
 def distinct(hashes: npt.NDArray[np.uint64]) -> U64:

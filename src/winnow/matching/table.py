@@ -1,10 +1,12 @@
 """The in-memory fingerprint table of one comparison: what counting needs.
 
-The distinct fingerprints of every file of a batch, with base code and
-common fingerprints removed (MOSS ``-b`` and ``-m``, winnowing paper section
-5.2: starter code is fingerprinted and its fingerprints are ignored; a
-fingerprint in too many documents is ignored), the per-submission set sizes
-and weights, and the shared counts per pair.  Positions are not kept: the
+The distinct fingerprints of every file of a batch, with common fingerprints
+removed (MOSS ``-m``, winnowing paper section 5.2: a fingerprint in too many
+documents is ignored), the per-submission set sizes and weights, and the
+shared counts per pair.  Fingerprints of base code (MOSS ``-b``,
+:mod:`winnow.matching.base`) stay in their submission's set, so scores are
+shares of whole submissions, but are never counted as shared.  Positions
+are not kept: the
 passages of the few reported pairs re-fingerprint their files
 (:mod:`winnow.matching.pairs`), so the table costs 12 bytes per distinct
 fingerprint of a file rather than 24 per occurrence.
@@ -30,9 +32,9 @@ Bools = npt.NDArray[np.bool_]
 class FingerprintTable:
     """What was counted.
 
-    ``excluded`` the sorted hashes ignored everywhere (base ∪ capped);
-    ``sizes[x] = |F_x|``; ``weight_totals[x] = W_x``; ``file_prints[f]`` the
-    distinct kept fingerprints of file ``f``.
+    ``excluded`` the sorted hashes ignored everywhere (capped by ``-m``);
+    ``sizes[x] = |F_x|``; ``weight_totals[x] = W_x`` (base fingerprints
+    included); ``file_prints[f]`` the distinct kept fingerprints of file ``f``.
     """
 
     excluded: U64
@@ -62,17 +64,20 @@ def _changes(sorted_keys: npt.NDArray[np.integer], first: Bools) -> Bools:
 @dataclass(frozen=True)
 class _Groups:
     """What one sort by hash tells: the kept distinct (hash, owner) postings with
-    their document frequency, the capped hashes and the kept rows per file."""
+    their document frequency and whether any of their rows is outside the base
+    code, the capped hashes and the kept rows per file."""
 
     hashes: U64
     owners: I64
     df: I64
+    own: Bools
     capped: U64
     file_prints: I64
     distinct: int
 
 
-def _group(hashes: U64, owners: I32, files: I32, n_files: int, cap: int) -> _Groups:
+def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int
+           ) -> _Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash and
     read every grouping off it.  Large temporaries live only here."""
     order = np.argsort(hashes, kind="stable")
@@ -88,46 +93,46 @@ def _group(hashes: U64, owners: I32, files: I32, n_files: int, cap: int) -> _Gro
     del group
     kept = row_df <= cap
     post = owner_first & kept
+    post_own = np.logical_or.reduceat(own[order], np.flatnonzero(owner_first))[
+        kept[owner_first]] if h.shape[0] else np.zeros(0, dtype=bool)
     post_df = row_df[post].astype(np.int64)
     del row_df, owner_first
     file_prints = np.bincount(files[order][kept], minlength=n_files).astype(np.int64)
     return _Groups(
-        hashes=h[post], owners=o[post].astype(np.int64), df=post_df,
+        hashes=h[post], owners=o[post].astype(np.int64), df=post_df, own=post_own,
         capped=h[new_hash & ~kept], file_prints=file_prints, distinct=distinct,
     )
 
 
 def build_table(
     hashes: U64, files: I32, file_owner: I64, n_owners: int, *,
-    base_hashes: U64, cap: int, archive: Bools,
+    cap: int, archive: Bools, own: Bools | None = None,
 ) -> FingerprintTable:
-    """Drop base and capped hashes, count per-owner sets and shared pairs.
+    """Drop capped hashes, count per-owner sets and shared pairs.
 
     ``hashes[i]`` is a fingerprint of file ``files[i]`` (each distinct within
-    its file); ``cap`` is the largest number of owners a kept hash may appear
-    in; ``archive[x]`` marks owners never paired with each other.  One stable
-    sort by hash (of rows grouped by owner) gives every grouping: distinct
-    (hash, owner) postings, rows per file, and each hash's document frequency
-    (:func:`_group`).
+    its file); ``own[i]`` says it has an occurrence outside the base code
+    (default: all do); ``cap`` is the largest number of owners a kept hash
+    may appear in; ``archive[x]`` marks owners never paired with each other.
+    One stable sort by hash (of rows grouped by owner) gives every grouping:
+    distinct (hash, owner) postings, rows per file, and each hash's document
+    frequency (:func:`_group`).  Base postings count in the sizes, weights
+    and document frequencies (as without base code) but are not shared.
     """
     n_files = file_owner.shape[0]
-    base = np.unique(base_hashes)
-    in_base = in_sorted(hashes, base)
-    ignored_base = int(in_base.sum())
-    if ignored_base:
-        hashes, files = hashes[~in_base], files[~in_base]
-    del in_base
+    own = np.ones(hashes.shape[0], dtype=bool) if own is None else own
     owners = file_owner.astype(np.int32)[files]
     if owners.shape[0] and (np.diff(owners) < 0).any():  # group rows by owner
         by_owner = np.argsort(owners, kind="stable")
-        hashes, files, owners = hashes[by_owner], files[by_owner], owners[by_owner]
-    groups = _group(hashes, owners, files, n_files, cap)
-    del hashes, files, owners
+        hashes, files, owners, own = (hashes[by_owner], files[by_owner], owners[by_owner],
+                                      own[by_owner])
+    groups = _group(hashes, owners, files, own, n_files, cap)
+    del hashes, files, owners, own
     idf = idf_weights(groups.df, n_owners)
-    counts = count_shared(groups.hashes, groups.owners, n_owners, weights=idf,
-                          excluded_owner_pairs=archive)
+    counts = count_shared(groups.hashes[groups.own], groups.owners[groups.own], n_owners,
+                          weights=idf[groups.own], excluded_owner_pairs=archive)
     return FingerprintTable(
-        excluded=np.union1d(base, groups.capped).astype(np.uint64),
+        excluded=groups.capped.astype(np.uint64),
         sizes=np.bincount(groups.owners, minlength=n_owners).astype(np.int64),
         weight_totals=np.bincount(groups.owners, weights=idf,
                                   minlength=n_owners).astype(np.float64),
@@ -135,7 +140,7 @@ def build_table(
         counts=counts,
         stats={
             "fingerprints": int(groups.file_prints.sum()),
-            "ignored_base": ignored_base,
+            "ignored_base": int((~groups.own).sum()),
             "ignored_common": int(groups.capped.shape[0]),
             "distinct_hashes": groups.distinct,
             "pairs_sharing": int(counts.a.shape[0]),

@@ -9,9 +9,10 @@ shown escaped.
 from __future__ import annotations
 
 import unicodedata
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from winnow.matching.model import ComparisonResult, PairResult
+if TYPE_CHECKING:  # ``safe`` serves every command; the model loads numpy
+    from winnow.matching.model import ComparisonResult, PairResult
 
 
 def _escape(ch: str) -> str:
@@ -71,6 +72,13 @@ def write_table(result: ComparisonResult, out: TextIO) -> None:
     shared = result.stats.get("pairs_sharing", len(rows))
     out.write(f"\n{len(rows)} of {shared} pairs sharing fingerprints shown; "
               f"{subs} submission{'' if subs == 1 else 's'}.\n")
+    without = sum(1 for pair in result.pairs if not pair.passages_computed)
+    if rows and without == len(rows):
+        out.write("Coverage and lines (-) not computed: scores only (--no-passages).\n")
+    elif without:
+        out.write(f"Coverage and lines (-) not computed for {without} pair"
+                  f"{'' if without == 1 else 's'}: passages are computed for the best "
+                  f"{len(rows) - without} only (--passages-top).\n")
     if result.clusters:
         threshold = result.parameters.get("cluster_threshold")
         out.write(f"\nClusters (pairs with similarity >= {threshold}):\n")

@@ -306,16 +306,17 @@ def dominant_frontend(submissions: Sequence[SubmissionSource], read_options: Rea
                       sample: int = 5000) -> str:
     """The front-end most files of a batch will get, for choosing default ``k``/``t``.
 
-    ``read_options.frontend`` if set, ``code`` if a language is forced, else
+    ``read_options.frontend`` if set, ``code`` if a language is forced
+    (``text`` for a prose one such as ``--lang text``), else
     the most common automatic choice by file name over up to ``sample``
     files (ties: the first seen); ``text`` for an empty batch.
     """
-    from winnow.frontends import choose_frontend
+    from winnow.frontends import choose_frontend, is_text_lang
 
     if read_options.frontend:
         return read_options.frontend
     if read_options.lang:
-        return "code"
+        return "text" if is_text_lang(read_options.lang) else "code"
     counts: dict[str, int] = {}
     files = (f for sub in submissions for f in sub.files)
     for _, file in zip(range(sample), files, strict=False):

@@ -1,0 +1,220 @@
+"""The files of one comparison: read, fingerprinted and tabled (the first
+pass of :mod:`winnow.matching.compare`), with the engine settings of each
+front-end and the base code."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, replace
+from functools import partial
+from itertools import chain
+
+import numpy as np
+
+from winnow.config import WinnowConfig
+from winnow.matching.base import base_hashes
+from winnow.matching.model import Issue, Role, Submission, SubmittedFile
+from winnow.matching.options import CompareOptions
+from winnow.matching.prints import (
+    FileLike,
+    FilePrints,
+    Progress,
+    Skipped,
+    SubmissionLike,
+    fingerprint_file,
+    load_document,
+    make_pool,
+    parallel_map,
+)
+from winnow.matching.table import FingerprintTable, build_table
+from winnow.model import Document
+
+
+@dataclass
+class Run:
+    """How work is run: the progress callback and the executor (``None`` = here);
+    ``jobs`` when the executor is this run's own pool (see :meth:`fresh_pool`)."""
+
+    progress: Progress | None
+    executor: Executor | None
+    jobs: int | None = None
+
+    def fresh_pool(self, tasks: int) -> None:
+        """Replace this run's own pool by a new one for ``tasks`` tasks: the
+        fingerprinting workers hold heaps grown by their work; new workers,
+        forked when needed, share the parent's memory instead."""
+        if self.jobs is None:
+            return
+        if self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
+        self.executor = make_pool(self.jobs, tasks)
+
+    def close(self) -> None:
+        if self.jobs is not None and self.executor is not None:
+            self.executor.shutdown(cancel_futures=True)
+
+
+#: Source bytes up to which a batch's documents are kept from the first pass
+#: (a document takes about 3 times its source in memory); above, the files
+#: of the reported pairs are read again for the passages.
+DOCUMENT_BUDGET = 8 << 20
+
+
+def literal_config(config: WinnowConfig, options: CompareOptions) -> WinnowConfig | None:
+    """The engine settings of the literal channel: ``k = literal_k`` and the
+    same window ``w`` (so the same density of fingerprints); ``None`` when off."""
+    if options.literal_k == 0:
+        return None
+    return replace(config, k=options.literal_k, t=options.literal_k + config.w - 1)
+
+
+def _after_first(progress: Progress, stage: str, done: int, total: int) -> None:
+    """``progress`` of the files after the first, counted with it."""
+    progress(stage, done + 1, total + 1)
+
+
+class Batch:
+    """The fingerprinted files of a batch and its base code."""
+
+    def __init__(self, subs: Sequence[SubmissionLike], base: Sequence[SubmissionLike]) -> None:
+        self.issues: list[Issue] = []
+        self.subs: list[SubmissionLike] = []
+        seen: set[str] = set()
+        for sub in subs:  # a name given twice is compared once
+            if sub.name in seen:
+                self.issues.append(Issue(sub.name, "given twice; compared once", skipped=False))
+            else:
+                seen.add(sub.name)
+                self.subs.append(sub)
+        self.files: list[FileLike] = []
+        owners: list[int] = []
+        for owner, sub in enumerate(self.subs):
+            self.files.extend(sub.files)
+            owners.extend([owner] * len(sub.files))
+        self.base_files: list[FileLike] = [file for sub in base for file in sub.files]
+        self.owner = np.array(owners, dtype=np.int64)
+        self.issues += [Issue(p.path, p.reason) for sub in [*self.subs, *base]
+                        for p in sub.problems]
+        self.prints: list[FilePrints | None] = []
+        self.documents: dict[int, Document] = {}
+        self.base = np.zeros(0, np.uint64)
+        self.configs: dict[str, tuple[WinnowConfig, WinnowConfig | None]] = {}
+        self.default: tuple[WinnowConfig, WinnowConfig | None] = (WinnowConfig(), None)
+
+    def set_configs(self, config: WinnowConfig, options: CompareOptions,
+                    by_frontend: Mapping[str, WinnowConfig]) -> None:
+        """The engine settings of each front-end's files (``config`` for the others)."""
+        self.default = (config, literal_config(config, options))
+        self.configs = {fe: (c, literal_config(c, options)) for fe, c in by_frontend.items()}
+
+    def config_of(self, frontend: str) -> tuple[WinnowConfig, WinnowConfig | None]:
+        """``(config, literal_config)`` of a file of ``frontend``."""
+        return self.configs.get(frontend, self.default)
+
+    def used(self) -> dict[str, WinnowConfig]:
+        """The settings of every front-end the read files got."""
+        return {p.frontend: self.config_of(p.frontend)[0] for p in self.prints if p is not None}
+
+    def read_base(self, options: CompareOptions) -> None:
+        """Hash every k-gram of the base code (:mod:`winnow.matching.base`), here:
+        it is small, and compiles the front-end kernels before workers fork."""
+        hashes = [np.zeros(0, np.uint64)]
+        for doc in map(load_document, self.base_files):
+            if isinstance(doc, Skipped):
+                self.issues.append(Issue(doc.path, doc.reason))
+            elif doc.kind != "binary" or options.allow_binary:
+                hashes.append(base_hashes([doc], *self.config_of(doc.frontend)))
+        self.base = np.unique(np.concatenate(hashes)).astype(np.uint64)
+
+    def fingerprint(self, options: CompareOptions, run: Run) -> None:
+        """Fingerprint every file; keep the documents too when the batch is small
+        (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read.
+
+        The first file is done here, before the workers start: on a first run
+        its kernels compile once, in this process, and the forked workers
+        inherit them instead of each compiling its own."""
+        self.read_base(options)
+        config, literal = self.default
+        sizes = [getattr(file, "size", -1) for file in self.files]
+        keep = min(sizes, default=0) >= 0 and sum(sizes) <= DOCUMENT_BUDGET
+        work = partial(fingerprint_file, config=config, allow_binary=options.allow_binary,
+                       keep_document=keep, literal_config=literal, base=self.base,
+                       configs=self.configs or None)
+        first = [work(file) for file in self.files[:1]]
+        progress = run.progress
+        if progress is not None and first:
+            progress("fingerprint", 1, len(self.files))
+            progress = partial(_after_first, progress)
+        rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=progress,
+                            executor=run.executor)
+        for i, (file, result) in enumerate(zip(self.files, chain(first, rest), strict=True)):
+            if isinstance(result, Skipped):
+                self.issues.append(Issue(result.path, result.reason))
+                self.prints.append(None)
+                continue
+            if result.hashes.shape[0] == 0 and result.units > 0:
+                self.issues.append(Issue(file.location, (
+                    f"shorter than k = {self.config_of(result.frontend)[0].k} units after "
+                    "normalisation; cannot match"
+                ), skipped=False))
+            self.issues.extend(Issue(file.location, w, skipped=False) for w in result.warnings)
+            if result.document is not None:
+                self.documents[i] = result.document
+            self.prints.append(result)
+        for owner, sub in enumerate(self.subs):
+            used = [self.prints[i] for i in np.flatnonzero(self.owner == owner).tolist()]
+            if sub.files and not any(p is not None for p in used):
+                self.issues.append(Issue(sub.name, "no usable files; submission left out"))
+            elif sub.files and not any(p.units for p in used if p is not None):
+                self.issues.append(Issue(sub.name, "empty submission: nothing to compare"))
+
+    def table(self, cap: int) -> FingerprintTable:
+        """The fingerprint table of the new and archive submissions.
+
+        The per-file arrays are released as they are copied into one (only
+        sizes are kept), so the batch holds its fingerprints about once.
+        """
+        ids = [i for i, p in enumerate(self.prints) if p is not None]
+        lengths = np.array([self._prints(i).hashes.shape[0] for i in ids], dtype=np.int64)
+        hashes = np.empty(int(lengths.sum()), dtype=np.uint64)
+        own = np.ones(hashes.shape[0], dtype=bool)
+        at = 0
+        for i, n in zip(ids, lengths.tolist(), strict=True):
+            prints = self._prints(i)
+            hashes[at:at + n] = prints.hashes
+            if prints.own is not None:
+                own[at:at + n] = prints.own
+            at += n
+            self.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64), own=None)
+        files = np.repeat(np.array(ids, dtype=np.int32), lengths)
+        return build_table(
+            hashes, files, self.owner, len(self.subs), cap=cap, own=own,
+            archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
+        )
+
+    def _prints(self, i: int) -> FilePrints:
+        prints = self.prints[i]
+        assert prints is not None
+        return prints
+
+    def units(self) -> np.ndarray:
+        """Total units per submission (files that were read)."""
+        totals = np.zeros(len(self.subs), dtype=np.int64)
+        for i, p in enumerate(self.prints):
+            if p is not None:
+                totals[self.owner[i]] += p.units
+        return totals
+
+    def submissions(self, table: FingerprintTable) -> tuple[Submission, ...]:
+        out = []
+        for owner, sub in enumerate(self.subs):
+            files = tuple(
+                SubmittedFile(self.files[i].path, p.size, p.units, int(table.file_prints[i]))
+                for i in np.flatnonzero(self.owner == owner).tolist()
+                if (p := self.prints[i]) is not None
+            )
+            role: Role = "archive" if sub.role == "archive" else "new"
+            out.append(Submission(sub.name, role, files, sum(f.units for f in files),
+                                  int(table.sizes[owner])))
+        return tuple(out)
