@@ -35,6 +35,7 @@ from winnow.cli.common import (
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
+from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.frontends import default_params
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.reports.table import safe
@@ -92,6 +93,10 @@ def compare_options(func: F) -> F:
                           "repeatable)."),
         click.option("--exclude", multiple=True, metavar="GLOB",
                      help="Leave out files matching GLOB (repeatable)."),
+        click.option("--max-file-size", "max_file_mb", type=click.IntRange(1),
+                     default=DEFAULT_MAX_FILE_BYTES >> 20, show_default=True, metavar="MIB",
+                     help="Skip files (and archive members) larger than this many MiB, "
+                          "with a note naming each."),
         click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
                      help="Processes fingerprinting files (0 = all cores)."),
         frontend_options,
@@ -140,6 +145,7 @@ def read_options_of(params: dict[str, Any]) -> ReadOptions:
         frontend=params["frontend"], lang=params["lang"],
         options=build_frontend_options(params["unit"], params["keep"]),
         include=tuple(params["include"]), exclude=tuple(params["exclude"]),
+        max_file_bytes=params["max_file_mb"] << 20,
     )
 
 
