@@ -51,6 +51,7 @@ from winnow.matching.prints import (
     document_prints,
     fingerprint_file,
     load_document,
+    lost_file,
     make_pool,
     parallel_map,
 )
@@ -95,6 +96,11 @@ def _by_role(item: tuple[FileLike, bool], *, new: partial[FilePrints | Skipped],
     return base(file) if is_base else new(file)
 
 
+def _lost_item(item: tuple[FileLike, bool], reason: str) -> FilePrints | Skipped:
+    """The file of an item whose worker process died."""
+    return lost_file(item[0], reason)
+
+
 class _Batch:
     """The fingerprinted files of a batch: owner ``-1`` is base code."""
 
@@ -137,7 +143,7 @@ class _Batch:
                                                                   strict=True)]
         for i, (file, result) in enumerate(zip(self.files, parallel_map(
             partial(_by_role, new=new, base=base), items, stage="fingerprint",
-            progress=run.progress, executor=run.executor,
+            progress=run.progress, executor=run.executor, lost=_lost_item,
         ), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
@@ -346,7 +352,7 @@ def _load_infos(
     missing = [i for i in ids + base_ids if i not in batch.documents]
     reread = dict(zip(missing, parallel_map(
         load_document, [batch.files[i] for i in missing], stage="documents",
-        progress=run.progress, executor=run.executor), strict=True))
+        progress=run.progress, executor=run.executor, lost=lost_file), strict=True))
     loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids + base_ids]
     batch.documents = {}
     base_hashes = [kgram_hashes(doc.stream.units, config.k, seed=config.seed)
