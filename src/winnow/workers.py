@@ -5,7 +5,10 @@ index's, in :mod:`winnow.sif.build`) are :class:`WorkerPool` instances:
 
 * every worker asks the kernel to kill it when its parent dies
   (``PR_SET_PDEATHSIG``, Linux), so a ``kill -9`` of winnow leaves no workers
-  behind; and it exits at once if the parent is already gone;
+  behind; and it exits at once if the parent is already gone.  A worker made
+  by a fork server (whose parent is that server, which may outlive winnow)
+  also watches winnow's process (a pidfd) and ends itself and the server
+  when winnow is gone;
 * every worker's data segment is capped (``RLIMIT_DATA``, Linux) at what it
   inherited plus :data:`WORKER_MEMORY_BYTES` (environment variable
   ``WINNOW_WORKER_MEMORY_MB``): an allocation past it raises ``MemoryError``
@@ -23,8 +26,10 @@ import contextlib
 import ctypes
 import os
 import resource
+import select
 import signal
 import sys
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -65,18 +70,41 @@ def _data_size() -> int | None:
     return None
 
 
-def init_worker(parent: int | None, memory: int) -> None:
-    """Run first in every worker: die with the parent, cap the memory (Linux only)."""
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if parent is not None and os.getppid() != parent:
-            os._exit(1)  # the parent died before the request took effect
-        used = _data_size()
-        if memory > 0 and used is not None:
-            with contextlib.suppress(OSError, ValueError):
-                resource.setrlimit(resource.RLIMIT_DATA, (used + memory, used + memory))
+def init_worker(parent: int | None, memory: int, watch: int | None = None) -> None:
+    """Run first in every worker: die with the parent (``parent``: its pid when
+    the worker was forked from it; ``watch``: the pid of winnow's process when
+    a fork server stands between them), cap the memory (Linux only)."""
+    if sys.platform != "linux":
+        return
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)  # the parent died before the request took effect
+    if watch is not None:
+        _watch(watch)
+    used = _data_size()
+    if memory > 0 and used is not None:
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_DATA, (used + memory, used + memory))
+
+
+def _watch(pid: int) -> None:
+    """End this worker and its fork server once process ``pid`` has exited."""
+    try:
+        handle = os.pidfd_open(pid)
+    except (OSError, AttributeError):
+        return  # gone already, or no pidfd (Linux < 5.3): PR_SET_PDEATHSIG only
+
+    def wait_then_end() -> None:
+        select.select([handle], [], [])
+        server = os.getppid()
+        if server not in (1, pid):
+            with contextlib.suppress(OSError):
+                os.kill(server, signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGKILL)
+
+    threading.Thread(target=wait_then_end, name="winnow-parent-watch", daemon=True).start()
 
 
 class WorkerPool(Executor):
@@ -88,11 +116,12 @@ class WorkerPool(Executor):
         self._context = context
         #: forked straight from this process (else from a fork server: another parent)
         self._parent = os.getpid() if direct else None
+        self._watch = None if direct else os.getpid()
         self._pool = self._make(workers)
 
     def _make(self, workers: int) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(workers, mp_context=self._context, initializer=init_worker,
-                                   initargs=(self._parent, worker_memory_bytes()))
+                                   initargs=(self._parent, worker_memory_bytes(), self._watch))
 
     def submit(self, fn: Callable[..., R], /, *args: Any, **kwargs: Any) -> Future[R]:
         return self._pool.submit(fn, *args, **kwargs)

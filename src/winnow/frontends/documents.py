@@ -88,13 +88,13 @@ def extract_docx(data: bytes, name: str = "document.docx",
                  limit: int = MAX_EXTRACTED_BYTES) -> str:
     """Text of every paragraph (and table cell), one per line; a DOCX whose XML
     expands past ``limit`` bytes raises :class:`ContentTooLarge`."""
+    if xml_size(data, limit) > limit:
+        raise ContentTooLarge(name, f"DOCX expands to more than {limit} bytes of XML "
+                                    "(a decompression bomb?); skipped")
     try:
         import docx
     except ImportError as error:
         raise MissingExtra(f"reading DOCX needs python-docx: {EXTRA_HINT}") from error
-    if xml_size(data, limit) > limit:
-        raise ContentTooLarge(name, f"DOCX expands to more than {limit} bytes of XML "
-                                    "(a decompression bomb?); skipped")
     document = docx.Document(io.BytesIO(data))
     lines = [p.text for p in document.paragraphs]
     for table in document.tables:
