@@ -25,7 +25,7 @@ import stat
 from typing import BinaryIO
 
 #: The file budget commands read up to by default (``compare --max-file-size``):
-#: normalising and fingerprinting hold about 40 bytes per input byte.
+#: normalising and fingerprinting hold 40 to 50 bytes per input byte.
 DEFAULT_MAX_FILE_BYTES = 16 << 20
 
 

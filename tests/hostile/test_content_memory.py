@@ -15,10 +15,14 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import winnow.matching.prints as prints
+import winnow.sif.fingerprinting as fingerprinting
 from tests.hostile.content_support import (
     baseline,
     cli,
@@ -29,7 +33,11 @@ from tests.hostile.content_support import (
 )
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.frontends.documents import MAX_EXTRACTED_BYTES
-from winnow.sources.archives import ArchiveLimits, ArchiveRefused, read_archive
+from winnow.index.params import IndexParams
+from winnow.matching import compare
+from winnow.sif.fingerprinting import process_file
+from winnow.sif.walk import Skipped, walk
+from winnow.sources.archives import ArchiveLimits, ArchiveRefused, RunBudget, read_archive
 from winnow.sources.submissions import ReadOptions, load_submissions
 
 MIB = 1 << 20
@@ -180,3 +188,46 @@ def test_a_worker_over_its_memory_cap_costs_only_its_file(tmp_path: Path) -> Non
     assert "mallory/big.txt: out of memory while processing its content; skipped" \
         in result.stderr
     assert others(json.loads(result.stdout)) == others(json.loads(expected.stdout))
+
+
+def test_a_member_over_the_file_budget_is_not_counted_as_held(tmp_path: Path) -> None:
+    path = tmp_path / "mixed.zip"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("big.txt", b"x" * (3 * MIB))
+        archive.writestr("small.txt", b"y" * (MIB // 2))
+    run = RunBudget(10 * MIB)
+    members, problems = read_archive(str(path), ArchiveLimits(max_member_bytes=MIB), run)
+    assert [m.path for m in members] == ["small.txt"]
+    assert [p.path for p in problems] == [f"{path}/big.txt"]
+    assert run.used == MIB // 2
+
+
+def test_memory_exhausted_while_fingerprinting_costs_only_that_file(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MemoryError past the front-end (in the engine) skips the file too."""
+    klass = make_class(tmp_path, {"huge.py": b"x = 1\n" * 100})
+    subs = load_submissions([str(klass)], each=True)
+    plain = [replace(sub, files=tuple(f for f in sub.files if f.path != "huge.py"))
+             for sub in subs]
+    expected = compare(plain, jobs=1)
+    real = prints.document_prints
+
+    def document_prints(doc: Any, *args: Any) -> Any:
+        if doc.name.endswith("huge.py"):
+            raise MemoryError
+        return real(doc, *args)
+
+    monkeypatch.setattr(prints, "document_prints", document_prints)
+    result = compare(subs, jobs=1)
+    assert [(Path(i.path).name, i.reason) for i in result.issues if i.skipped] == [
+        ("huge.py", "out of memory while fingerprinting; skipped")]
+    assert [asdict(p) for p in result.pairs] == [asdict(p) for p in expected.pairs]
+
+    entry = next(e for e in walk([klass]).files if e.path.endswith("huge.py"))
+    monkeypatch.setattr(fingerprinting, "fingerprint", _raise_memory_error)
+    assert process_file(entry, IndexParams(), None) == Skipped(
+        entry.path, "out of memory while fingerprinting; skipped")
+
+
+def _raise_memory_error(*_: Any) -> Any:
+    raise MemoryError

@@ -119,8 +119,11 @@ def fingerprint_file(
         return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
         return Skipped(file.location, "binary file in a code submission (skipped)")
-    return FilePrints(distinct(document_prints(doc, config, literal_config)["hash"]),
-                      len(doc.stream), len(doc.data), tuple(doc.warnings),
+    try:
+        hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+    except MemoryError:  # past the worker's memory cap (winnow.workers)
+        return Skipped(file.location, "out of memory while fingerprinting; skipped")
+    return FilePrints(hashes, len(doc.stream), len(doc.data), tuple(doc.warnings),
                       doc if keep_document else None)
 
 

@@ -223,6 +223,7 @@ class _Budget:
             if not charged:
                 self.charge(len(chunk))
             if size > self.limits.max_member_bytes:
+                self.keep(len(chunk) - size)  # not kept after all
                 return InputError(
                     f"{self.archive}/{member}",
                     f"larger than {self.limits.max_member_bytes} bytes (skipped)",
