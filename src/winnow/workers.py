@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import os
-import resource
 import select
 import signal
 import sys
@@ -83,6 +82,8 @@ def init_worker(parent: int | None, memory: int, watch: int | None = None) -> No
         os._exit(1)  # the parent died before the request took effect
     if watch is not None:
         _watch(watch)
+    import resource  # Unix only
+
     used = _data_size()
     if memory > 0 and used is not None:
         with contextlib.suppress(OSError, ValueError):
