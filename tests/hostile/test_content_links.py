@@ -9,14 +9,18 @@ whose non-blocking read returns nothing (``/proc/kmsg``) is a named error.
 from __future__ import annotations
 
 import io
+import json
 import os
+import subprocess
+import sys
+import textwrap
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.hostile.content_support import HOSTILE, cli, make_class
+from tests.hostile.content_support import HOSTILE, cli, make_class, others
 from winnow.fileio import FileChanged, read_regular
 from winnow.index.params import IndexParams
 from winnow.matching import compare
@@ -150,3 +154,50 @@ def test_a_read_that_would_block_is_an_error_naming_the_file(
     assert result.exit_code == 1
     assert f"{kmsg}: would block (a kernel pseudo-file, not data)" in result.stderr
     assert "quick" in result.stdout
+
+
+SWAPPING_WINNOW = textwrap.dedent("""
+    import os, sys
+    import winnow.cli.compare as cli_compare
+    from winnow.cli.main import main
+
+    real = cli_compare.load_submissions
+    victim, target = os.environ["VICTIM"], os.environ["TARGET"]
+
+    def load_submissions(*args, **kwargs):
+        subs = real(*args, **kwargs)
+        if os.path.isfile(victim) and not os.path.islink(victim):
+            os.unlink(victim)  # swapped right after the walk listed it
+            os.symlink(target, victim)
+        return subs
+
+    cli_compare.load_submissions = load_submissions
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+def test_compare_cli_reports_a_file_swapped_for_a_link(tmp_path: Path) -> None:
+    secret = tmp_path / "host-secret.txt"
+    secret.write_bytes(SECRET)
+    script = tmp_path / "winnow_swapping.py"
+    script.write_text(SWAPPING_WINNOW)
+    klass = make_class(tmp_path, {"notes.txt": b"my own notes, long enough to match\n" * 5})
+    plain = make_class(tmp_path / "plain", {})
+    victim = klass / HOSTILE / "notes.txt"
+    env = {**os.environ, "VICTIM": str(victim), "TARGET": str(secret)}
+
+    def run(folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(script), "compare", "--each", str(folder), "-q", "-j", "2",
+             "--format", "json", "--report", str(folder.parent / "report")],
+            capture_output=True, text=True, env=env, check=False)
+
+    result, expected = run(klass), run(plain)
+    assert expected.returncode == 0, expected.stderr
+    assert result.returncode == 1, result.stderr
+    assert (f"{victim}: became a symbolic link after it was listed; not followed"
+            in result.stderr)
+    assert others(json.loads(result.stdout)) == others(json.loads(expected.stdout))
+    report = b"".join(p.read_bytes() for p in (klass.parent / "report").rglob("*")
+                      if p.is_file())
+    assert b"TOP-SECRET" not in report and b"TOP-SECRET" not in result.stdout.encode()

@@ -9,6 +9,7 @@ workers are gone within seconds (``PR_SET_PDEATHSIG``).
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -23,7 +24,7 @@ from typing import Any
 import pytest
 
 import winnow.sif.fingerprinting as fingerprinting
-from tests.hostile.content_support import HOSTILE, make_class
+from tests.hostile.content_support import HOSTILE, make_class, mallory_pairs, others
 from winnow.index import FingerprintIndex
 from winnow.matching import compare
 from winnow.model import Document
@@ -131,3 +132,39 @@ def test_workers_die_with_their_parent(tmp_path: Path, method: str) -> None:
     while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not any(_alive(pid) for pid in workers)
+
+
+KILLING_WINNOW = textwrap.dedent("""
+    import os, signal, sys
+    from winnow.cli.main import main
+    from winnow.sources.submissions import SourceFile
+
+    real = SourceFile.document
+
+    def document(self):
+        if self.path == "killer.py":
+            os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer would
+        return real(self)
+
+    SourceFile.document = document
+    sys.exit(main(sys.argv[1:]))
+""")
+
+
+def test_compare_cli_names_the_file_whose_worker_was_killed(tmp_path: Path) -> None:
+    script = tmp_path / "winnow_killing.py"
+    script.write_text(KILLING_WINNOW)
+    klass = make_class(tmp_path, {"killer.py": b"x = 1\n"})
+    plain = make_class(tmp_path / "plain", {})
+
+    def run(folder: Path) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(script), "compare", "--each", str(folder), "-q", "-j", "2",
+             "--format", "json"], capture_output=True, text=True, check=False)
+
+    result, expected = run(klass), run(plain)
+    assert expected.returncode == 0, expected.stderr
+    assert result.returncode == 1, result.stderr
+    assert f"{klass / HOSTILE / 'killer.py'}: {WORKER_DIED}" in result.stderr
+    assert others(json.loads(result.stdout)) == others(json.loads(expected.stdout))
+    assert mallory_pairs(json.loads(result.stdout))
