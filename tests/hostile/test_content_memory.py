@@ -167,6 +167,12 @@ def test_archives_of_one_run_share_a_budget(tmp_path: Path) -> None:
     assert subs[1].files[0].read() == b"x" * MIB
     held = sum(len(f.data or b"") for sub in subs for f in sub.files)
     assert held < MIB // 10  # archive members are held compressed
+    shared = RunBudget(8 * MIB)  # several calls (submissions, --archive, --base) share one
+    first = load_submissions([str(sub)], read_options=opts, run=shared)
+    again = load_submissions([str(sub)], read_options=opts, run=shared)
+    assert len(first[0].files) == 2 and not again[0].files
+    assert [Path(p.path).name for p in again[0].problems if "together" in p.reason] == [
+        "part0.zip", "part1.zip", "part2.zip", "part3.zip"]
 
 
 def test_a_worker_over_its_memory_cap_costs_only_its_file(tmp_path: Path) -> None:

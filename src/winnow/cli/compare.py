@@ -39,6 +39,7 @@ from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.frontends import default_params
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.reports.table import safe
+from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import (
     ReadOptions,
     SubmissionSource,
@@ -180,10 +181,11 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
     """Load the submissions and compare them, as the options say."""
     read = read_options_of(params)
-    subs = load_submissions(paths, each=each, read_options=read)
-    subs += load_submissions(archive, each=each, role="archive", read_options=read)
+    run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
+    subs = load_submissions(paths, each=each, read_options=read, run=run)
+    subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
     chosen = settings(subs, params)
-    base = load_submissions(chosen.base, role="base", read_options=chosen.read)
+    base = load_submissions(chosen.base, role="base", read_options=chosen.read, run=run)
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
                        progress=progress)

@@ -20,7 +20,8 @@ file's ``(device, inode)`` must be the walk's, so a file swapped for a link
 to a host file during a run is refused, not read.  A file over
 ``ReadOptions.max_file_bytes`` is skipped with a note before it is read.
 Archive members are held compressed (zlib) until read, and every archive of
-one :func:`load_submissions` call shares one :class:`RunBudget`.
+one :func:`load_submissions` call (or of several given the same ``run``)
+shares one :class:`RunBudget`.
 
 Skipped silently while walking (documented in ``docs/compare.md``): names
 starting with ``.`` (``.git``, ``.DS_Store`` ...), ``__MACOSX`` and
@@ -178,7 +179,7 @@ def load_submission(
 
 def load_submissions(
     paths: Sequence[str], *, each: bool = False, role: Role = "new",
-    read_options: ReadOptions | None = None,
+    read_options: ReadOptions | None = None, run: RunBudget | None = None,
 ) -> list[SubmissionSource]:
     """Submissions for ``paths``; with ``each``, one per entry of each folder path.
 
@@ -187,10 +188,11 @@ def load_submissions(
     ``--include``/``--exclude`` leave out; an entry that is a symbolic link
     pointing out of the folder is a problem, not followed (a student's entry
     must not pull other files of the machine in); a path that is not a folder
-    is one submission as usual.
+    is one submission as usual.  Every archive read charges ``run`` (default:
+    one budget for this call; pass one to share it between calls).
     """
     out: list[SubmissionSource] = []
-    run = RunBudget((read_options or ReadOptions()).limits.max_run_bytes)
+    run = run or RunBudget((read_options or ReadOptions()).limits.max_run_bytes)
     for path in paths:
         if each and os.path.isdir(path):
             try:
