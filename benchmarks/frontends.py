@@ -136,7 +136,7 @@ def big_single_line(text_files: list[tuple[Path, bytes]], megabytes: int) -> Non
                 written += len(piece)
         code = ("import sys, time, resource; from pathlib import Path;"
                 "from winnow.frontends import read_document;"
-                "t = time.perf_counter(); d = read_document(Path(sys.argv[1]));"
+                "t = time.perf_counter(); d = read_document(Path(sys.argv[1]), max_bytes=None);"
                 "s = time.perf_counter() - t;"
                 "print(len(d.data), len(d.stream), s, d.line_of(int(d.stream.starts[-1])),"
                 "resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")

@@ -84,13 +84,13 @@ def test_a_pool_made_with_the_index_open_is_not_forked(tree: Path, tmp_path: Pat
     import winnow.sif.build as build
 
     methods: list[str] = []
-    real = build.ProcessPoolExecutor
+    real = build.WorkerPool
 
-    def recording(*args: object, mp_context: object, **kwargs: object) -> object:
-        methods.append(mp_context.get_start_method())  # type: ignore[attr-defined]
-        return real(*args, mp_context=mp_context, **kwargs)  # type: ignore[arg-type]
+    def recording(workers: int, context: object, **kwargs: object) -> object:
+        methods.append(context.get_start_method())  # type: ignore[attr-defined]
+        return real(workers, context, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build, "ProcessPoolExecutor", recording)
+    monkeypatch.setattr(build, "WorkerPool", recording)
     with FingerprintIndex(tmp_path / "p.db") as index:
         summary = update_index(index, [tree], jobs=2)
     assert methods == ["forkserver"] and summary.added == 1

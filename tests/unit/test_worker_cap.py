@@ -19,7 +19,7 @@ def test_compare_pool_is_capped() -> None:
     pool = make_pool(100_000, 100_000)  # workers start lazily: nothing is forked here
     assert pool is not None
     try:
-        assert pool._max_workers <= WORKERS_PER_CORE * _cores()  # type: ignore[attr-defined]
+        assert pool.workers <= WORKERS_PER_CORE * _cores()  # type: ignore[attr-defined]
     finally:
         pool.shutdown()
 
@@ -28,12 +28,12 @@ def test_index_pool_is_capped(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[int] = []
 
     class Recording:
-        def __init__(self, max_workers: int, **_: Any) -> None:
-            started.append(max_workers)
+        def __init__(self, workers: int, context: Any, **_: Any) -> None:
+            started.append(workers)
 
         def map(self, func: Any, items: Any) -> list[Any]:
             return [func(item) for item in items]
 
-    monkeypatch.setattr(build, "ProcessPoolExecutor", Recording)
+    monkeypatch.setattr(build, "WorkerPool", Recording)
     build.fingerprint_pool(100_000)
     assert started == [min(100_000, build.WORKERS_PER_CORE * _cores())]

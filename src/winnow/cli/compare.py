@@ -35,9 +35,11 @@ from winnow.cli.common import (
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
+from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.frontends import FRONTENDS, default_params
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.reports.table import safe
+from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import (
     ReadOptions,
     SubmissionSource,
@@ -92,6 +94,10 @@ def compare_options(func: F) -> F:
                           "repeatable)."),
         click.option("--exclude", multiple=True, metavar="GLOB",
                      help="Leave out files matching GLOB (repeatable)."),
+        click.option("--max-file-size", "max_file_mb", type=click.IntRange(1),
+                     default=DEFAULT_MAX_FILE_BYTES >> 20, show_default=True, metavar="MIB",
+                     help="Skip files (and archive members) larger than this many MiB, "
+                          "with a note naming each."),
         click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
                      help="Processes fingerprinting files (0 = all cores)."),
         frontend_options,
@@ -148,6 +154,7 @@ def read_options_of(params: dict[str, Any]) -> ReadOptions:
         frontend=params["frontend"], lang=params["lang"],
         options=build_frontend_options(params["unit"], params["keep"]),
         include=tuple(params["include"]), exclude=tuple(params["exclude"]),
+        max_file_bytes=params["max_file_mb"] << 20,
     )
 
 
@@ -182,10 +189,11 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
     """Load the submissions and compare them, as the options say."""
     read = read_options_of(params)
-    subs = load_submissions(paths, each=each, read_options=read)
-    subs += load_submissions(archive, each=each, role="archive", read_options=read)
+    run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
+    subs = load_submissions(paths, each=each, read_options=read, run=run)
+    subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
     chosen = settings(subs, params)
-    base = load_submissions(chosen.base, role="base", read_options=chosen.read)
+    base = load_submissions(chosen.base, role="base", read_options=chosen.read, run=run)
     if progress.enabled:
         say_if_compiling()
     try:

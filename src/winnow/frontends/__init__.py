@@ -5,16 +5,20 @@ The entry points are :func:`make_document` (bytes in memory) and
 encoding), pick a front-end (``--frontend`` / ``--lang`` or automatically
 from the name, ``#!`` line and content) and return a
 :class:`winnow.model.Document` whose stream's offsets point into the original
-bytes.  Malformed content never raises: it is decoded with replacement or
-compared as bytes, and ``Document.warnings`` says so.
+bytes.  Malformed content never crashes a run: it is decoded with replacement
+or compared as bytes, and ``Document.warnings`` says so; content that a
+front-end cannot process at all (any exception, a structure nested too deep,
+memory exhausted) raises :class:`UnreadableContent`, an
+:class:`~winnow.errors.InputError` naming the file, which every command turns
+into a skipped file.
 """
 
 from __future__ import annotations
 
 from pathlib import Path, PurePath
 
-from winnow.errors import InputError
-from winnow.fileio import read_regular
+from winnow.errors import InputError, WinnowError
+from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, read_regular
 from winnow.frontends.base import DocumentFrontEnd, FrontEnd, Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.code import CodeFrontEnd
@@ -47,6 +51,10 @@ FRONTENDS: dict[str, DocumentFrontEnd] = {
 
 _HTML_EXT = {".html", ".htm", ".xhtml", ".shtml"}
 _DOC_EXT = {".pdf", ".docx"}
+
+
+class UnreadableContent(InputError):
+    """A file whose content a front-end could not process (the file is skipped)."""
 
 
 class UnknownFrontEnd(InputError):
@@ -83,26 +91,45 @@ def make_document(data: bytes, name: str, *, frontend: str | None = None,
                   ) -> Document:
     """Sniff, decode and normalise one document held in memory.
 
-    Never raises on malformed content: binary data in a text format goes to
+    Malformed content gives a document: binary data in a text format goes to
     the ``bytes`` front-end and invalid text is decoded with replacement,
-    each with a warning in ``Document.warnings``.  Raises
-    :class:`UnknownFrontEnd` / ``UnknownLanguage`` only for bad arguments.
+    each with a warning in ``Document.warnings``.  Content no front-end can
+    process raises :class:`UnreadableContent` (an :class:`InputError`: the
+    caller skips the file); :class:`UnknownFrontEnd` / ``UnknownLanguage``
+    are raised for bad arguments.
     """
     opts = options or DEFAULT_OPTIONS
     chosen = frontend or choose_frontend(data, name, lang)
     if chosen not in FRONTENDS:
         raise UnknownFrontEnd(name, f"unknown front-end {chosen!r} "
                                     f"(choose from {', '.join(FRONTENDS)})")
-    fe = FRONTENDS[chosen]
+    try:
+        return _normalise(data, name, FRONTENDS[chosen], lang, opts)
+    except WinnowError:
+        raise
+    except MemoryError as error:
+        raise UnreadableContent(name, "out of memory while processing its content; "
+                                      "skipped") from error
+    except RecursionError as error:
+        raise UnreadableContent(name, "content nested too deeply to process; "
+                                      "skipped") from error
+    except Exception as error:  # any front-end failure costs this file only
+        raise UnreadableContent(name, f"cannot process content ({type(error).__name__}: "
+                                      f"{str(error)[:200]}); skipped") from error
+
+
+def _normalise(data: bytes, name: str, fe: DocumentFrontEnd, lang: str | None,
+               opts: FrontEndOptions) -> Document:
+    """:func:`make_document` once the front-end is chosen (may raise on hostile content)."""
     sniffed = sniff(data)
     warnings: list[str] = []
     if fe.binary_input:
         result = fe.process(Input(data, name, None, lang, opts))
-        kind = result.kind or ("binary" if chosen == "bytes" else "text")
+        kind = result.kind or ("binary" if fe.name == "bytes" else "text")
         return _document(name, data, kind, fe.name, result, result.encoding, warnings)
     if sniffed.kind == "binary":
         warnings.append(f"looks binary ({sniffed.reason}); compared as bytes, "
-                        f"not as {chosen}")
+                        f"not as {fe.name}")
         result = FRONTENDS["bytes"].process(Input(data, name, None, lang, opts))
         return _document(name, data, "binary", "bytes", result, None, warnings)
     decoded = decode(data, sniffed)
@@ -125,19 +152,22 @@ def _document(name: str, data: bytes, kind: str, frontend: str, result: Result,
 
 
 def read_document(path: Path, *, name: str | None = None, frontend: str | None = None,
-                  lang: str | None = None, options: FrontEndOptions | None = None
-                  ) -> Document:
+                  lang: str | None = None, options: FrontEndOptions | None = None,
+                  max_bytes: int | None = DEFAULT_MAX_FILE_BYTES) -> Document:
     """Read a file and :func:`make_document` it.
 
     Raises :class:`winnow.errors.InputError` when the file cannot be read at
-    all (missing, a directory, permission denied, I/O error).
+    all (missing, a directory, permission denied, I/O error, larger than
+    ``max_bytes``).
     """
     path = Path(path)
     label = name if name is not None else str(path)
     if path.is_dir():
         raise InputError(label, "is a directory (give files)")
     try:
-        data = read_regular(path)
+        data = read_regular(path, max_bytes=max_bytes)
+    except FileTooLarge as error:
+        raise InputError(label, f"larger than {error.limit} bytes; skipped") from error
     except FileNotFoundError as error:
         raise InputError(label, "no such file") from error
     except PermissionError as error:
@@ -162,6 +192,7 @@ __all__ = [
     "FrontEndOptions",
     "UnknownFrontEnd",
     "UnknownLanguage",
+    "UnreadableContent",
     "choose_frontend",
     "default_params",
     "find_language",

@@ -7,6 +7,12 @@ separated by form feeds, paragraphs by newlines) becomes the document's
 compressed streams, so showing a match means showing the extracted text.
 A missing extra or a corrupt file never raises: the file is compared as bytes
 and the warning says why (naming the extra when it is missing).
+
+What extraction produces is bounded by :data:`MAX_EXTRACTED_BYTES`: a DOCX
+whose XML parts decompress to more (counted while decompressing, in chunks,
+before any parser sees them), or a PDF whose text grows past it page by page,
+raises :class:`~winnow.frontends.base.ContentTooLarge` (the file is skipped).
+pypdf itself caps each decompressed stream (75 MB).
 """
 
 from __future__ import annotations
@@ -14,9 +20,11 @@ from __future__ import annotations
 import io
 import logging
 import warnings
+import zipfile
 from pathlib import PurePath
 
-from winnow.frontends.base import Input, Result
+from winnow.errors import InputError
+from winnow.frontends.base import ContentTooLarge, Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.text import text_stream
 from winnow.model import Stream
@@ -25,12 +33,18 @@ from winnow.sources.sniff import Decoded
 EXTRA_HINT = "pip install 'winnow[documents]'"
 
 
+#: The most bytes a document may expand to: a DOCX's XML parts, decompressed,
+#: or a PDF's extracted text (UTF-8).  Real coursework is far below this.
+MAX_EXTRACTED_BYTES = 32 << 20
+
+
 class MissingExtra(Exception):
     """An optional dependency is not installed."""
 
 
-def extract_pdf(data: bytes) -> str:
-    """Text of every page, pages separated by form feeds."""
+def extract_pdf(data: bytes, name: str = "document.pdf",
+                limit: int = MAX_EXTRACTED_BYTES) -> str:
+    """Text of every page, pages separated by form feeds (at most ``limit`` bytes)."""
     try:
         from pypdf import PdfReader
     except ImportError as error:
@@ -42,13 +56,41 @@ def extract_pdf(data: bytes) -> str:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             reader = PdfReader(io.BytesIO(data), strict=False)
-            return "\f".join(page.extract_text() or "" for page in reader.pages)
+            pages: list[str] = []
+            size = 0
+            for page in reader.pages:
+                pages.append(page.extract_text() or "")
+                size += len(pages[-1].encode("utf-8", "surrogatepass")) + 1
+                if size > limit:
+                    raise ContentTooLarge(name, f"PDF text larger than {limit} bytes; skipped")
+            return "\f".join(pages)
     finally:
         log.setLevel(level)
 
 
-def extract_docx(data: bytes) -> str:
-    """Text of every paragraph (and table cell), one per line."""
+def xml_size(data: bytes, limit: int) -> int:
+    """Bytes the XML parts of the zip ``data`` decompress to, counted in chunks
+    (never trusting the headers) and stopping once past ``limit``."""
+    total = 0
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        for info in archive.infolist():
+            if not info.filename.lower().endswith((".xml", ".rels")):
+                continue
+            with archive.open(info) as stream:
+                while chunk := stream.read(1 << 20):
+                    total += len(chunk)
+                    if total > limit:
+                        return total
+    return total
+
+
+def extract_docx(data: bytes, name: str = "document.docx",
+                 limit: int = MAX_EXTRACTED_BYTES) -> str:
+    """Text of every paragraph (and table cell), one per line; a DOCX whose XML
+    expands past ``limit`` bytes raises :class:`ContentTooLarge`."""
+    if xml_size(data, limit) > limit:
+        raise ContentTooLarge(name, f"DOCX expands to more than {limit} bytes of XML "
+                                    "(a decompression bomb?); skipped")
     try:
         import docx
     except ImportError as error:
@@ -64,8 +106,8 @@ def extract_docx(data: bytes) -> str:
 def extract(data: bytes, name: str) -> str:
     """Extracted text by file type (``%PDF`` magic or ``.pdf``; otherwise DOCX)."""
     if data.startswith(b"%PDF") or PurePath(name).suffix.lower() == ".pdf":
-        return extract_pdf(data)
-    return extract_docx(data)
+        return extract_pdf(data, name)
+    return extract_docx(data, name)
 
 
 class DocumentsFrontEnd:
@@ -82,6 +124,8 @@ class DocumentsFrontEnd:
             text = extract(inp.data, inp.name)
         except MissingExtra as error:
             return self._as_bytes(inp, f"{error}; compared as bytes")
+        except InputError:  # over a budget: the file is skipped, not compared
+            raise
         except Exception as error:
             reason = f"cannot extract text ({type(error).__name__}: {error}); compared as bytes"
             return self._as_bytes(inp, reason)

@@ -78,15 +78,19 @@ def _source_strings(raw: str) -> list[tuple[Line, ...]]:
 def parse_cells(raw: str) -> tuple[list[Cell], dict[str, Any]]:
     """The cells (with raw positions) and metadata of a v4 notebook; ``ValueError``
     if it is not one."""
-    notebook = json.loads(raw)
+    try:
+        notebook = json.loads(raw)
+    except RecursionError as error:  # a ValueError subclass would be caught by callers
+        raise ValueError("JSON nested too deeply") from error
     if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
         raise ValueError("no 'cells' list (not an nbformat 4 notebook)")
     found = _source_strings(raw)
     cells: list[Cell] = []
     at = 0
-    for cell in notebook["cells"]:
-        source = cell.get("source", "")
-        text = "".join(source) if isinstance(source, list) else str(source)
+    for number, cell in enumerate(notebook["cells"], start=1):
+        if not isinstance(cell, dict):
+            raise ValueError(f"cell {number} is not an object")
+        text = _cell_text(cell.get("source", ""), number)
         while at < len(found) and "".join(line.value for line in found[at]) != text:
             at += 1
         if at == len(found):
@@ -95,6 +99,15 @@ def parse_cells(raw: str) -> tuple[list[Cell], dict[str, Any]]:
         at += 1
     metadata = notebook.get("metadata", {})
     return cells, metadata if isinstance(metadata, dict) else {}
+
+
+def _cell_text(source: object, number: int) -> str:
+    """A cell's ``source``: a string or a list of strings (``ValueError`` otherwise)."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, list) and all(isinstance(line, str) for line in source):
+        return "".join(source)
+    raise ValueError(f"cell {number}: source is not text")
 
 
 def _assemble(raw: str, cells: list[Cell], cell_type: str, skip_magics: bool) -> Assembled:

@@ -24,6 +24,7 @@ from winnow.matching.prints import (
     SubmissionLike,
     fingerprint_file,
     load_document,
+    lost_file,
     make_pool,
     parallel_map,
 )
@@ -147,7 +148,7 @@ class Batch:
             progress("fingerprint", 1, len(self.files))
             progress = partial(_after_first, progress)
         rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=progress,
-                            executor=run.executor)
+                            executor=run.executor, lost=lost_file)
         for i, (file, result) in enumerate(zip(self.files, chain(first, rest), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))

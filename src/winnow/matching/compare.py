@@ -42,6 +42,7 @@ from winnow.matching.prints import (
     SubmissionLike,
     document_prints,
     load_document,
+    lost_file,
     make_pool,
     parallel_map,
 )
@@ -202,7 +203,7 @@ def _load_infos(
     run.fresh_pool(len(missing))
     reread = dict(zip(missing, parallel_map(
         load_document, [batch.files[i] for i in missing], stage="documents",
-        progress=run.progress, executor=run.executor), strict=True))
+        progress=run.progress, executor=run.executor, lost=lost_file), strict=True))
     loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids]
     batch.documents = {}
     infos: dict[int, FileInfo] = {}

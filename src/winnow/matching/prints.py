@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Protocol, TypeVar
@@ -25,6 +25,7 @@ from winnow.engine import fingerprint
 from winnow.errors import InputError, WinnowError
 from winnow.matching.base import in_base
 from winnow.model import Document
+from winnow.workers import WorkerPool
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -128,7 +129,10 @@ def fingerprint_file(
         return Skipped(file.location, "binary file in a code submission (skipped)")
     if configs is not None and doc.frontend in configs:  # the front-end's own k and t
         config, literal_config = configs[doc.frontend]
-    hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+    try:
+        hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+    except MemoryError:  # past the worker's memory cap (winnow.workers)
+        return Skipped(file.location, "out of memory while fingerprinting; skipped")
     own = None if base is None or base.shape[0] == 0 else ~in_base(hashes, base)
     return FilePrints(hashes, len(doc.stream), len(doc.data), tuple(doc.warnings),
                       doc if keep_document else None, own, doc.frontend)
@@ -156,6 +160,11 @@ def load_document(file: FileLike) -> Document | Skipped:
         return Skipped(file.location, f"cannot read: {error}")
 
 
+def lost_file(file: FileLike, reason: str) -> Skipped:
+    """The :class:`Skipped` for a file whose worker process died (``parallel_map``'s ``lost``)."""
+    return Skipped(file.location, reason)
+
+
 def _skipped(file: FileLike, error: WinnowError) -> Skipped:
     if isinstance(error, InputError):
         return Skipped(error.path, error.reason)
@@ -174,24 +183,31 @@ def make_pool(jobs: int, tasks: int) -> Executor | None:
 
     On Linux the workers are forked, so they start at once and need no
     ``if __name__ == "__main__"`` guard in the caller's script; elsewhere they
-    are spawned (the caller's script must then have that guard).
+    are spawned (the caller's script must then have that guard).  The pool is
+    a :class:`winnow.workers.WorkerPool`: workers die with this process, their
+    memory is capped, and one that dies costs only its file.
     """
     workers = min(_workers(jobs), tasks, WORKERS_PER_CORE * _workers(0))
     if workers <= 1:
         return None
     method = "fork" if sys.platform == "linux" else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=get_context(method))
+    return WorkerPool(workers, get_context(method), direct=True)
 
 
 def parallel_map(
     func: Callable[[T], R], items: Sequence[T], *, stage: str,
     progress: Progress | None, executor: Executor | None = None,
+    lost: Callable[[T, str], R] | None = None,
 ) -> Iterator[R]:
     """``map(func, items)`` in order, on ``executor`` if given (else here),
-    calling ``progress(stage, done, total)`` after each item."""
+    calling ``progress(stage, done, total)`` after each item.  On a
+    :class:`WorkerPool` with ``lost``, a worker that dies costs only the items
+    that kill a process alone: ``lost(item, reason)`` stands for each."""
     total = len(items)
     results: Iterable[R]
-    if executor is not None and total > 1:
+    if isinstance(executor, WorkerPool) and lost is not None and total > 1:
+        results = executor.resilient_map(func, items, _chunk(total, 16), lost)
+    elif executor is not None and total > 1:
         results = executor.map(func, items, chunksize=_chunk(total, 16))
     else:
         results = map(func, items)

@@ -19,8 +19,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
@@ -34,6 +36,7 @@ from winnow.sif.fingerprinting import (
     process_batch,
 )
 from winnow.sif.walk import GONE, FileEntry, Skipped, walk
+from winnow.workers import WorkerPool
 
 Progress = Callable[[int, int], None]
 Task = list[tuple[FileEntry, str | None]]
@@ -104,7 +107,7 @@ def _usable_cores() -> int:
     return os.cpu_count() or 1
 
 
-def fingerprint_pool(jobs: int, *, fork: bool = True) -> ProcessPoolExecutor:
+def fingerprint_pool(jobs: int, *, fork: bool = True) -> WorkerPool:
     """A process pool for :func:`update_index`, started now.
 
     Create it *before* opening the index: the engine's kernels are compiled in
@@ -112,7 +115,9 @@ def fingerprint_pool(jobs: int, *, fork: bool = True) -> ProcessPoolExecutor:
     per-worker start-up), and no database thread exists yet to be forked.  If
     this process already runs other threads, or ``fork`` is false (an index is
     already open: its database threads, invisible to :mod:`threading`, would
-    be forked mid-work), workers come from a fork server.
+    be forked mid-work), workers come from a fork server.  Workers die with
+    this process, their memory is capped, and one that dies costs only its
+    file (:class:`winnow.workers.WorkerPool`).
     """
     jobs = min(jobs, WORKERS_PER_CORE * _usable_cores())  # -j 100000 is not a fork bomb
     fingerprint(np.zeros(64, dtype=np.uint8), SIF_DEFAULT)  # compile or load the kernels
@@ -120,7 +125,7 @@ def fingerprint_pool(jobs: int, *, fork: bool = True) -> ProcessPoolExecutor:
     context = multiprocessing.get_context("fork" if safe else "forkserver")
     if not safe:
         context.set_forkserver_preload(["winnow.sif.fingerprinting"])
-    pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    pool = WorkerPool(jobs, context, direct=safe)
     list(pool.map(_noop, range(jobs)))
     return pool
 
@@ -134,13 +139,47 @@ def _run_tasks(tasks: list[tuple[FileEntry, str | None]], params: IndexParams,
         return
     pending: dict[Future[list[Outcome]], Task] = {}
     for batch in _batches(tasks):
-        pending[pool.submit(process_batch, batch, params, max_bytes)] = batch
+        pending[_submit(pool, batch, params, max_bytes)] = batch
         while len(pending) >= 8:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
-                yield pending.pop(future), future.result()
+                yield from _settle(pool, pending.pop(future), future, params, max_bytes)
     for future in list(pending):
-        yield pending.pop(future), future.result()
+        yield from _settle(pool, pending.pop(future), future, params, max_bytes)
+
+
+def _submit(pool: Executor, batch: Task, params: IndexParams,
+            max_bytes: int) -> Future[list[Outcome]]:
+    try:
+        return pool.submit(process_batch, batch, params, max_bytes)
+    except BrokenProcessPool as error:  # a worker died: settled file by file
+        failed: Future[list[Outcome]] = Future()
+        failed.set_exception(error)
+        return failed
+
+
+def _settle(pool: Executor, batch: Task, future: Future[list[Outcome]], params: IndexParams,
+            max_bytes: int) -> Iterator[tuple[Task, list[Outcome]]]:
+    """The outcomes of a finished batch; if its worker died, its files one by one
+    in fresh processes, a file that kills its process alone skipped."""
+    try:
+        yield batch, future.result()
+        return
+    except BrokenProcessPool:
+        if not isinstance(pool, WorkerPool):
+            raise
+    one = partial(_process_one, params=params, max_bytes=max_bytes)
+    for task, outcome in zip(batch, pool.resilient_map(one, batch, 1, _lost), strict=True):
+        yield [task], [outcome]
+
+
+def _process_one(task: tuple[FileEntry, str | None], params: IndexParams,
+                 max_bytes: int) -> Outcome:
+    return process_batch([task], params, max_bytes)[0]
+
+
+def _lost(task: tuple[FileEntry, str | None], reason: str) -> Outcome:
+    return Skipped(task[0].path, reason)
 
 
 def _under_any(path: str, prefixes: set[str]) -> bool:

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.engine import fingerprint
+from winnow.errors import InputError
 from winnow.fileio import open_regular, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import NewDocument
@@ -89,13 +90,13 @@ def _large_file(entry: FileEntry) -> NewDocument:
     identical copies are still found (sif's exact-equality half)."""
     digest = hashlib.blake2b(digest_size=16)
     size = 0
-    with open_regular(entry.path) as handle:
-        head = handle.read(1 << 16)
+    with open_regular(entry.path, nofollow=not entry.link, expect=entry.ident) as handle:
+        head = handle.read(1 << 16) or b""
         chunk = head
         while chunk:
             digest.update(chunk)
             size += len(chunk)
-            chunk = handle.read(1 << 20)
+            chunk = handle.read(1 << 20) or b""
     return NewDocument(path=entry.path, size=size, mtime_ns=entry.mtime_ns,
                        checksum=digest.hexdigest(), kind=sniff(head).kind,
                        frontend="none (too large)", hashes=_EMPTY, positions=_EMPTY)
@@ -113,13 +114,18 @@ def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | No
             if large.checksum == known_checksum:
                 return Unchanged(entry.path, entry.mtime_ns, large.size)
             return large
-        data = read_regular(entry.path)
+        data = read_regular(entry.path, nofollow=not entry.link, expect=entry.ident)
     except OSError as error:
         return Skipped(entry.path, describe_error(error))
     digest = checksum(data)
     if digest == known_checksum:
         return Unchanged(entry.path, entry.mtime_ns, len(data))
-    result = fingerprint_data(data, entry.path, params)
+    try:
+        result = fingerprint_data(data, entry.path, params)
+    except InputError as error:  # content no front-end could process
+        return Skipped(entry.path, error.reason)
+    except MemoryError:  # past the worker's memory cap (winnow.workers)
+        return Skipped(entry.path, "out of memory while fingerprinting; skipped")
     return NewDocument(
         path=entry.path, size=len(data), mtime_ns=entry.mtime_ns, checksum=digest,
         kind=result.kind, frontend=result.frontend, hashes=result.hashes,

@@ -9,7 +9,8 @@ Symbolic links are not followed unless ``follow_links`` (like ``find``), so a
 file is never indexed twice through a link; a path given explicitly is always
 followed.  When following, every directory is entered once (by device and
 inode), which breaks loops.  Mount points of pseudo file systems (``/proc``, ``/sys``,
-``/dev`` ...) are not walked.  A name that is not valid UTF-8 is skipped with a reason
+``/dev`` ...) are not walked, nor anything on their devices (``/proc`` reached through
+a link).  A name that is not valid UTF-8 is skipped with a reason
 (with everything under it): the index keeps paths as text.
 """
 
@@ -49,6 +50,17 @@ def pseudo_mount_points(mounts: str = "/proc/self/mounts") -> frozenset[str]:
                      for row in rows if len(row) > 2 and row[2] in PSEUDO_FILESYSTEMS)
 
 
+def _devices(mount_points: frozenset[str]) -> frozenset[int]:
+    """The device numbers of ``mount_points`` (those that can be stat'ed)."""
+    devices = set()
+    for point in mount_points:
+        try:
+            devices.add(os.stat(point).st_dev)
+        except OSError:
+            continue
+    return frozenset(devices)
+
+
 #: The reason given for a name that is not UTF-8 (shown with its odd bytes as ``\\xNN``).
 NOT_UTF8 = "name is not valid UTF-8 (the index stores paths as text); skipped"
 
@@ -60,6 +72,8 @@ class FileEntry:
     path: str
     size: int
     mtime_ns: int
+    ident: tuple[int, int] | None = None  #: ``(st_dev, st_ino)``: reads open this file only
+    link: bool = False  #: reached through a symbolic link (else a link is never followed)
 
 
 @dataclass(frozen=True)
@@ -91,6 +105,7 @@ class _Walker:
         self.seen_files: set[str] = set()
         self.result = WalkResult()
         self.pseudo = pseudo_mount_points()
+        self.pseudo_devices = _devices(self.pseudo)
 
     def visit(self, path: str, explicit: bool) -> list[str]:
         """Record ``path``; return it as a directory to descend into, if it is one."""
@@ -110,6 +125,9 @@ class _Walker:
         except OSError as error:
             self.result.skipped.append(Skipped(path, describe_error(error)))
             return []
+        if info.st_dev in self.pseudo_devices:  # e.g. /proc reached through a link
+            self.result.skipped.append(Skipped(path, PSEUDO))
+            return []
         if stat.S_ISDIR(info.st_mode):
             if os.path.realpath(path) in self.pseudo:
                 self.result.skipped.append(Skipped(path, PSEUDO))
@@ -124,7 +142,8 @@ class _Walker:
         if stat.S_ISREG(info.st_mode):
             if path not in self.seen_files:  # a file named twice is listed once
                 self.seen_files.add(path)
-                self.result.files.append(FileEntry(path, info.st_size, info.st_mtime_ns))
+                self.result.files.append(FileEntry(path, info.st_size, info.st_mtime_ns,
+                                                   (info.st_dev, info.st_ino), link))
         else:
             self.result.skipped.append(Skipped(path, kind_of(info.st_mode)))
         return []

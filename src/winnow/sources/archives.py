@@ -13,7 +13,10 @@ written to disk and every member is checked before it is read:
   member and the total size are counted on the bytes actually decompressed,
   never trusted from headers; directory entries count as members.  In a tar
   every member's data is decompressed (read or skipped over), so a member too
-  large to read still counts its size against the total.
+  large to read still counts its size against the total, and a sparse member
+  read counts its holes too (they become zeros in memory);
+* a :class:`RunBudget` shared by every archive of a run caps what all of them
+  together expand to (an archive that would pass it is refused whole).
 
 The format is read from the content, not the name.  Member names that are not
 UTF-8 are kept with the odd bytes written as ``\\xNN``.
@@ -61,6 +64,16 @@ class ArchiveLimits:
     max_members: int = 20_000
     max_member_bytes: int = 64 << 20
     max_total_bytes: int = 512 << 20
+    max_run_bytes: int = 2 << 30  #: every archive of a run together (:class:`RunBudget`)
+
+
+class RunBudget:
+    """Decompressed bytes kept from every archive of one run, against
+    :attr:`ArchiveLimits.max_run_bytes` (one instance per run, shared)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.used = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,15 +113,24 @@ def safe_member_path(name: str) -> str | None:
 
 
 def read_archive(
-    path: str, limits: ArchiveLimits = ArchiveLimits()
+    path: str, limits: ArchiveLimits = ArchiveLimits(), run: RunBudget | None = None,
 ) -> tuple[list[Member], list[InputError]]:
     """All regular files of the archive at ``path`` and the problems met.
 
     The format is read from the content (a ``.zip`` that is really a tar is
     read as a tar), the name only deciding which format is tried first.
-    Raises :class:`ArchiveRefused` when the archive as a whole cannot be used.
+    Raises :class:`ArchiveRefused` when the archive as a whole cannot be used
+    (its bytes are then given back to ``run``).
     """
-    budget = _Budget(path, limits)
+    budget = _Budget(path, limits, run)
+    try:
+        return _read(path, budget)
+    except ArchiveRefused:
+        budget.refund()
+        raise
+
+
+def _read(path: str, budget: _Budget) -> tuple[list[Member], list[InputError]]:
     try:
         zip_first = path.lower().endswith(".zip")
         if zip_first and zipfile.is_zipfile(path):
@@ -148,11 +170,32 @@ def _collect(
 class _Budget:
     """Counts members and decompressed bytes against :class:`ArchiveLimits`."""
 
-    def __init__(self, archive: str, limits: ArchiveLimits) -> None:
+    def __init__(self, archive: str, limits: ArchiveLimits, run: RunBudget | None) -> None:
         self.archive = archive
         self.limits = limits
+        self.run = run
         self.members = 0
         self.total = 0
+        self.kept = 0  #: bytes charged to ``run``
+
+    def refund(self) -> None:
+        """Give this archive's bytes back to the run (the archive was refused)."""
+        if self.run is not None:
+            self.run.used -= self.kept
+            self.kept = 0
+
+    def keep(self, size: int) -> None:
+        """Count ``size`` bytes held in memory against the run's budget."""
+        if self.run is None:
+            return
+        self.kept += size
+        self.run.used += size
+        if self.run.used > self.run.limit:
+            raise ArchiveRefused(
+                self.archive,
+                f"the run's archives together expand to more than {self.run.limit} "
+                "bytes (refused)",
+            )
 
     def admit(self) -> None:
         self.members += 1
@@ -180,10 +223,12 @@ class _Budget:
             if not charged:
                 self.charge(len(chunk))
             if size > self.limits.max_member_bytes:
+                self.keep(len(chunk) - size)  # not kept after all
                 return InputError(
                     f"{self.archive}/{member}",
                     f"larger than {self.limits.max_member_bytes} bytes (skipped)",
                 )
+            self.keep(len(chunk))
             chunks.append(chunk)
         return b"".join(chunks)
 
@@ -252,6 +297,8 @@ def _tar_members(path: str, budget: _Budget) -> Iterator[Member | InputError]:
                 yield InputError(where, f"larger than {budget.limits.max_member_bytes} bytes "
                                         "(skipped)")
                 continue
+            # a sparse member's holes are not in the stream but are read as zeros
+            budget.charge(info.size - _stored_size(info))
             stream = archive.extractfile(info)
             if stream is None:
                 yield InputError(where, "cannot read member")

@@ -14,6 +14,15 @@ be used (unreadable, broken link, corrupt archive, empty submission ...)
 becomes an :class:`~winnow.errors.InputError` in the submission's
 ``problems``; nothing here raises for one bad input.
 
+Reading a file later opens exactly the file the walk listed: the open does
+not follow a link where the walk saw none (``O_NOFOLLOW``) and the opened
+file's ``(device, inode)`` must be the walk's, so a file swapped for a link
+to a host file during a run is refused, not read.  A file over
+``ReadOptions.max_file_bytes`` is skipped with a note before it is read.
+Archive members are held compressed (zlib) until read, and every archive of
+one :func:`load_submissions` call (or of several given the same ``run``)
+shares one :class:`RunBudget`.
+
 Skipped silently while walking (documented in ``docs/compare.md``): names
 starting with ``.`` (``.git``, ``.DS_Store`` ...), ``__MACOSX`` and
 ``__pycache__``.
@@ -25,15 +34,28 @@ import errno
 import fnmatch
 import os
 import stat
+import zlib
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from winnow.errors import InputError
-from winnow.fileio import printable, read_regular
+from winnow.fileio import (
+    DEFAULT_MAX_FILE_BYTES,
+    FileChanged,
+    FileTooLarge,
+    printable,
+    read_regular,
+)
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document
-from winnow.sources.archives import ArchiveLimits, ArchiveRefused, is_archive, read_archive
+from winnow.sources.archives import (
+    ArchiveLimits,
+    ArchiveRefused,
+    RunBudget,
+    is_archive,
+    read_archive,
+)
 
 Role = Literal["new", "archive", "base"]
 
@@ -47,7 +69,8 @@ class ReadOptions:
 
     ``include`` / ``exclude`` are shell globs matched against a file's path
     inside its submission and against its base name; with ``include`` empty
-    every file is taken.
+    every file is taken.  ``max_file_bytes`` (``None``: no limit) skips larger
+    files, and archive members too.
     """
 
     frontend: str | None = None
@@ -56,6 +79,7 @@ class ReadOptions:
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
     limits: ArchiveLimits = field(default_factory=ArchiveLimits)
+    max_file_bytes: int | None = DEFAULT_MAX_FILE_BYTES
 
     def wants(self, path: str) -> bool:
         """Whether the file at ``path`` (inside its submission) is taken."""
@@ -84,13 +108,20 @@ class SourceFile:
     data: bytes | None = None
     size: int = -1  #: bytes, as seen when the submission was loaded (-1 = unknown)
     disk: str | None = None  #: the real path when ``location`` had to be made printable
+    ident: tuple[int, int] | None = None  #: ``(st_dev, st_ino)`` the walk saw
+    nofollow: bool = False  #: the walk saw no link here: never follow one
+    packed: bool = False  #: ``data`` is zlib-compressed
 
     def read(self) -> bytes:
         """The file's bytes, or an :class:`InputError` saying why not."""
+        limit = self.read_options.max_file_bytes
+        if limit is not None and self.size > limit:
+            raise InputError(self.location, _too_large(limit))
         if self.data is not None:
-            return self.data
+            return zlib.decompress(self.data) if self.packed else self.data
         try:
-            return read_regular(self.disk or self.location)
+            return read_regular(self.disk or self.location, max_bytes=limit,
+                                nofollow=self.nofollow, expect=self.ident)
         except OSError as error:
             raise InputError(self.location, _describe(error)) from error
 
@@ -117,10 +148,12 @@ class SubmissionSource:
 
 def load_submission(
     path: str, role: Role = "new", read_options: ReadOptions | None = None,
-    name: str | None = None,
+    name: str | None = None, run: RunBudget | None = None,
 ) -> SubmissionSource:
-    """The submission at ``path`` (file, folder or archive), named ``name or path``."""
+    """The submission at ``path`` (file, folder or archive), named ``name or path``;
+    its archives charge ``run`` (default: a budget of its own)."""
     opts = read_options or ReadOptions()
+    run = run or RunBudget(opts.limits.max_run_bytes)
     label = printable(name or path)
     files: list[SourceFile] = []
     problems: list[InputError] = []
@@ -130,14 +163,15 @@ def load_submission(
         return SubmissionSource(label, role, (), (_problem(path, _describe(error)),))
     if os.path.isdir(path):
         top = os.path.realpath(path)
-        for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}, top):
+        for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}, top, run):
             (files if isinstance(item, SourceFile) else problems).append(item)  # type: ignore[arg-type]
     elif not stat.S_ISREG(info.st_mode):
         problems.append(_problem(path, "not a regular file (device, FIFO or socket); skipped"))
     elif is_archive(path):
-        _add_archive(path, "", opts, files, problems)
+        _add_archive(path, "", opts, files, problems, run)
     else:
-        files.append(_disk_file(os.path.basename(path) or path, path, opts, info.st_size))
+        files.append(_disk_file(os.path.basename(path) or path, path, opts, info,
+                                os.path.islink(path)))
     if not files and not problems:
         problems.append(_problem(path, "empty submission: no files to compare"))
     return SubmissionSource(label, role, tuple(files), tuple(problems))
@@ -145,7 +179,7 @@ def load_submission(
 
 def load_submissions(
     paths: Sequence[str], *, each: bool = False, role: Role = "new",
-    read_options: ReadOptions | None = None,
+    read_options: ReadOptions | None = None, run: RunBudget | None = None,
 ) -> list[SubmissionSource]:
     """Submissions for ``paths``; with ``each``, one per entry of each folder path.
 
@@ -154,9 +188,11 @@ def load_submissions(
     ``--include``/``--exclude`` leave out; an entry that is a symbolic link
     pointing out of the folder is a problem, not followed (a student's entry
     must not pull other files of the machine in); a path that is not a folder
-    is one submission as usual.
+    is one submission as usual.  Every archive read charges ``run`` (default:
+    one budget for this call; pass one to share it between calls).
     """
     out: list[SubmissionSource] = []
+    run = run or RunBudget((read_options or ReadOptions()).limits.max_run_bytes)
     for path in paths:
         if each and os.path.isdir(path):
             try:
@@ -176,9 +212,9 @@ def load_submissions(
                     out.append(SubmissionSource(printable(full), role, (), (_problem(
                         full, "symbolic link out of the folder; not followed"),)))
                     continue
-                out.append(load_submission(full, role, read_options))
+                out.append(load_submission(full, role, read_options, run=run))
         else:
-            out.append(load_submission(path, role, read_options))
+            out.append(load_submission(path, role, read_options, run=run))
     return out
 
 
@@ -186,7 +222,8 @@ _Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]]]
 
 
 def _walk(
-    root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]], top: str
+    root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]], top: str,
+    run: RunBudget,
 ) -> Iterator[SourceFile | InputError]:
     """Files under ``root`` in name order, following links that stay inside the
     submission (whose real path is ``top``) but never a loop.  Iterative: a
@@ -223,7 +260,7 @@ def _walk(
             else:
                 stack.append((iter(inner), rel + "/", above | {key}))
         else:
-            yield from _file(entry, rel, info, opts)
+            yield from _file(entry, rel, info, opts, run)
 
 
 def _listing(folder: str) -> list[os.DirEntry[str]] | InputError:
@@ -235,26 +272,29 @@ def _listing(folder: str) -> list[os.DirEntry[str]] | InputError:
 
 
 def _file(entry: os.DirEntry[str], rel: str, info: os.stat_result,
-          opts: ReadOptions) -> Iterator[SourceFile | InputError]:
+          opts: ReadOptions, run: RunBudget) -> Iterator[SourceFile | InputError]:
     """One non-folder entry of a walk: a file, an archive's files, or a problem."""
     if not stat.S_ISREG(info.st_mode):
         yield _problem(entry.path, "not a regular file (device, FIFO or socket); skipped")
     elif is_archive(entry.name):
         files: list[SourceFile] = []
         problems: list[InputError] = []
-        _add_archive(entry.path, rel + "/", opts, files, problems)
+        _add_archive(entry.path, rel + "/", opts, files, problems, run)
         yield from problems
         yield from files
     elif opts.wants(rel):
-        yield _disk_file(rel, entry.path, opts, info.st_size)
+        yield _disk_file(rel, entry.path, opts, info, entry.is_symlink())
 
 
 def _add_archive(
     path: str, prefix: str, opts: ReadOptions,
-    files: list[SourceFile], problems: list[InputError],
+    files: list[SourceFile], problems: list[InputError], run: RunBudget,
 ) -> None:
+    limits = opts.limits
+    if opts.max_file_bytes is not None and opts.max_file_bytes < limits.max_member_bytes:
+        limits = replace(limits, max_member_bytes=opts.max_file_bytes)
     try:
-        members, member_problems = read_archive(path, opts.limits)
+        members, member_problems = read_archive(path, limits, run)
     except ArchiveRefused as error:
         problems.append(type(error)(printable(error.path), error.reason))
         return
@@ -265,8 +305,8 @@ def _add_archive(
         if any(_ignored(part) for part in parts) or not opts.wants(member.path):
             continue
         files.append(
-            SourceFile(printable(prefix) + member.path, f"{shown}/{member.path}", opts, member.data,
-                       len(member.data))
+            SourceFile(printable(prefix) + member.path, f"{shown}/{member.path}", opts,
+                       zlib.compress(member.data, 1), len(member.data), packed=True)
         )
 
 
@@ -276,11 +316,14 @@ def _links_out(path: str, top: str) -> bool:
         [top, os.path.realpath(path)]) != top
 
 
-def _disk_file(rel: str, path: str, opts: ReadOptions, size: int) -> SourceFile:
-    """A file on disk, named printably; ``disk`` set when that changed its path."""
+def _disk_file(rel: str, path: str, opts: ReadOptions, info: os.stat_result,
+               link: bool) -> SourceFile:
+    """A file on disk, named printably; ``disk`` set when that changed its path;
+    the walk's ``(device, inode)`` kept so that a later read opens this file only."""
     shown = printable(path)
-    return SourceFile(printable(rel), shown, opts, size=size,
-                      disk=None if shown == path else path)
+    return SourceFile(printable(rel), shown, opts, size=info.st_size,
+                      disk=None if shown == path else path,
+                      ident=(info.st_dev, info.st_ino), nofollow=not link)
 
 
 def _problem(path: str, reason: str) -> InputError:
@@ -292,7 +335,20 @@ def _ignored(name: str) -> bool:
     return name.startswith(".") or name in _IGNORED_NAMES
 
 
+def _too_large(limit: int) -> str:
+    return (f"larger than the {_mib(limit)} file budget (raise it with --max-file-size); "
+            "skipped")
+
+
+def _mib(size: int) -> str:
+    return f"{size / (1 << 20):g} MiB"
+
+
 def _describe(error: OSError) -> str:
+    if isinstance(error, FileChanged):
+        return str(error.strerror)
+    if isinstance(error, FileTooLarge):
+        return _too_large(error.limit)
     if error.errno == errno.ELOOP:
         return "symbolic link loop"
     if error.errno == errno.EACCES:
