@@ -108,13 +108,28 @@ class IndexInfo:
         return 100.0 * self.index_bytes / self.bytes_indexed if self.bytes_indexed else 0.0
 
 
+#: DuckDB settings of every connection: never print, and never install or load an
+#: extension (a SQLite or other file given as the index would otherwise make DuckDB
+#: download one; the index needs none).
+_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
+
+
+def quote_identifier(name: str) -> str:
+    """``name`` as a double-quoted SQL identifier (each ``"`` doubled): DuckDB
+    takes no parameters for identifiers, so this is the only safe way to name one."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
     try:
-        con = duckdb.connect(str(path), read_only=read_only)
+        con = duckdb.connect(str(path), read_only=read_only, config=dict(_CONFIG))
         con.execute("SET enable_progress_bar = false")  # the library never prints
         return con
     except duckdb.IOException as error:
         text = str(error)
+        if "extension" in text.lower():
+            raise IndexCorrupt(f"{path}: not a winnow index (a database of another "
+                               f"kind; winnow loads no DuckDB extension)") from error
         if "lock" in text.lower():
             raise IndexBusy(
                 f"{path}: the index is in use by another winnow process "
@@ -161,6 +176,7 @@ class FingerprintIndex:
                 for statement in _SCHEMA:
                     self._con.execute(statement)
             self._check_tables()
+            self.params  # noqa: B018 (checks the format version and parameters on open)
         except BaseException:
             self._con.close()
             raise
@@ -189,16 +205,28 @@ class FingerprintIndex:
     @property
     def params(self) -> IndexParams | None:
         """The stored parameters, or ``None`` for an empty new index."""
-        row = self._con.execute("SELECT value FROM meta WHERE key = 'params'").fetchone()
-        if row is None:
+        rows = self._con.execute("SELECT value FROM meta WHERE key = 'params'").fetchall()
+        if not rows:
             return None
-        data = json.loads(row[0])
-        if data.get("format_version") != FORMAT_VERSION:
+        try:
+            data = json.loads(rows[0][0]) if len(rows) == 1 else None
+            version = data.get("format_version") if isinstance(data, dict) else None
+        except (TypeError, ValueError) as error:
+            raise IndexCorrupt(f"{self.path}: the stored parameters are unreadable "
+                               f"({error}); rebuild the index") from error
+        if not isinstance(data, dict):
+            raise IndexCorrupt(f"{self.path}: the stored parameters are not one JSON "
+                               f"object; rebuild the index")
+        if version != FORMAT_VERSION:
             raise IndexMismatch(
-                f"{self.path}: index format version {data.get('format_version')} is not "
+                f"{self.path}: index format version {version!r} is not "
                 f"{FORMAT_VERSION}, the one this winnow reads; rebuild the index"
             )
-        return IndexParams.from_dict(data)
+        try:
+            return IndexParams.from_dict(data)
+        except (TypeError, ValueError, KeyError, AttributeError) as error:
+            raise IndexCorrupt(f"{self.path}: the stored parameters are invalid "
+                               f"({type(error).__name__}: {error}); rebuild the index") from error
 
     def resolve_params(self, requested: IndexParams | None) -> IndexParams:
         """The parameters to use: the stored ones, checked against ``requested``.
@@ -308,13 +336,21 @@ class FingerprintIndex:
         if self.read_only:
             raise IndexBusy(f"{self.path}: opened read-only, cannot compact")
         fresh = self.path.with_name(self.path.name + ".compact")
-        for stale in (fresh, fresh.with_name(fresh.name + ".wal")):
+        leftovers = (fresh, fresh.with_name(fresh.name + ".wal"))
+        for stale in leftovers:
             stale.unlink(missing_ok=True)
         row = self._con.execute("SELECT current_database()").fetchone()
-        name = str(row[0]) if row else ""
-        self._con.execute("ATTACH ? AS winnow_compacted", [str(fresh)])
-        self._con.execute(f'COPY FROM DATABASE "{name}" TO winnow_compacted')
-        self._con.execute("DETACH winnow_compacted")
+        name = quote_identifier(str(row[0]) if row else "")
+        try:
+            self._con.execute("ATTACH ? AS winnow_compacted", [str(fresh)])
+            try:
+                self._con.execute(f"COPY FROM DATABASE {name} TO winnow_compacted")
+            finally:
+                self._con.execute("DETACH winnow_compacted")
+        except BaseException:
+            for stale in leftovers:
+                stale.unlink(missing_ok=True)
+            raise
         self._con.close()
         os.replace(fresh, self.path)
         self._con = _connect(self.path, read_only=False)
