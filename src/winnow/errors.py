@@ -52,6 +52,17 @@ class ReportError(WinnowError):
         super().__init__(f"{path}: {reason}")
 
 
+class OutputError(WinnowError):
+    """An output (``-o FILE``, standard output) that cannot be written."""
+
+    exit_code = 3
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        self.reason = reason
+        super().__init__(f"{path}: {reason}")
+
+
 class IndexBusy(WinnowError):
     """The index database is locked by another process (one writer at a time)."""
 
