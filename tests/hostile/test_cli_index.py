@@ -299,3 +299,17 @@ def test_one_unusable_query_file_is_skipped(klass: Path, tmp_path: Path,
     listed = json.loads(result.stdout)["queries"]
     assert listed[0] == json.loads(alone)["queries"][0]  # the other query is unaffected
     assert len(listed) == 2  # and the file click would have called unreadable was read
+
+
+def test_the_index_never_indexes_itself(klass: Path, tmp_path: Path) -> None:
+    """``winnow index .`` with the index in ``.``: the database and its log are
+    not documents, and the class's groups are those of an index kept elsewhere."""
+    outside = tmp_path / "class.db"
+    assert winnow("index", "-q", "-j", "1", "--db", outside, klass).exit_code == 0
+    inside = klass / "winnow.db"
+    for _ in range(2):  # the second run finds the database (and maybe its log) on disk
+        result = winnow("index", "-j", "1", "--db", inside, klass)
+        assert result.exit_code == 0, result.output
+    assert "4 unchanged" in result.stderr and "0 added" in result.stderr
+    assert sorted(indexed_paths(inside)) == sorted(indexed_paths(outside))
+    assert groups_json(inside)["groups"] == groups_json(outside)["groups"]

@@ -4,7 +4,8 @@ Incremental, as sif's index is meant to be kept: a file whose size and mtime
 match the stored ones is not read; a changed one is re-read and, if its
 checksum also changed, re-fingerprinted; stored files under the given paths
 that are gone, or are no longer regular files (now a link, a FIFO ...), are
-dropped; one that could not be read this time keeps its old entry.  The whole
+dropped; one that could not be read this time keeps its old entry.  The index's
+own files (database, log) are never indexed, wherever the walk meets them.  The whole
 run is one transaction, so a crash at any moment leaves the old index or the
 new one.
 
@@ -151,6 +152,21 @@ def _under_any(path: str, prefixes: set[str]) -> bool:
                                                      for p in prefixes))
 
 
+#: Files of an index besides the database: its write-ahead log, a compaction's copy.
+INDEX_SUFFIXES = ("", ".wal", ".compact", ".compact.wal")
+
+
+def _is_index_file(path: str, index: FingerprintIndex) -> bool:
+    """Whether ``path`` is the index itself (or its log): ``winnow index .`` with
+    the index in ``.`` must not fingerprint the file it is writing."""
+    name = os.path.basename(path)
+    own = index.path.name
+    if not any(name == own + suffix for suffix in INDEX_SUFFIXES):
+        return False  # the cheap test first: resolving a path costs a call per component
+    real = os.path.realpath(index.path)
+    return os.path.realpath(path) in {real + suffix for suffix in INDEX_SUFFIXES}
+
+
 def _unreadable(path: str, follow_links: bool, roots: Sequence[str]) -> bool:
     """Whether a skipped ``path`` keeps its stored entries: only a regular file or a
     folder that could not be read this time (a permission, an I/O error) does.
@@ -209,6 +225,7 @@ def update_index(
     started = time.perf_counter()
     absolute = [os.path.abspath(os.fspath(root)) for root in roots]
     found = walk(absolute, follow_links=follow_links)
+    found.files = [entry for entry in found.files if not _is_index_file(entry.path, index)]
     summary = BuildSummary(files_seen=len(found.files), skipped=list(found.skipped),
                            bytes_total=sum(entry.size for entry in found.files))
     with index.transaction():
