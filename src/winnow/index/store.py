@@ -30,19 +30,17 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import numpy as np
 import numpy.typing as npt
 
 from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
-from winnow.fileio import kind_of
+from winnow.index.connection import connect, quote_identifier, refuse_special
 from winnow.index.params import FORMAT_VERSION, IndexParams
 
 _SCHEMA = (
@@ -108,51 +106,6 @@ class IndexInfo:
         return 100.0 * self.index_bytes / self.bytes_indexed if self.bytes_indexed else 0.0
 
 
-#: DuckDB settings of every connection: never print, and never install or load an
-#: extension (a SQLite or other file given as the index would otherwise make DuckDB
-#: download one; the index needs none).
-_CONFIG = {"autoinstall_known_extensions": False, "autoload_known_extensions": False}
-
-
-def quote_identifier(name: str) -> str:
-    """``name`` as a double-quoted SQL identifier (each ``"`` doubled): DuckDB
-    takes no parameters for identifiers, so this is the only safe way to name one."""
-    return '"' + name.replace('"', '""') + '"'
-
-
-def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    try:
-        con = duckdb.connect(str(path), read_only=read_only, config=dict(_CONFIG))
-        con.execute("SET enable_progress_bar = false")  # the library never prints
-        return con
-    except duckdb.IOException as error:
-        text = str(error)
-        if "extension" in text.lower():
-            raise IndexCorrupt(f"{path}: not a winnow index (a database of another "
-                               f"kind; winnow loads no DuckDB extension)") from error
-        if "lock" in text.lower():
-            raise IndexBusy(
-                f"{path}: the index is in use by another winnow process "
-                f"(DuckDB allows one writer); try again when it has finished "
-                f"[{text.split('Conflicting lock is held in')[-1].strip()}]"
-            ) from error
-        raise IndexCorrupt(f"{path}: cannot open the index: {text}") from error
-    except duckdb.Error as error:
-        raise IndexCorrupt(f"{path}: not a winnow index ({error})") from error
-
-
-def _refuse_special(path: Path) -> None:
-    """An existing index path must be a regular file: DuckDB would block forever
-    opening a FIFO and fail obscurely on a folder or device."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return  # missing (created) or unreadable (DuckDB says why)
-    if not stat.S_ISREG(mode):
-        raise IndexCorrupt(f"{path}: not a regular file ({kind_of(mode)}); "
-                           f"an index is one database file")
-
-
 class FingerprintIndex:
     """An open index.  Use as a context manager; writes go in :meth:`transaction`.
 
@@ -164,8 +117,8 @@ class FingerprintIndex:
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise IndexCorrupt(f"{self.path}: no such index (build one with `winnow index`)")
-        _refuse_special(self.path)
-        self._con = _connect(self.path, read_only)
+        refuse_special(self.path)
+        self._con = connect(self.path, read_only)
         self.read_only = read_only
         try:
             if not read_only:
@@ -353,7 +306,7 @@ class FingerprintIndex:
             raise
         self._con.close()
         os.replace(fresh, self.path)
-        self._con = _connect(self.path, read_only=False)
+        self._con = connect(self.path, read_only=False)
 
     def set_mtime(self, doc_id: int, mtime_ns: int) -> None:
         """Record a new mtime for a file whose content (checksum) did not change."""
