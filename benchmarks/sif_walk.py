@@ -29,8 +29,9 @@ from winnow.sif.walk import walk
 CLI = [sys.executable, "-m", "winnow"]
 
 
-def build(root: Path, depth: int) -> int:
-    """A chain of ``depth`` nested folders under ``root``; returns the number of files."""
+def build(root: Path, depth: int, every: int = 100) -> int:
+    """A chain of ``depth`` nested folders under ``root``, a small Python file every
+    ``every`` levels; returns the number of files."""
     root.mkdir()
     fd, files = os.open(root, os.O_RDONLY), 0
     try:
@@ -39,7 +40,7 @@ def build(root: Path, depth: int) -> int:
             inner = os.open("d", os.O_RDONLY, dir_fd=fd)
             os.close(fd)
             fd = inner
-            if level % 100 == 0:
+            if level % every == 0:
                 out = os.open("f.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
                 os.write(out, f"def f{level}(x):\n    return x * {level} + 1\n".encode() * 20)
                 os.close(out)

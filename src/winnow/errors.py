@@ -52,15 +52,9 @@ class ReportError(WinnowError):
         super().__init__(f"{path}: {reason}")
 
 
-class OutputError(WinnowError):
-    """An output (``-o FILE``, standard output) that cannot be written."""
-
-    exit_code = 3
-
-    def __init__(self, path: str, reason: str) -> None:
-        self.path = path
-        self.reason = reason
-        super().__init__(f"{path}: {reason}")
+class OutputError(ReportError):
+    """An output (``-o FILE``, standard output) that cannot be written; a report's
+    kin (same fields, same exit code)."""
 
 
 class IndexBusy(WinnowError):

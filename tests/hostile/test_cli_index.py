@@ -6,11 +6,13 @@ other files' results (groups, query matches) are what they were without it.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 
 import duckdb
 import pytest
@@ -110,54 +112,33 @@ def test_groups_refuses_an_index_of_another_format_version(klass: Path, tmp_path
     assert "class.db: index format version 1" in result.stderr
 
 
+def _load_walk_benchmark() -> ModuleType:
+    """``benchmarks/sif_walk.py``, whose tree builder the depth tests share."""
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "sif_walk.py"
+    spec = importlib.util.spec_from_file_location("sif_walk_benchmark", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+WALK_BENCHMARK = _load_walk_benchmark()
+
+
 def _deep_tree(root: Path, depth: int) -> int:
-    """Nested folders ``d/d/...`` with a file every 50 levels; returns the file count.
-    Made through directory descriptors: no path longer than one name is used."""
-    root.mkdir()
-    fd, files = os.open(root, os.O_RDONLY), 0
-    try:
-        for level in range(depth):
-            os.mkdir("d", dir_fd=fd)
-            inner = os.open("d", os.O_RDONLY, dir_fd=fd)
-            os.close(fd)
-            fd = inner
-            if level % 50 == 0:
-                out = os.open("f.py", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd)
-                os.write(out, program(level).encode())
-                os.close(out)
-                files += 1
-    finally:
-        os.close(fd)
-    return files
-
-
-def _remove_deep(root: Path) -> None:
-    """Remove a tree of any depth (``shutil.rmtree`` recurses once per level)."""
-    while root.exists():
-        path = root
-        while True:
-            children = list(path.iterdir())
-            folders = [c for c in children if c.is_dir() and not c.is_symlink()]
-            for child in children:
-                if child not in folders:
-                    child.unlink()
-            if not folders:
-                break
-            path = folders[0]
-        os.chdir(path.parent)  # relative names keep every path short
-        os.rmdir(path.name)
+    """Nested folders ``d/d/...`` with a file every 50 levels; the file count."""
+    return int(WALK_BENCHMARK.build(root, depth, every=50))
 
 
 @pytest.fixture
-def deep_trees(tmp_path: Path) -> Iterator[list[Path]]:
+def deep_trees() -> Iterator[list[Path]]:
+    """Trees to remove at the end, deepest first (``shutil.rmtree``, as pytest's
+    clean-up uses, recurses once per level and fails on deep ones)."""
     made: list[Path] = []
-    cwd = os.getcwd()
     yield made
-    try:
-        for root in made:
-            _remove_deep(root)
-    finally:
-        os.chdir(cwd)
+    for root in made:
+        if root.exists():
+            WALK_BENCHMARK.remove(root)
 
 
 def test_the_walk_is_linear_in_depth(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
