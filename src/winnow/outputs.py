@@ -67,7 +67,7 @@ def _replace(path: str | os.PathLike[str], *, binary: bool) -> Iterator[IO[Any]]
             yield handle
         return
     target = Path(os.path.realpath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name[:40]}.", suffix=".tmp",
+    fd, tmp = tempfile.mkstemp(prefix=f".winnow-{target.name[:40]}.", suffix=".tmp",
                                dir=target.parent)
     try:
         os.fchmod(fd, _mode_for(target))

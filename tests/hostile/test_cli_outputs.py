@@ -206,3 +206,17 @@ def test_a_reader_that_stops_early_ends_the_run_quietly(tmp_path: Path) -> None:
     reader.wait(timeout=30)
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr and "Error" not in done.stderr
+
+
+def test_an_output_through_a_link_replaces_the_file_and_keeps_the_link(
+        klass: Path, tmp_path: Path) -> None:
+    real = tmp_path / "results" / "pairs.csv"
+    real.parent.mkdir()
+    real.write_text("old\n", encoding="utf-8")
+    link = tmp_path / "latest.csv"
+    link.symlink_to(real)
+    result = winnow("compare", "-q", "-j", "1", "--format", "csv", "--each", klass, "-o", link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and link.resolve() == real
+    assert pairs_of(real.read_text(encoding="utf-8")) == compare_pairs(klass)
+    assert sorted(p.name for p in real.parent.iterdir()) == ["pairs.csv"]
