@@ -19,11 +19,24 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO, TextIO, cast
 
 
+def current_umask() -> int:
+    """The process's umask, read without changing it where Linux shows it
+    (``/proc/self/status``); elsewhere set and restored at once."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def creation_mode() -> int:
     """``0o666`` less the process's umask: the mode ``open(path, "w")`` creates."""
-    mask = os.umask(0o022)  # reading the umask means setting it; put it back at once
-    os.umask(mask)
-    return 0o666 & ~mask
+    return 0o666 & ~current_umask()
 
 
 def _mode_for(target: Path) -> int:
