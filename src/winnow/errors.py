@@ -52,6 +52,11 @@ class ReportError(WinnowError):
         super().__init__(f"{path}: {reason}")
 
 
+class OutputError(ReportError):
+    """An output (``-o FILE``, standard output) that cannot be written; a report's
+    kin (same fields, same exit code)."""
+
+
 class IndexBusy(WinnowError):
     """The index database is locked by another process (one writer at a time)."""
 

@@ -31,6 +31,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import io
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -185,8 +186,29 @@ def _parse_label(raw: str, where: str, path: str) -> int:
     raise InputError(path, f"{where}: label must be 0 or 1, got {raw!r}")
 
 
+def _check_relative(name: str, where: str, path: str) -> None:
+    """A labelled path must stay under the root: relative, without ``..``."""
+    parts = PurePosixPath(name.replace("\\", "/")).parts
+    if PurePosixPath(name).is_absolute() or name.startswith("\\") or ".." in parts:
+        raise InputError(path, f"{where}: {name!r} is not a path inside --root "
+                               f"(absolute, or with '..')")
+
+
+def _check_consistent(pair: LabelledPair, where: str,
+                      first_seen: dict[tuple[str, str], tuple[int, str]], path: str) -> None:
+    """The same pair labelled both 1 and 0 is a contradiction, not data."""
+    label, first = first_seen.setdefault(pair.key, (pair.label, where))
+    if label != pair.label:
+        raise InputError(path, f"{where}: {pair.file_a!r}, {pair.file_b!r} labelled "
+                               f"{pair.label}, but {label} on {first}")
+
+
 def load_labels(path: Path) -> LabelSet:
-    """Read a labels CSV; every problem raises :class:`InputError` naming the line."""
+    """Read a labels CSV; every problem raises :class:`InputError` naming the line.
+
+    Paths must be relative and stay under the root (no ``..``); one pair may
+    not be labelled both 1 and 0.
+    """
     try:
         with io.TextIOWrapper(open_regular(path), encoding="utf-8-sig", newline="") as handle:
             reader = csv.DictReader(handle)
@@ -198,15 +220,19 @@ def load_labels(path: Path) -> LabelSet:
             reader.fieldnames = header
             extras = tuple(c for c in header if c not in REQUIRED_COLUMNS)
             pairs = []
+            first_seen: dict[tuple[str, str], tuple[int, str]] = {}
             for row in reader:
                 where = f"line {reader.line_num}"
                 if any(not (row.get(c) or "").strip() for c in REQUIRED_COLUMNS):
                     raise InputError(str(path), f"{where}: empty file_a, file_b or label")
                 a, b = row["file_a"].strip(), row["file_b"].strip()
+                _check_relative(a, where, str(path))
+                _check_relative(b, where, str(path))
                 if pair_key(a, b)[0] == pair_key(a, b)[1]:
                     raise InputError(str(path), f"{where}: a file paired with itself")
                 pairs.append(LabelledPair(a, b, _parse_label(row["label"], where, str(path)),
                                           {c: (row.get(c) or "").strip() for c in extras}))
+                _check_consistent(pairs[-1], where, first_seen, str(path))
     except OSError as error:
         raise InputError(str(path), error.strerror or str(error)) from error
     except (UnicodeDecodeError, csv.Error) as error:
@@ -311,7 +337,17 @@ def _record(column: str | None, value: str, scores: Scores) -> dict[str, object]
 
 def labelled_submissions(label_set: LabelSet, root: Path,
                          read_options: ReadOptions | None = None) -> list[SubmissionSource]:
-    """One submission per file the labels name, named by its path relative to ``root``."""
+    """One submission per file the labels name, named by its path relative to ``root``.
+
+    Raises :class:`InputError` for a path that leads outside ``root`` through a
+    symbolic link (the labels may only name files under the root).
+    """
+    real_root = os.path.realpath(root)
+    for name in label_set.files():
+        real = os.path.realpath(root / name)
+        if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
+            raise InputError(str(root / name), "leads outside --root (symbolic link); "
+                                               "the labels may only name files under it")
     return [load_submission(str(root / name), read_options=read_options, name=name)
             for name in label_set.files()]
 

@@ -58,8 +58,9 @@ def test_format_version_checked(tmp_path: Path) -> None:
     con.execute("UPDATE meta SET value = replace(value, ?, '\"format_version\": 99')",
                 [f'"format_version": {FORMAT_VERSION}'])
     con.close()
-    with FingerprintIndex(db) as index, pytest.raises(IndexMismatch, match="version 99"):
-        _ = index.params
+    for read_only in (False, True):  # checked on open, whatever the command reads
+        with pytest.raises(IndexMismatch, match="version 99"):
+            FingerprintIndex(db, read_only=read_only)
 
 
 def test_transaction_rolls_back_on_error(tmp_path: Path) -> None:

@@ -62,17 +62,18 @@ def test_query_cli_writes_csv_for_a_non_utf8_query_name(tree: Path, tmp_path: Pa
 def test_pseudo_file_systems_are_not_walked(tmp_path: Path) -> None:
     """``/proc`` holds kcore (128 TiB by its size) and blocking files: walking it
     would index forever.  Mount points of such file systems are skipped."""
-    from winnow.sif.walk import PSEUDO, pseudo_mount_points
+    from winnow.sif.walk import PSEUDO, pseudo_devices
 
-    mounts = tmp_path / "mounts"
-    mounts.write_text("proc /proc proc rw 0 0\n/dev/sda1 / ext4 rw 0 0\n"
-                      "sysfs /my\\040sys sysfs rw 0 0\n")
-    assert pseudo_mount_points(str(mounts)) == {"/proc", "/my sys"}
-    if "/proc" not in pseudo_mount_points():
+    mounts = tmp_path / "mountinfo"
+    mounts.write_text("22 27 0:21 / /proc rw,relatime - proc proc rw\n"
+                      "27 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw\n"
+                      "23 27 0:22 / /my\\040sys rw,relatime - sysfs sysfs rw\n")
+    assert pseudo_devices(str(mounts)) == {os.makedev(0, 21), os.makedev(0, 22)}
+    if not os.path.isdir("/proc") or os.stat("/proc").st_dev not in pseudo_devices():
         pytest.skip("no /proc mounted here")
     result = walk(["/proc", tmp_path])
     assert [s.path for s in result.skipped if s.reason == PSEUDO] == ["/proc"]
-    assert [Path(f.path).name for f in result.files] == ["mounts"]
+    assert [Path(f.path).name for f in result.files] == ["mountinfo"]
 
 
 def test_a_pool_made_with_the_index_open_is_not_forked(tree: Path, tmp_path: Path,

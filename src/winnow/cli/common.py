@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import sys
+import traceback
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NoReturn, TextIO, TypeVar
 
 import click
 
 from winnow.config import METHODS, WinnowConfig
-from winnow.errors import InvalidConfig, WinnowError
+from winnow.errors import InvalidConfig, OutputError, WinnowError
+from winnow.outputs import atomic_text
 from winnow.reports.table import safe
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -23,9 +26,10 @@ FORMATS = ("table", "csv", "json", "jsonl")
 
 #: Exit codes shared by every command (documented in docs/cli.md):
 #: 0 done; 1 some input could not be read or used (each named on standard
-#: error, the rest is processed); 2 usage error (bad option or parameters, or
-#: parameters other than an index's); 3 failed for a reason outside the input
-#: (output or report not writable, index in use by another process).
+#: error, the rest is processed); 2 usage error (bad option or parameters,
+#: parameters other than an index's, an output onto an input or the index);
+#: 3 failed for a reason outside the input (output or report not writable,
+#: index in use by another process) or an internal error (a defect).
 EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
 
@@ -76,18 +80,26 @@ def format_option(default: str = "table") -> Callable[[F], F]:
 
 def output_option(func: F) -> F:
     """``-o/--output FILE``: where the result goes (default: standard output)."""
-    return click.option("-o", "--output", "out_path", type=click.Path(path_type=Path),
+    return click.option("-o", "--output", "out_path",
+                        type=click.Path(path_type=Path, readable=False),
                         default=None, metavar="FILE",
                         help="Write the result to FILE instead of standard output.")(func)
 
 
 @contextmanager
 def output(path: Path | None) -> Iterator[TextIO]:
-    """``-o FILE`` opened for writing (UTF-8, no newline translation), or standard output."""
+    """``-o FILE`` opened for writing (UTF-8, no newline translation), or standard output.
+
+    ``FILE`` is replaced only when the block ends without an exception (a
+    temporary file beside it is renamed over it, :mod:`winnow.outputs`); check
+    it with :func:`winnow.cli.outputs.check_outputs` before the work.
+    """
     if path is None:
+        if sys.stdout is None:
+            raise OutputError("standard output", "closed (give -o FILE)")
         yield sys.stdout
         return
-    with open(path, "w", encoding="utf-8", newline="") as handle:
+    with atomic_text(path) as handle:
         yield handle
 
 
@@ -135,13 +147,29 @@ def fail(error: WinnowError) -> None:
     click.echo(f"winnow: error: {safe(str(error))}", err=True)
 
 
+def _set_debug(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    ctx.meta[DEBUG_KEY] = value
+
+
+#: Where ``--debug`` is kept (``click.Context.meta``, shared by every sub-context).
+DEBUG_KEY = "winnow.debug"
+
+
 class WinnowGroup(click.Group):
     """The command group, turning errors no command handled into messages and exit codes.
 
     A :class:`WinnowError` leaves with its ``exit_code``; an :class:`OSError`
-    (typically ``-o FILE`` not writable) and a worker process that died (killed
-    by the system, e.g. out of memory) with :data:`EXIT_FAILED`.
+    (typically ``-o FILE`` not writable), a worker process that died (killed
+    by the system, e.g. out of memory) and any other exception (a defect of
+    winnow's: one line, the traceback with ``--debug``) with :data:`EXIT_FAILED`.
+    A reader that stops early (``winnow ... | head``) ends the run quietly.
     """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.params.append(click.Option(
+            ["--debug"], is_flag=True, expose_value=False, callback=_set_debug,
+            help="Show the traceback of an internal error (otherwise one line, exit 3)."))
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -154,14 +182,44 @@ class WinnowGroup(click.Group):
                        "perhaps out of memory); try fewer workers with -j", err=True)
             exit_with(EXIT_FAILED)
         except BrokenPipeError:
-            raise
+            quiet_stdout()
+            raise SystemExit(EXIT_OK) from None
         except OSError as error:
             where = error.filename if error.filename is not None else "output"
-            click.echo(f"winnow: error: {where}: {error.strerror or error}", err=True)
+            click.echo(f"winnow: error: {safe(str(where))}: {error.strerror or error}",
+                       err=True)
             exit_with(EXIT_FAILED)
+        except (click.exceptions.ClickException, click.exceptions.Exit,
+                click.exceptions.Abort):
+            raise
+        except Exception as error:  # a defect: one line, the traceback on request
+            internal_error(error, bool(ctx.meta.get(DEBUG_KEY)))
+
+
+def internal_error(error: Exception, debug: bool) -> NoReturn:
+    """Report an unexpected exception in one line (with ``debug``, its traceback too)
+    and leave with :data:`EXIT_FAILED`."""
+    if debug:
+        traceback.print_exception(error)
+    detail = f"{type(error).__name__}: {error}"
+    click.echo(f"winnow: error: internal error ({safe(detail)[:300]})"
+               f"{'' if debug else '; rerun with --debug for the traceback'}", err=True)
+    exit_with(EXIT_FAILED)
+
+
+def quiet_stdout() -> None:
+    """Point standard output at /dev/null (after a broken pipe, so that flushing
+    at exit cannot fail again)."""
+    with suppress(OSError, ValueError, AttributeError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def exit_with(code: int) -> NoReturn:
-    """Leave with ``code`` after flushing the output."""
-    sys.stdout.flush()
+    """Leave with ``code`` after flushing the output (a closed or broken standard
+    output is not an error at this point: what it lost was reported)."""
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        quiet_stdout()
     raise SystemExit(code)

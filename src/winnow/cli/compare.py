@@ -12,7 +12,6 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
@@ -32,6 +31,8 @@ from winnow.cli.common import (
     resolve_kt,
     warn,
 )
+from winnow.cli.common import output as common_output
+from winnow.cli.outputs import check_outputs
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
@@ -298,14 +299,13 @@ def compare_command(
                   passages_top=passages_top)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     try:
+        check_outputs([output], inputs=[*paths, *archive, *params["base"]], report=report)
         result = run_compare(paths, each, archive, params, progress)
         check_lang(result, params["lang"])
         _report_issues(result)
         if len(result.submissions) < 2:
             warn("fewer than two submissions: nothing to compare")
-        with ExitStack() as stack:
-            out: TextIO = sys.stdout if output is None else stack.enter_context(
-                open(output, "w", encoding="utf-8", newline=""))
+        with common_output(output) as out:
             write_output(result, fmt, out)
         if report is not None:
             from winnow.reports.html import write_report

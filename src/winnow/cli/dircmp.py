@@ -9,6 +9,7 @@ import click
 
 from winnow.cli.common import exit_with, fail, format_option, output, output_option
 from winnow.cli.index import print_summary, run_index
+from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
 from winnow.sif.dircmp import check_disjoint, compare_dirs
@@ -31,6 +32,7 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
                    jobs: int | None, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Compare DIR_A and DIR_B by content: identical, renamed, modified, similar,
     only on one side, and an overall similarity for the two folders."""
+    check_outputs([out_path], inputs=(dir_a, dir_b), index=db)
     try:
         check_disjoint(str(dir_a), str(dir_b))
         with tempfile.TemporaryDirectory(prefix="winnow-dircmp-") as tmp:

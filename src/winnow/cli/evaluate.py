@@ -12,13 +12,13 @@ from __future__ import annotations
 import csv
 import json
 import sys
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
 import click
 
 from winnow.cli.common import exit_with, fail, format_option, is_terminal, terminal_safe, warn
+from winnow.cli.common import output as common_output
 from winnow.cli.compare import (
     EXIT_FAILED,
     EXIT_OK,
@@ -29,7 +29,8 @@ from winnow.cli.compare import (
     read_options_of,
     settings,
 )
-from winnow.errors import WinnowError
+from winnow.cli.outputs import check_outputs
+from winnow.errors import OutputError, WinnowError
 from winnow.evaluation import (
     Evaluation,
     LabelSet,
@@ -127,9 +128,11 @@ def write_output(data: dict[str, Any], fmt: str, out: TextIO) -> None:
 
 def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
                    group: tuple[str, ...], params: dict[str, Any],
-                   progress: ProgressBar) -> dict[str, Any]:
-    """Load the labels, compare their files, score the ranking."""
+                   progress: ProgressBar, output: Path | None = None) -> dict[str, Any]:
+    """Load the labels, check ``output`` against them, compare their files, score."""
     labels = select(load_labels(labels_path), where, group)
+    check_outputs([output], inputs=[labels_path, *params["base"],
+                                    *(root / name for name in labels.files())])
     read = read_options_of(params)
     subs = labelled_submissions(labels, root, read)
     chosen = settings(subs, {**params, "top": 0, "passages": False})
@@ -178,15 +181,13 @@ def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tu
     """
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     try:
-        data = run_evaluation(labels, root, where, group, params, progress)
-        with ExitStack() as stack:
-            out: TextIO = sys.stdout if output is None else stack.enter_context(
-                open(output, "w", encoding="utf-8", newline=""))
+        data = run_evaluation(labels, root, where, group, params, progress, output)
+        with common_output(output) as out:
             write_output(data, fmt, out)
     except OSError as error:
         click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
         exit_with(EXIT_FAILED)
     except WinnowError as error:
         fail(error)
-        exit_with(EXIT_USAGE)
+        exit_with(EXIT_FAILED if isinstance(error, OutputError) else EXIT_USAGE)
     exit_with(EXIT_SKIPPED if data["unread"] else EXIT_OK)

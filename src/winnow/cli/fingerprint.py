@@ -20,6 +20,7 @@ from winnow.cli.common import (
     output_option,
     write_records,
 )
+from winnow.cli.outputs import check_outputs
 from winnow.cli.tokens import build_frontend_options, frontend_options, read_documents
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
@@ -117,6 +118,7 @@ def fingerprint_command(
     its density, parameters and fingerprints.  A file that cannot be read is
     reported and skipped; the exit code is then 1.
     """
+    check_outputs([out_path], inputs=files)
     options = build_frontend_options(unit, keep)
     failures: list[Path] = []
 

@@ -10,6 +10,7 @@ import click
 
 from winnow.cli.common import exit_with, fail, format_option, output, output_option
 from winnow.cli.index import db_option
+from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
 from winnow.sif.groups import GroupOptions, find_groups
@@ -68,6 +69,7 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     """
     options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
+    check_outputs([out_path], index=db)
     try:
         print_groups(db, options, fmt, out_path)
     except WinnowError as error:

@@ -12,7 +12,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import asdict
+from dataclasses import asdict, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +28,7 @@ from winnow.cli.common import (
     output_option,
     write_records,
 )
+from winnow.cli.outputs import check_outputs
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.frontends import FRONTENDS
@@ -72,11 +73,25 @@ def params_options(func: F) -> F:
     return func
 
 
-def _value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    return int(text) if text.isdigit() else text
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def frontend_option(item: str) -> tuple[str, Any]:
+    """One ``--frontend-option NAME=VALUE``, typed by its :class:`FrontEndOptions`
+    field: a switch takes exactly true/false (yes/no, on/off, 1/0), never "any
+    non-empty text" (``keep_case=no`` must not mean true).  A usage error otherwise."""
+    name, sep, value = (part.strip() for part in item.partition("="))
+    if not sep:
+        raise click.UsageError(f"--frontend-option wants NAME=VALUE, got {item!r}")
+    types = {f.name: f.type for f in fields(FrontEndOptions)}
+    if name not in types:
+        raise click.UsageError(f"--frontend-option: no option {name!r}; choose from "
+                               f"{', '.join(types)}")
+    if types[name] not in (bool, "bool"):
+        return name, value
+    if value.lower() in _TRUE + _FALSE:
+        return name, value.lower() in _TRUE
+    raise click.UsageError(f"--frontend-option {name} wants true or false, got {value!r}")
 
 
 def build_params(k: int | None, t: int | None, method: str | None, bits: int | None,
@@ -90,10 +105,8 @@ def build_params(k: int | None, t: int | None, method: str | None, bits: int | N
     t_value = t if t is not None else (k_value if method == "sif" else k_value + 99)
     fe_options: dict[str, Any] = {}
     for item in frontend_options:
-        name, sep, value = item.partition("=")
-        if not sep:
-            raise click.UsageError(f"--frontend-option wants NAME=VALUE, got {item!r}")
-        fe_options[name.strip()] = _value(value.strip())
+        name, value = frontend_option(item)
+        fe_options[name] = value
     known = ("auto", *FRONTENDS)
     if frontend is not None and frontend not in known:
         raise click.UsageError(f"unknown front-end {frontend!r}; choose from {', '.join(known)}")
@@ -192,7 +205,7 @@ def report_missing(summary: BuildSummary) -> bool:
 
 
 @click.command("index")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
 @db_option
 @params_options
 @click.option("-j", "--jobs", type=click.IntRange(0), default=None,
@@ -223,6 +236,7 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
     summary goes to standard error; --format and -o apply to --info.
     """
     params = build_params(k, t, method, bits, seed, frontend, frontend_options)
+    check_outputs([out_path] if info else [], inputs=paths, index=db)
     try:
         if info:
             print_info(db, fmt, out_path)

@@ -16,6 +16,7 @@ from winnow.cli.common import (
     output_option,
 )
 from winnow.cli.index import db_option
+from winnow.cli.outputs import check_outputs
 from winnow.errors import IndexCorrupt, WinnowError
 from winnow.index import FingerprintIndex
 from winnow.sif.query import Measure, QueryResult, query_file
@@ -23,7 +24,8 @@ from winnow.sif.render import write_query
 
 
 @click.command("query")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(path_type=Path, readable=False))
 @db_option
 @click.option("--threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
               help="Minimum similarity in percent (of --measure).")
@@ -46,6 +48,7 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
     JSON output adds sif's occurrence-based figure (sif_percent), which can
     pass 100 when fingerprints repeat.
     """
+    check_outputs([out_path], inputs=files, index=db)
     results: list[QueryResult] = []
     failed = False
     try:

@@ -30,6 +30,13 @@ Generated from each command's `--help` by `python -m winnow.cli.reference > docs
   escaped (`\x1b`, `\u202e`); CSV to a file or pipe keeps them as they are.
 * Messages go to standard error as `winnow: error: ...` and
   `winnow: warning: ...`; results go to standard output or `FILE`.
+* Output paths (`-o FILE`, `--report`) are checked before any work: a target
+  that is one of the inputs (the same file through any link, or a file inside
+  an input folder), the index (`--db`) or another output is refused (exit 2);
+  one that cannot be written fails at once (exit 3).  `FILE` is written to a
+  temporary file beside it and renamed over it at the end, so a failed run
+  leaves the old file whole; new files get the mode the umask allows.
+* A reader that stops early (`winnow compare ... | head`) ends the run quietly.
 
 ## Exit codes
 
@@ -40,10 +47,14 @@ theirs in `winnow.errors.WinnowError.exit_code`):
 |---|---|
 | 0 | done |
 | 1 | some input could not be read or used (each named on standard error); the rest was processed |
-| 2 | usage error: a bad option or parameter value, or parameters other than an index's |
-| 3 | failed for a reason outside the input: output or report not writable, index in use |
+| 2 | usage error: a bad option or parameter value, parameters other than an index's, \
+or an output that would overwrite an input or the index |
+| 3 | failed for a reason outside the input: output or report not writable, standard \
+output closed, index in use, or an internal error (one line; `winnow --debug COMMAND ...` \
+shows the traceback) |
 
-`winnow evaluate` uses 2 for every library error it meets (e.g. an unreadable labels file).
+`winnow evaluate` uses 2 for every error in its input (e.g. an unreadable labels file, a
+path outside `--root`, a pair labelled both 1 and 0).
 """
 
 

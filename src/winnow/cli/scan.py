@@ -16,12 +16,14 @@ from winnow.cli.index import (
     report_missing,
     run_index,
 )
+from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.sif.groups import GroupOptions
 
 
 @click.command("scan")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", nargs=-1, required=True,
+                type=click.Path(path_type=Path, readable=False))
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Keep the index in this file (default: a temporary one).")
 @params_options
@@ -40,6 +42,7 @@ def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int
                  follow_links: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Find identical and similar files under PATHS in one command (index + groups)."""
     params = build_params(k, t, method, bits, seed, frontend, frontend_options)
+    check_outputs([out_path], inputs=paths, index=db)
     options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     try:

@@ -23,6 +23,7 @@ from winnow.cli.common import (
     warn,
     write_records,
 )
+from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.frontends import FRONTENDS, FrontEndOptions, read_document
 from winnow.frontends.code import resolve_language
@@ -161,7 +162,8 @@ def print_side_by_side(doc: Document, out: TextIO) -> None:
 
 
 @click.command("tokens")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(path_type=Path, readable=False))
 @frontend_options
 @format_option()
 @output_option
@@ -175,6 +177,7 @@ def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | No
     add cell and cell_line).  A file that cannot be read is reported and
     skipped; the exit code is then 1.
     """
+    check_outputs([out_path], inputs=files)
     options = build_frontend_options(unit, keep)
     failures: list[Path] = []
     docs = read_documents(files, frontend, lang, options, failures)

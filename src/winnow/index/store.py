@@ -30,19 +30,17 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import duckdb
 import numpy as np
 import numpy.typing as npt
 
 from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
-from winnow.fileio import kind_of
+from winnow.index.connection import connect, quote_identifier, refuse_special
 from winnow.index.params import FORMAT_VERSION, IndexParams
 
 _SCHEMA = (
@@ -108,36 +106,6 @@ class IndexInfo:
         return 100.0 * self.index_bytes / self.bytes_indexed if self.bytes_indexed else 0.0
 
 
-def _connect(path: Path, read_only: bool) -> duckdb.DuckDBPyConnection:
-    try:
-        con = duckdb.connect(str(path), read_only=read_only)
-        con.execute("SET enable_progress_bar = false")  # the library never prints
-        return con
-    except duckdb.IOException as error:
-        text = str(error)
-        if "lock" in text.lower():
-            raise IndexBusy(
-                f"{path}: the index is in use by another winnow process "
-                f"(DuckDB allows one writer); try again when it has finished "
-                f"[{text.split('Conflicting lock is held in')[-1].strip()}]"
-            ) from error
-        raise IndexCorrupt(f"{path}: cannot open the index: {text}") from error
-    except duckdb.Error as error:
-        raise IndexCorrupt(f"{path}: not a winnow index ({error})") from error
-
-
-def _refuse_special(path: Path) -> None:
-    """An existing index path must be a regular file: DuckDB would block forever
-    opening a FIFO and fail obscurely on a folder or device."""
-    try:
-        mode = path.stat().st_mode
-    except OSError:
-        return  # missing (created) or unreadable (DuckDB says why)
-    if not stat.S_ISREG(mode):
-        raise IndexCorrupt(f"{path}: not a regular file ({kind_of(mode)}); "
-                           f"an index is one database file")
-
-
 class FingerprintIndex:
     """An open index.  Use as a context manager; writes go in :meth:`transaction`.
 
@@ -149,8 +117,8 @@ class FingerprintIndex:
         self.path = Path(path)
         if read_only and not self.path.exists():
             raise IndexCorrupt(f"{self.path}: no such index (build one with `winnow index`)")
-        _refuse_special(self.path)
-        self._con = _connect(self.path, read_only)
+        refuse_special(self.path)
+        self._con = connect(self.path, read_only)
         self.read_only = read_only
         try:
             if not read_only:
@@ -161,6 +129,7 @@ class FingerprintIndex:
                 for statement in _SCHEMA:
                     self._con.execute(statement)
             self._check_tables()
+            self.params  # noqa: B018 (checks the format version and parameters on open)
         except BaseException:
             self._con.close()
             raise
@@ -189,16 +158,28 @@ class FingerprintIndex:
     @property
     def params(self) -> IndexParams | None:
         """The stored parameters, or ``None`` for an empty new index."""
-        row = self._con.execute("SELECT value FROM meta WHERE key = 'params'").fetchone()
-        if row is None:
+        rows = self._con.execute("SELECT value FROM meta WHERE key = 'params'").fetchall()
+        if not rows:
             return None
-        data = json.loads(row[0])
-        if data.get("format_version") != FORMAT_VERSION:
+        try:
+            data = json.loads(rows[0][0]) if len(rows) == 1 else None
+            version = data.get("format_version") if isinstance(data, dict) else None
+        except (TypeError, ValueError) as error:
+            raise IndexCorrupt(f"{self.path}: the stored parameters are unreadable "
+                               f"({error}); rebuild the index") from error
+        if not isinstance(data, dict):
+            raise IndexCorrupt(f"{self.path}: the stored parameters are not one JSON "
+                               f"object; rebuild the index")
+        if version != FORMAT_VERSION:
             raise IndexMismatch(
-                f"{self.path}: index format version {data.get('format_version')} is not "
+                f"{self.path}: index format version {version!r} is not "
                 f"{FORMAT_VERSION}, the one this winnow reads; rebuild the index"
             )
-        return IndexParams.from_dict(data)
+        try:
+            return IndexParams.from_dict(data)
+        except (TypeError, ValueError, KeyError, AttributeError) as error:
+            raise IndexCorrupt(f"{self.path}: the stored parameters are invalid "
+                               f"({type(error).__name__}: {error}); rebuild the index") from error
 
     def resolve_params(self, requested: IndexParams | None) -> IndexParams:
         """The parameters to use: the stored ones, checked against ``requested``.
@@ -308,16 +289,24 @@ class FingerprintIndex:
         if self.read_only:
             raise IndexBusy(f"{self.path}: opened read-only, cannot compact")
         fresh = self.path.with_name(self.path.name + ".compact")
-        for stale in (fresh, fresh.with_name(fresh.name + ".wal")):
+        leftovers = (fresh, fresh.with_name(fresh.name + ".wal"))
+        for stale in leftovers:
             stale.unlink(missing_ok=True)
         row = self._con.execute("SELECT current_database()").fetchone()
-        name = str(row[0]) if row else ""
-        self._con.execute("ATTACH ? AS winnow_compacted", [str(fresh)])
-        self._con.execute(f'COPY FROM DATABASE "{name}" TO winnow_compacted')
-        self._con.execute("DETACH winnow_compacted")
+        name = quote_identifier(str(row[0]) if row else "")
+        try:
+            self._con.execute("ATTACH ? AS winnow_compacted", [str(fresh)])
+            try:
+                self._con.execute(f"COPY FROM DATABASE {name} TO winnow_compacted")
+            finally:
+                self._con.execute("DETACH winnow_compacted")
+        except BaseException:
+            for stale in leftovers:
+                stale.unlink(missing_ok=True)
+            raise
         self._con.close()
         os.replace(fresh, self.path)
-        self._con = _connect(self.path, read_only=False)
+        self._con = connect(self.path, read_only=False)
 
     def set_mtime(self, doc_id: int, mtime_ns: int) -> None:
         """Record a new mtime for a file whose content (checksum) did not change."""

@@ -19,7 +19,6 @@ import base64
 import hashlib
 import os
 import re
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -34,8 +33,17 @@ from markupsafe import Markup
 import winnow
 from winnow.errors import ReportError
 from winnow.matching.model import ComparisonResult
+from winnow.outputs import atomic_binary
 from winnow.reports.histogram import histogram
-from winnow.reports.html_view import LineCache, Namer, PairView, pair_row, pair_view, percent
+from winnow.reports.html_view import (
+    LineCache,
+    Namer,
+    PairView,
+    pair_row,
+    pair_view,
+    percent,
+    visible_name,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -115,7 +123,7 @@ def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str,
         issues = [("skipped" if i.skipped else "note") + " (path and reason hidden by --anonymize)"
                   for i in result.issues]
     else:
-        issues = [str(i) for i in result.issues]
+        issues = [visible_name(str(i)) for i in result.issues]
     return {
         "n_submissions": len(result.submissions),
         "rows": [pair_row(namer, p, i, single) for i, p in enumerate(result.pairs, 1)],
@@ -138,16 +146,10 @@ def _pair_views(result: ComparisonResult, namer: Namer, single: bool,
 
 
 def _write(path: Path, template: str, context: dict[str, Any]) -> None:
-    """Render ``template`` into ``path`` atomically (a temporary file, then rename)."""
-    fd, tmp = tempfile.mkstemp(prefix=".winnow-", suffix=".html", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as out:
-            _environment().get_template(template).stream(**context).dump(out, "utf-8")
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Render ``template`` into ``path`` atomically (a temporary file, then rename;
+    a new page gets the mode the umask allows, a replaced one keeps its own)."""
+    with atomic_binary(path) as out:
+        _environment().get_template(template).stream(**context).dump(out, "utf-8")
 
 
 def is_single_file(path: Path) -> bool:

@@ -156,13 +156,13 @@ class Namer:
         return sub is not None and sub.role == "archive"
 
     def submission(self, name: str) -> str:
-        """How submission ``name`` is shown."""
-        return name if self._pseudo is None else self._pseudo.submission(name)
+        """How submission ``name`` is shown (:func:`visible_name` of it)."""
+        return visible_name(name) if self._pseudo is None else self._pseudo.submission(name)
 
     def file(self, submission: str, path: str) -> str:
-        """How file ``path`` of ``submission`` is shown."""
+        """How file ``path`` of ``submission`` is shown (:func:`visible_name` of it)."""
         if self._pseudo is None:
-            return path
+            return visible_name(path)
         sub = self._subs.get(submission)
         siblings = [f.path for f in sub.files] if sub is not None else []
         return self._pseudo.file(submission, path, siblings)
@@ -182,6 +182,17 @@ _VISIBLE = str.maketrans({"\r": "\u240d", "\x0b": "\u240b", "\x0c": "\u240c",
 
 
 _INVISIBLE = re.compile("[" + "".join(chr(c) for c in _VISIBLE) + "]")
+
+#: Other control characters (C0, DEL, C1) in a name, shown as ``⟦U+001B⟧``.
+_NAME_CONTROLS = str.maketrans({c: f"\u27e6U+{c:04X}\u27e7"
+                                for c in [*range(0x20), *range(0x7f, 0xa0)]})
+
+
+def visible_name(name: str) -> str:
+    """A file or submission name as the report shows it: bidirectional controls by
+    name as in the code view (``\u202efdp.py`` must not read as ``py.pdf``), and
+    every other control character too (HTML escaping is the template's)."""
+    return name.translate(_VISIBLE).translate(_NAME_CONTROLS)
 
 #: Lines of each file already split, shared by the pairs of one report.
 LineCache = dict[FileKey, list[str]]

@@ -3,8 +3,11 @@
 Incremental, as sif's index is meant to be kept: a file whose size and mtime
 match the stored ones is not read; a changed one is re-read and, if its
 checksum also changed, re-fingerprinted; stored files under the given paths
-that are gone are dropped.  The whole run is one transaction, so a crash at
-any moment leaves the old index or the new one.
+that are gone, or are no longer regular files (now a link, a FIFO ...), are
+dropped; one that could not be read this time keeps its old entry.  The index's
+own files (database, log) are never indexed, wherever the walk meets them.  The whole
+run is one transaction, so a crash at any moment leaves the old index or the
+new one.
 
 Reading and fingerprinting run in a process pool (``jobs``); all database
 writes happen in the calling process.  Progress goes to an optional callback
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import stat
 import sys
 import threading
 import time
@@ -187,6 +191,33 @@ def _under_any(path: str, prefixes: set[str]) -> bool:
                                                      for p in prefixes))
 
 
+#: Files of an index besides the database: its write-ahead log, a compaction's copy.
+INDEX_SUFFIXES = ("", ".wal", ".compact", ".compact.wal")
+
+
+def _is_index_file(path: str, index: FingerprintIndex) -> bool:
+    """Whether ``path`` is the index itself (or its log): ``winnow index .`` with
+    the index in ``.`` must not fingerprint the file it is writing."""
+    name = os.path.basename(path)
+    own = index.path.name
+    if not any(name == own + suffix for suffix in INDEX_SUFFIXES):
+        return False  # the cheap test first: resolving a path costs a call per component
+    real = os.path.realpath(index.path)
+    return os.path.realpath(path) in {real + suffix for suffix in INDEX_SUFFIXES}
+
+
+def _unreadable(path: str, follow_links: bool, roots: Sequence[str]) -> bool:
+    """Whether a skipped ``path`` keeps its stored entries: only a regular file or a
+    folder that could not be read this time (a permission, an I/O error) does.
+    A path that is now a link (not followed), a FIFO, a device ... is no longer
+    a file of the index, nor is anything stored under it."""
+    try:
+        info = os.stat(path) if follow_links or path in roots else os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(info.st_mode) or stat.S_ISDIR(info.st_mode)
+
+
 def _apply(index: FingerprintIndex, outcome: Outcome, stored: dict[str, DocRow],
            summary: BuildSummary, replaced: list[int]) -> None:
     if isinstance(outcome, Skipped):
@@ -233,6 +264,7 @@ def update_index(
     started = time.perf_counter()
     absolute = [os.path.abspath(os.fspath(root)) for root in roots]
     found = walk(absolute, follow_links=follow_links)
+    found.files = [entry for entry in found.files if not _is_index_file(entry.path, index)]
     summary = BuildSummary(files_seen=len(found.files), skipped=list(found.skipped),
                            bytes_total=sum(entry.size for entry in found.files))
     with index.transaction():
@@ -254,8 +286,8 @@ def update_index(
             if progress is not None:
                 progress(done, summary.bytes_total)
         seen = {entry.path for entry in found.files}
-        # unreadable now: keep the old state (but what is gone is gone)
-        keep = {s.path for s in summary.skipped if s.reason not in GONE}
+        keep = {s.path for s in summary.skipped
+                if s.reason not in GONE and _unreadable(s.path, follow_links, absolute)}
         gone = [row.id for path, row in stored.items()
                 if path not in seen and not _under_any(path, keep)]
         summary.removed = len(gone)

@@ -29,7 +29,7 @@ from winnow.fileio import printable, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.fingerprinting import checksum, fingerprint_data
-from winnow.sif.walk import describe_error
+from winnow.sif.walk import NOT_FOUND, describe_error
 
 Measure = Literal["contained", "contains", "max"]
 
@@ -73,6 +73,9 @@ def _read(path: str) -> bytes:
         raise InputError(printable(path), "is a directory (give files)")
     try:
         return read_regular(path)
+    except FileNotFoundError as error:
+        reason = describe_error(error) if os.path.islink(path) else NOT_FOUND
+        raise InputError(printable(path), reason) from error
     except OSError as error:
         raise InputError(printable(path), describe_error(error)) from error
 

@@ -8,16 +8,16 @@ entries with a reason, and the walk goes on.
 Symbolic links are not followed unless ``follow_links`` (like ``find``), so a
 file is never indexed twice through a link; a path given explicitly is always
 followed.  When following, every directory is entered once (by device and
-inode), which breaks loops.  Mount points of pseudo file systems (``/proc``, ``/sys``,
-``/dev`` ...) are not walked, nor anything on their devices (``/proc`` reached through
-a link).  A name that is not valid UTF-8 is skipped with a reason
-(with everything under it): the index keeps paths as text.
+inode), which breaks loops.  Nothing on a pseudo file system (``/proc``, ``/sys``,
+``/dev`` ...) is walked or read, also when a link leads there: entries are
+checked by device number, so the walk stays linear in the depth of the tree.
+A name that is not valid UTF-8 is skipped with a reason (with everything under
+it): the index keeps paths as text.
 """
 
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,29 +35,31 @@ PSEUDO_FILESYSTEMS = frozenset({
     "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "hugetlbfs",
     "binfmt_misc", "efivarfs", "autofs", "rpc_pipefs", "nsfs",
 })
-_OCTAL = re.compile(r"\\([0-7]{3})")
 PSEUDO = "pseudo file system (kernel interface, not files); not walked"
 
 
-def pseudo_mount_points(mounts: str = "/proc/self/mounts") -> frozenset[str]:
-    """Mount points of :data:`PSEUDO_FILESYSTEMS` (empty where ``mounts`` is unreadable)."""
+def pseudo_devices(mountinfo: str = "/proc/self/mountinfo") -> frozenset[int]:
+    """Device numbers (``st_dev``) of the mounted :data:`PSEUDO_FILESYSTEMS`.
+
+    Read from ``mountinfo`` (``ID PARENT MAJOR:MINOR ROOT POINT ... - TYPE ...``)
+    rather than by stat-ing the mount points (an automounter would mount them).
+    An entry is then checked in constant time, wherever a link leads (empty
+    where ``mountinfo`` is unreadable).
+    """
+    devices = set()
     try:
-        with open(mounts, encoding="utf-8", errors="replace") as handle:
-            rows = [line.split() for line in handle]
+        with open(mountinfo, encoding="utf-8", errors="replace") as handle:
+            for line in handle:
+                fields = line.split()
+                if "-" not in fields[3:]:
+                    continue
+                kind = fields[fields.index("-", 3) + 1:][:1]
+                major, _, minor = fields[2].partition(":")
+                if kind and kind[0] in PSEUDO_FILESYSTEMS and major.isdigit() \
+                        and minor.isdigit():
+                    devices.add(os.makedev(int(major), int(minor)))
     except OSError:
         return frozenset()
-    return frozenset(_OCTAL.sub(lambda m: chr(int(m.group(1), 8)), row[1])  # \040 = space
-                     for row in rows if len(row) > 2 and row[2] in PSEUDO_FILESYSTEMS)
-
-
-def _devices(mount_points: frozenset[str]) -> frozenset[int]:
-    """The device numbers of ``mount_points`` (those that can be stat'ed)."""
-    devices = set()
-    for point in mount_points:
-        try:
-            devices.add(os.stat(point).st_dev)
-        except OSError:
-            continue
     return frozenset(devices)
 
 
@@ -104,8 +106,7 @@ class _Walker:
         self.seen_dirs: set[tuple[int, int]] = set()
         self.seen_files: set[str] = set()
         self.result = WalkResult()
-        self.pseudo = pseudo_mount_points()
-        self.pseudo_devices = _devices(self.pseudo)
+        self.pseudo = pseudo_devices()
 
     def visit(self, path: str, explicit: bool) -> list[str]:
         """Record ``path``; return it as a directory to descend into, if it is one."""
@@ -125,13 +126,10 @@ class _Walker:
         except OSError as error:
             self.result.skipped.append(Skipped(path, describe_error(error)))
             return []
-        if info.st_dev in self.pseudo_devices:  # e.g. /proc reached through a link
+        if info.st_dev in self.pseudo:  # by device: O(1), and no link leads around it
             self.result.skipped.append(Skipped(path, PSEUDO))
             return []
         if stat.S_ISDIR(info.st_mode):
-            if os.path.realpath(path) in self.pseudo:
-                self.result.skipped.append(Skipped(path, PSEUDO))
-                return []
             key = (info.st_dev, info.st_ino)
             if key in self.seen_dirs:
                 reason = "symbolic link loop" if link else "directory already walked"
