@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.common import FRACTION, exit_with, fail, format_option, output, output_option
 from winnow.cli.index import db_option
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
@@ -21,11 +21,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 def group_options(func: F) -> F:
     """Post-processing options: none of them re-reads a file."""
     options = [
-        click.option("--threshold", type=click.FloatRange(0, 100), default=50.0,
-                     show_default=True,
-                     help="Minimum similarity: shared fingerprints as a percentage of the "
-                          "reference file's."),
-        click.option("--size-ratio", type=click.FloatRange(0, 1), default=None,
+        click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
+                     help="Minimum similarity, a fraction (0.5 = 50%): the share of the "
+                          "reference file's fingerprints found in the other file."),
+        click.option("--size-ratio", type=FRACTION, default=None,
                      help="Only pair files whose smaller size is at least this fraction "
                           "of the larger."),
         click.option("--same-suffix", is_flag=True,
@@ -63,10 +62,10 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     """Print groups of identical files, then groups of similar files (sif's layout).
 
     Each similar group is a reference file (R100) and the files sharing at
-    least THRESHOLD percent of its fingerprints, with that percentage and
-    their sizes; a set is printed once.  Only the index is read.
+    least the threshold's share of its fingerprints, with that share in
+    percent and their sizes; a set is printed once.  Only the index is read.
     """
-    options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
+    options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     try:
         print_groups(db, options, fmt, out_path)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 from collections.abc import Iterable
 from dataclasses import asdict
 from typing import Any, TextIO
 
+from winnow.index.store import IndexInfo
 from winnow.reports.table import safe
 from winnow.sif.dircmp import DirComparison
 from winnow.sif.groups import Group, GroupsResult, Member
@@ -41,6 +43,51 @@ def _json_listing(out: TextIO, head: dict[str, Any], key: str,
 
 def _pct(value: float) -> str:
     return f"{value:.1f}"
+
+
+def human_bytes(n: int) -> str:
+    """``n`` bytes in decimal units, as ``ls -h --si`` and the summaries write them."""
+    size = float(n)
+    for unit in ("bytes", "kB", "MB", "GB", "TB"):
+        if abs(size) < 1000 or unit == "TB":
+            return f"{n} bytes" if unit == "bytes" else f"{size:.1f} {unit}"
+        size /= 1000
+    raise AssertionError("unreachable")
+
+
+# -- index --info -------------------------------------------------------------------
+
+def _params_text(params: dict[str, Any]) -> tuple[str, str]:
+    """The fingerprinting parameters and the front-end, in words."""
+    config = params.get("config", {})
+    words = [f"{config.get('method')} selection", f"k = {config.get('k')}"]
+    if config.get("method") != "sif":
+        words.append(f"t = {config.get('t')} (window {config.get('w')})")
+    words += [f"{name} = {config[name]}" for name in ("bits", "p", "n")
+              if config.get(name) is not None]
+    words.append(f"seed {config.get('seed')}")
+    options = params.get("frontend_options") or {}
+    listed = ", ".join(f"{name}={value}" for name, value in sorted(options.items()))
+    frontend = f"{params.get('frontend')}" + (f" ({listed})" if listed else "")
+    return ", ".join(words), frontend
+
+
+def info_text(info: IndexInfo) -> str:
+    """``winnow index --info`` as a table: one labelled line per figure."""
+    per = (f" (one per {info.bytes_indexed / info.fingerprints:.0f} bytes)"
+           if info.fingerprints else "")
+    lines = [("index", safe(info.path)),
+             ("documents", f"{info.documents} ({human_bytes(info.bytes_indexed)} indexed)"),
+             ("fingerprints", f"{info.fingerprints}{per}"),
+             ("index size", f"{human_bytes(info.index_bytes)}, "
+                            f"{info.percent_of_corpus:.2f}% of the corpus")]
+    if info.params is None:
+        lines.append(("parameters", "none yet (an empty index)"))
+    else:
+        selection, frontend = _params_text(info.params)
+        lines += [("parameters", selection), ("front-end", safe(frontend)),
+                  ("format version", str(info.params.get("format_version")))]
+    return "".join(f"{label + ':':<16}{value}\n" for label, value in lines)
 
 
 # -- query --------------------------------------------------------------------------
@@ -142,21 +189,38 @@ def write_groups(result: GroupsResult, fmt: str, out: TextIO) -> None:
               f"Minimum similarity = {threshold:g}%\n\n")
     _sif_block(out, result.similar)
     if result.interesting is not None:
-        out.write(f"{len(result.interesting)} interesting sets (all members pairwise "
-                  f">= {threshold:g}%):\n\n")
+        out.write(f"{len(result.interesting)} interesting sets: every two members share at "
+                  f"least {threshold:g}% of the smaller file's fingerprints; each row gives "
+                  f"its share with the reference R100, of the smaller file:\n\n")
         _sif_block(out, result.interesting)
 
 
 # -- dircmp -------------------------------------------------------------------------
 
-def write_dircmp(result: DirComparison, fmt: str, out: TextIO) -> None:
+def share_text(value: float) -> str:
+    """A similarity for a table: ``100%`` only when it is 100, otherwise one
+    decimal rounded down, so 99.96 reads ``99.9%``, never ``100%``."""
+    return "100%" if value >= 100.0 else f"{math.floor(value * 10) / 10:.1f}%"
+
+
+def _floor2(value: float) -> float:
+    """Two decimals for CSV/JSON, rounded down below 100 (never shown as 100)."""
+    return value if value >= 100.0 else math.floor(value * 100) / 100
+
+
+def write_dircmp(result: DirComparison, fmt: str, out: TextIO, *, changes_only: bool = False,
+                 summary_lines: bool = True) -> None:
+    """The rows (all, or with ``changes_only`` all but ``identical``, like
+    ``diff -rq``) and, unless ``summary_lines`` is false, the table's closing
+    summary; CSV and JSON Lines have rows only, JSON has both."""
     summary = {"dir_a": result.dir_a, "dir_b": result.dir_b, "files_a": result.files_a,
                "files_b": result.files_b, "counts": result.counts(),
                "resemblance": round(result.resemblance, 2), "a_in_b": round(result.a_in_b, 2),
                "b_in_a": round(result.b_in_a, 2)}
+    entries = [e for e in result.entries if not (changes_only and e.status == "identical")]
     rows = [{"status": e.status, "path_a": e.path_a, "path_b": e.path_b,
-             "similarity": round(e.similarity, 2), "size_a": e.size_a, "size_b": e.size_b}
-            for e in result.entries]
+             "similarity": _floor2(e.similarity), "size_a": e.size_a, "size_b": e.size_b}
+            for e in entries]
     if fmt == "csv":
         writer = csv.DictWriter(out, fieldnames=DIRCMP_COLUMNS, lineterminator="\n")
         writer.writeheader()
@@ -169,17 +233,22 @@ def write_dircmp(result: DirComparison, fmt: str, out: TextIO) -> None:
         for r in rows:
             out.write(json.dumps(r) + "\n")
         return
-    arrows = {"identical": "=", "renamed": "->", "modified": "~", "similar": "~>"}
-    for e in result.entries:
+    arrows = {"renamed": "->", "copied": "=>", "similar": "~>"}
+    for e in entries:
         a, b = safe(e.path_a or ""), safe(e.path_b or "")
         if e.status in ("only-a", "only-b"):
             out.write(f"{e.status:<9} {a or b}\n")
         elif e.status == "identical":
             out.write(f"{e.status:<9} {a}\n")
+        elif e.status == "modified":
+            out.write(f"{e.status:<9} {a} ({share_text(e.similarity)} similar)\n")
         else:
-            out.write(f"{e.status:<9} {a} {arrows[e.status]} {b} ({e.similarity:.0f}%)\n")
-    counts = ", ".join(f"{v} {k}" for k, v in sorted(result.counts().items()))
-    out.write(f"\n{safe(result.dir_a)}: {result.files_a} files; {safe(result.dir_b)}: "
-              f"{result.files_b} files; {counts or 'nothing to compare'}\n")
-    out.write(f"Folder similarity {result.resemblance:.1f}% (resemblance of fingerprint sets); "
-              f"A found in B {result.a_in_b:.1f}%, B found in A {result.b_in_a:.1f}%\n")
+            out.write(f"{e.status:<9} {a} {arrows[e.status]} {b} "
+                      f"({share_text(e.similarity)})\n")
+    if summary_lines:
+        counts = ", ".join(f"{v} {k}" for k, v in sorted(result.counts().items()))
+        out.write(f"\n{safe(result.dir_a)}: {result.files_a} files; {safe(result.dir_b)}: "
+                  f"{result.files_b} files; {counts or 'nothing to compare'}\n")
+        out.write(f"Folder similarity {result.resemblance:.1f}% (resemblance of fingerprint "
+                  f"sets); A found in B {result.a_in_b:.1f}%, B found in A "
+                  f"{result.b_in_a:.1f}%\n")
