@@ -13,6 +13,7 @@ import click
 from winnow import __version__
 from winnow.cli.common import WinnowGroup
 from winnow.cli.compare import compare_command
+from winnow.cli.dedup import dedup_command
 from winnow.cli.dircmp import dircmp_command
 from winnow.cli.evaluate import evaluate_command
 from winnow.cli.fingerprint import fingerprint_command
@@ -40,3 +41,4 @@ main.add_command(query_command)
 main.add_command(groups_command)
 main.add_command(scan_command)
 main.add_command(dircmp_command)
+main.add_command(dedup_command)

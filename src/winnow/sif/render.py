@@ -5,6 +5,7 @@ CSV headers are a stable contract (documented in ``docs/sif.md``):
 * query:  ``query,match,contained,contains,shared,size,identical,...``
 * groups: ``group,kind,path,similarity,size,...``
 * dircmp: ``status,path_a,path_b,similarity,size_a,size_b``
+* dedup:  ``group,action,path,size,status,freed,reason``
 
 Paths in tables are escaped (:func:`winnow.reports.table.safe`: control and
 format characters shown as ``\\xNN``/``\\uNNNN``) so a file name cannot forge
@@ -22,6 +23,7 @@ from typing import Any, TextIO
 
 from winnow.index.store import IndexInfo
 from winnow.reports.table import safe
+from winnow.sif.dedup import DedupResult
 from winnow.sif.dircmp import DirComparison
 from winnow.sif.groups import Group, GroupsResult, Member
 from winnow.sif.query import QueryResult
@@ -30,6 +32,7 @@ QUERY_COLUMNS = ("query", "match", "contained", "contains", "shared", "size", "i
                  "query_size", "sif_percent", "query_fingerprints", "match_fingerprints")
 GROUP_COLUMNS = ("group", "kind", "path", "similarity", "size", "reference")
 DIRCMP_COLUMNS = ("status", "path_a", "path_b", "similarity", "size_a", "size_b")
+DEDUP_COLUMNS = ("group", "action", "path", "size", "status", "freed", "reason")
 
 
 def _json_listing(out: TextIO, head: dict[str, Any], key: str,
@@ -143,6 +146,16 @@ def _group_rows(groups: Iterable[Group]) -> Iterable[dict[str, Any]]:
                    "reference": m.reference}
 
 
+def reclaimable(group: Group) -> int:
+    """Bytes an identical group frees when all copies but one go."""
+    return group.members[0].size * (len(group.members) - 1) if group.kind == "identical" else 0
+
+
+def _group_doc(g: Group) -> dict[str, Any]:
+    doc = {"group": g.number, "kind": g.kind, "members": [_member(m) for m in g.members]}
+    return {**doc, "reclaimable": reclaimable(g)} if g.kind == "identical" else doc
+
+
 def _member(m: Member) -> dict[str, Any]:
     return {"path": m.path, "similarity": m.similarity, "size": m.size,
             "reference": m.reference}
@@ -153,11 +166,14 @@ def _all_groups(result: GroupsResult) -> list[Group]:
 
 
 def _sif_block(out: TextIO, groups: list[Group]) -> None:
-    """sif's Figure 3: ``R100 path size`` then ``  NN path size`` per member."""
+    """sif's Figure 3: ``R100 path size`` then ``  NN path size`` per member
+    (and, for identical files, the bytes reclaimable)."""
     for g in groups:
         for m in g.members:
             tag = "R100" if m.reference else f"{int(m.similarity):>4}"
             out.write(f"{tag} {safe(m.path)} {m.size}\n")
+        if g.kind == "identical":
+            out.write(f"     {human_bytes(reclaimable(g))} reclaimable\n")
         out.write("\n")
 
 
@@ -171,19 +187,19 @@ def write_groups(result: GroupsResult, fmt: str, out: TextIO) -> None:
         return
     if fmt == "jsonl":
         for g in _all_groups(result):
-            out.write(json.dumps({"group": g.number, "kind": g.kind,
-                                  "members": [_member(m) for m in g.members]}) + "\n")
+            out.write(json.dumps(_group_doc(g)) + "\n")
         return
+    total = sum(map(reclaimable, result.identical))
     if fmt == "json":
         head = {"options": options, "documents": result.documents,
                 "counts": {"identical": len(result.identical), "similar": len(result.similar),
-                           "interesting": len(result.interesting or [])}}
-        _json_listing(out, head, "groups", [
-            {"group": g.number, "kind": g.kind, "members": [_member(m) for m in g.members]}
-            for g in _all_groups(result)])
+                           "interesting": len(result.interesting or [])},
+                "reclaimable": total}
+        _json_listing(out, head, "groups", [_group_doc(g) for g in _all_groups(result)])
         return
     threshold = result.options.threshold
-    out.write(f"{len(result.identical)} groups of identical files:\n\n")
+    out.write(f"{len(result.identical)} groups of identical files; {human_bytes(total)} "
+              f"reclaimable by keeping one copy of each (winnow dedup):\n\n")
     _sif_block(out, result.identical)
     out.write(f"The following {len(result.similar)} groups of files are similar. "
               f"Minimum similarity = {threshold:g}%\n\n")
@@ -252,3 +268,55 @@ def write_dircmp(result: DirComparison, fmt: str, out: TextIO, *, changes_only: 
         out.write(f"Folder similarity {result.resemblance:.1f}% (resemblance of fingerprint "
                   f"sets); A found in B {result.a_in_b:.1f}%, B found in A "
                   f"{result.b_in_a:.1f}%\n")
+
+
+# -- dedup --------------------------------------------------------------------------
+
+def _dedup_summary(result: DedupResult) -> str:
+    options = result.options
+    acted = sum(1 for r in result.rows if r.status in ("planned", "done"))
+    verb = {"list": "to delete", "link": "to hard-link", "delete": "to delete"}[options.action]
+    if options.apply:
+        text = (f"{result.groups} groups: {acted} duplicates "
+                f"{'deleted' if options.action == 'delete' else 'hard-linked'}, "
+                f"{human_bytes(result.freed)} freed")
+    else:
+        text = (f"{result.groups} groups: {acted} duplicates {verb}, "
+                f"{human_bytes(result.freed)} reclaimable")
+        if options.action != "list":
+            text += "; dry run, nothing was changed (--apply acts)"
+    skipped = len(result.skipped)
+    return text + (f"; {skipped} skipped" if skipped else "")
+
+
+def write_dedup(result: DedupResult, fmt: str, out: TextIO) -> None:
+    """Every file of every identical group with what happened to it, and totals."""
+    rows = [{"group": r.group, "action": r.action, "path": r.path, "size": r.size,
+             "status": r.status, "freed": r.freed, "reason": r.reason} for r in result.rows]
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=DEDUP_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return
+    if fmt == "jsonl":
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+        return
+    if fmt == "json":
+        head = {"options": asdict(result.options), "groups": result.groups,
+                "freed": result.freed, "skipped": len(result.skipped)}
+        _json_listing(out, head, "files", rows)
+        return
+    group = 0
+    for r in result.rows:
+        if r.group != group:
+            group = r.group
+            members = [x for x in result.rows if x.group == group]
+            freed = human_bytes(sum(x.freed for x in members))
+            out.write(f"{'' if group == 1 else chr(10)}group {group}: {len(members)} copies "
+                      f"of {r.size} bytes, {freed} "
+                      f"{'freed' if result.options.apply else 'reclaimable'}\n")
+        status = "" if r.status in ("kept", "planned") else f"  ({r.status}"
+        status += f": {r.reason})" if r.reason else (")" if status else "")
+        out.write(f"  {r.action:<9} {safe(r.path)}{safe(status)}\n")
+    out.write(f"\n{_dedup_summary(result)}\n")
