@@ -11,13 +11,13 @@ from winnow.cli.common import FRACTION, exit_with, fail, format_option, output, 
 from winnow.cli.index import print_summary, run_index
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
-from winnow.sif.dircmp import check_disjoint, compare_dirs
+from winnow.sif.dircmp import check_disjoint, check_folders, compare_dirs
 from winnow.sif.render import write_dircmp
 
 
 @click.command("dircmp")
-@click.argument("dir_a", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.argument("dir_b", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dir_a", type=click.Path(path_type=Path))
+@click.argument("dir_b", type=click.Path(path_type=Path))
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Index both folders into this file (default: a temporary one).")
 @click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
@@ -44,6 +44,7 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
     as for every command): test the output of --changes-only for that.
     """
     try:
+        check_folders(str(dir_a), str(dir_b))
         check_disjoint(str(dir_a), str(dir_b))
         with tempfile.TemporaryDirectory(prefix="winnow-dircmp-") as tmp:
             target = db if db is not None else Path(tmp) / "dircmp.db"

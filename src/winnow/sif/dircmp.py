@@ -179,6 +179,13 @@ class _Matcher:
             self.entries.append(DirEntry("only-b", None, rel, 0.0, None, self.b[rel].size))
 
 
+def check_folders(*dirs: str) -> None:
+    """Refuse a path that is not an existing folder (exit code 1, like any input)."""
+    for path in dirs:
+        if not os.path.isdir(path):
+            raise InputError(path, "not a folder" if os.path.lexists(path) else "no such folder")
+
+
 def check_disjoint(dir_a: str, dir_b: str) -> None:
     """Refuse folders that nest (their files would be counted on both sides)."""
     root_a, root_b = os.path.abspath(dir_a), os.path.abspath(dir_b)
