@@ -44,6 +44,24 @@ def _json_listing(out: TextIO, head: dict[str, Any], key: str,
     out.write("\n]}\n")
 
 
+def _write_rows(rows: list[dict[str, Any]], fmt: str, out: TextIO, columns: tuple[str, ...],
+                head: dict[str, Any], key: str) -> bool:
+    """Flat ``rows`` as CSV (``columns``), JSON Lines, or JSON (``head`` plus the
+    rows under ``key``); False for the table, which each command lays out."""
+    if fmt == "csv":
+        writer = csv.DictWriter(out, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    elif fmt == "jsonl":
+        for row in rows:
+            out.write(json.dumps(row) + "\n")
+    elif fmt == "json":
+        _json_listing(out, head, key, rows)
+    else:
+        return False
+    return True
+
+
 def _pct(value: float) -> str:
     return f"{value:.1f}"
 
@@ -237,17 +255,7 @@ def write_dircmp(result: DirComparison, fmt: str, out: TextIO, *, changes_only: 
     rows = [{"status": e.status, "path_a": e.path_a, "path_b": e.path_b,
              "similarity": _floor2(e.similarity), "size_a": e.size_a, "size_b": e.size_b}
             for e in entries]
-    if fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=DIRCMP_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return
-    if fmt == "json":
-        _json_listing(out, summary, "entries", rows)
-        return
-    if fmt == "jsonl":
-        for r in rows:
-            out.write(json.dumps(r) + "\n")
+    if _write_rows(rows, fmt, out, DIRCMP_COLUMNS, summary, "entries"):
         return
     arrows = {"renamed": "->", "copied": "=>", "similar": "~>"}
     for e in entries:
@@ -293,19 +301,9 @@ def write_dedup(result: DedupResult, fmt: str, out: TextIO) -> None:
     """Every file of every identical group with what happened to it, and totals."""
     rows = [{"group": r.group, "action": r.action, "path": r.path, "size": r.size,
              "status": r.status, "freed": r.freed, "reason": r.reason} for r in result.rows]
-    if fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=DEDUP_COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return
-    if fmt == "jsonl":
-        for row in rows:
-            out.write(json.dumps(row) + "\n")
-        return
-    if fmt == "json":
-        head = {"options": asdict(result.options), "groups": result.groups,
-                "freed": result.freed, "skipped": len(result.skipped)}
-        _json_listing(out, head, "files", rows)
+    head = {"options": asdict(result.options), "groups": result.groups,
+            "freed": result.freed, "skipped": len(result.skipped)}
+    if _write_rows(rows, fmt, out, DEDUP_COLUMNS, head, "files"):
         return
     group = 0
     for r in result.rows:
