@@ -36,8 +36,9 @@ def group_options(func: F) -> F:
         click.option("--include-empty", is_flag=True,
                      help="Group empty files as identical too."),
         click.option("--interesting", is_flag=True,
-                     help="Also list sif's interesting sets: maximal sets of pairwise "
-                          "similar files."),
+                     help="Also list sif's interesting sets: maximal sets of files every "
+                          "two of which share the threshold's share of the smaller file's "
+                          "fingerprints."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -63,7 +64,9 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
 
     Each similar group is a reference file (R100) and the files sharing at
     least the threshold's share of its fingerprints, with that share in
-    percent and their sizes; a set is printed once.  Only the index is read.
+    percent and their sizes; a set is printed once.  Each identical group
+    states the bytes reclaimable by keeping one copy (`winnow dedup` acts on
+    them).  Only the index is read.
     """
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
