@@ -148,12 +148,16 @@ def test_query_names_the_best_score_when_nothing_passes(
     assert found, err
     assert Path(found[1]).name == "b_small.txt"
     assert 15 < float(found[2]) < 35 and float(found[3]) == 100.0
+    code, out, _ = run("query", str(root / "a_big.txt"), "--db", str(db), "--format", "json")
+    best = json.loads(out)["queries"][0]["best_excluded"]
+    assert Path(best["match"]).name == "b_small.txt" and best["contains"] == 100.0
     code, out, err = run("query", str(root / "a_big.txt"), "--db", str(db), "--threshold",
                          str(float(found[2]) / 100 - 0.01))
     assert code == 0 and "b_small.txt" in out and err == ""
     code, out, err = run("query", str(root / "a_big.txt"), "--db", str(db),
-                         "--measure", "max")
+                         "--measure", "max", "--format", "json")
     assert "b_small.txt" in out and err == ""
+    assert json.loads(out)["queries"][0]["best_excluded"] is None
 
 
 def test_query_says_nothing_when_nothing_shares_a_fingerprint(

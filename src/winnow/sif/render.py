@@ -125,6 +125,15 @@ def query_rows(results: Iterable[QueryResult]) -> Iterable[dict[str, Any]]:
             }
 
 
+def _best_excluded(result: QueryResult) -> dict[str, Any] | None:
+    """The best file the threshold left out (JSON), when nothing passed it."""
+    best = result.best_excluded
+    if result.matches or best is None:
+        return None
+    return {"match": best.match, "contained": round(best.contained, 2),
+            "contains": round(best.contains, 2), "shared": best.shared}
+
+
 def write_query(results: list[QueryResult], fmt: str, out: TextIO, threshold: float) -> None:
     if fmt == "csv":
         writer = csv.DictWriter(out, fieldnames=QUERY_COLUMNS, lineterminator="\n")
@@ -134,7 +143,8 @@ def write_query(results: list[QueryResult], fmt: str, out: TextIO, threshold: fl
         return
     if fmt in ("json", "jsonl"):
         docs = [{"query": r.query, "size": r.size, "fingerprints": r.fingerprints,
-                 "distinct": r.distinct, "matches": list(query_rows([r]))} for r in results]
+                 "distinct": r.distinct, "matches": list(query_rows([r])),
+                 "best_excluded": _best_excluded(r)} for r in results]
         if fmt == "json":
             json.dump({"threshold": threshold, "queries": docs}, out, indent=2)
             out.write("\n")
