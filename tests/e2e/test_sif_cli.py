@@ -89,7 +89,7 @@ def test_index_info_query_groups(corpus: Path, tmp_path: Path) -> None:
     matches = json.loads(out)["queries"][0]["matches"]
     assert [m["identical"] for m in matches if m["match"].endswith("copy.txt")] == [True]
 
-    code, out, _ = run("groups", "--db", db, "--threshold", "50")
+    code, out, _ = run("groups", "--db", db, "--threshold", "0.5")
     assert code == 0
     assert f"R100 {corpus / 'base.txt'} 40000" in out
     assert "The following 1 groups of files are similar. Minimum similarity = 50%" in out

@@ -33,6 +33,45 @@ FORMATS = ("table", "csv", "json", "jsonl")
 EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
 
 
+class Fraction(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
+    """A threshold or share, as a fraction from 0 to 1: the one unit of every
+    winnow option (``0.25`` is 25 %).
+
+    A percent sign states the other unit explicitly (``25%`` is read as 0.25);
+    a bare number above 1 is refused with the fraction it probably meant, so
+    a percentage is never silently read as a fraction nor the reverse.
+    """
+
+    name = "fraction"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "FRACTION"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        if isinstance(value, float):
+            return value
+        text = str(value).strip()
+        percent = text.endswith("%")
+        try:
+            number = float(text[:-1] if percent else text)
+        except ValueError:
+            self.fail(f"{value!r} is not a number (a fraction from 0 to 1, e.g. 0.5)",
+                      param, ctx)
+        if percent:
+            number /= 100.0
+        if not 0.0 <= number <= 1.0:  # also refuses nan
+            hint = (f"; did you mean {number / 100:g} ({number:g}%)?"
+                    if not percent and 1.0 < number <= 100.0 else "")
+            self.fail(f"{text} is not a fraction from 0 to 1 (thresholds are fractions: "
+                      f"0.5 = 50%){hint}", param, ctx)
+        return number
+
+
+#: The parameter type of every threshold option (see :class:`Fraction`).
+FRACTION = Fraction()
+
+
 def engine_options(func: F) -> F:
     """``-k``, ``-t``, ``--method`` and ``--seed``, named as in the paper."""
     options = [

@@ -23,6 +23,7 @@ from winnow.cli.common import EXIT_OK as EXIT_OK
 from winnow.cli.common import EXIT_SKIPPED as EXIT_SKIPPED
 from winnow.cli.common import EXIT_USAGE as EXIT_USAGE
 from winnow.cli.common import (
+    FRACTION,
     engine_options,
     exit_with,
     fail,
@@ -83,7 +84,7 @@ def compare_options(func: F) -> F:
         click.option("--similarity", type=click.Choice(SIMILARITIES),
                      default=_DEFAULTS.similarity,
                      show_default=True, help="The score that ranks pairs (docs/compare.md)."),
-        click.option("--cluster-threshold", type=click.FloatRange(0, 1),
+        click.option("--cluster-threshold", type=FRACTION,
                      default=_DEFAULTS.cluster_threshold,
                      show_default=True,
                      help="Pairs at or above this similarity link submissions into clusters."),
@@ -263,7 +264,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
 @compare_options
 @click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
               help="Report the N best pairs; 0 = every pair that shares anything.")
-@click.option("--min-similarity", type=click.FloatRange(0, 1), default=0.0, show_default=True,
+@click.option("--min-similarity", type=FRACTION, default=0.0, show_default=True,
               help="Leave out pairs below this similarity.")
 @click.option("--no-passages", is_flag=True, help="Scores only: skip the passages pass.")
 @click.option("--passages-top", type=click.IntRange(0), default=_DEFAULTS.passages_top,

@@ -7,33 +7,46 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.common import FRACTION, exit_with, fail, format_option, output, output_option
 from winnow.cli.index import print_summary, run_index
 from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
-from winnow.sif.dircmp import check_disjoint, compare_dirs
+from winnow.sif.dircmp import check_disjoint, check_folders, compare_dirs
 from winnow.sif.render import write_dircmp
 
 
 @click.command("dircmp")
-@click.argument("dir_a", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.argument("dir_b", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.argument("dir_a", type=click.Path(path_type=Path))
+@click.argument("dir_b", type=click.Path(path_type=Path))
 @click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Index both folders into this file (default: a temporary one).")
-@click.option("--threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
-              help="Minimum similarity for pairing differently named files.")
+@click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
+              help="Minimum similarity for pairing differently named files, a fraction "
+                   "(0.5 = 50%).")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=None,
               help="Worker processes (default or 0: all cores).")
-@click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
+@click.option("--changes-only", is_flag=True,
+              help="List only differences, no identical files and no closing lines (like "
+                   "diff -rq): nothing listed means the folders hold the same files.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress bar, no summary: neither the indexing summary on standard "
+                   "error nor the table's closing lines.")
 @format_option()
 @output_option
 def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
-                   jobs: int | None, quiet: bool, fmt: str, out_path: Path | None) -> None:
-    """Compare DIR_A and DIR_B by content: identical, renamed, modified, similar,
-    only on one side, and an overall similarity for the two folders."""
+                   jobs: int | None, changes_only: bool, quiet: bool, fmt: str,
+                   out_path: Path | None) -> None:
+    """Compare DIR_A and DIR_B by content: identical, renamed, copied, modified,
+    similar, only on one side, and an overall similarity for the two folders.
+
+    A changed file is never shown 100 % similar (docs/sif.md).  The exit
+    status does not say whether the folders differ (1 means unreadable input,
+    as for every command): test the output of --changes-only for that.
+    """
     check_outputs([out_path], inputs=(dir_a, dir_b), index=db)
     try:
+        check_folders(str(dir_a), str(dir_b))
         check_disjoint(str(dir_a), str(dir_b))
         with tempfile.TemporaryDirectory(prefix="winnow-dircmp-") as tmp:
             target = db if db is not None else Path(tmp) / "dircmp.db"
@@ -41,9 +54,10 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
             if not quiet:
                 print_summary(summary)
             with FingerprintIndex(target, read_only=True) as index:
-                result = compare_dirs(index, str(dir_a), str(dir_b), threshold)
+                result = compare_dirs(index, str(dir_a), str(dir_b), 100.0 * threshold)
         with output(out_path) as out:
-            write_dircmp(result, fmt, out)
+            write_dircmp(result, fmt, out, changes_only=changes_only,
+                         summary_lines=not (quiet or changes_only))
     except WinnowError as error:
         fail(error)
         exit_with(error.exit_code)

@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, output, output_option
+from winnow.cli.common import FRACTION, exit_with, fail, format_option, output, output_option
 from winnow.cli.index import db_option
 from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
@@ -22,11 +22,10 @@ F = TypeVar("F", bound=Callable[..., Any])
 def group_options(func: F) -> F:
     """Post-processing options: none of them re-reads a file."""
     options = [
-        click.option("--threshold", type=click.FloatRange(0, 100), default=50.0,
-                     show_default=True,
-                     help="Minimum similarity: shared fingerprints as a percentage of the "
-                          "reference file's."),
-        click.option("--size-ratio", type=click.FloatRange(0, 1), default=None,
+        click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
+                     help="Minimum similarity, a fraction (0.5 = 50%): the share of the "
+                          "reference file's fingerprints found in the other file."),
+        click.option("--size-ratio", type=FRACTION, default=None,
                      help="Only pair files whose smaller size is at least this fraction "
                           "of the larger."),
         click.option("--same-suffix", is_flag=True,
@@ -38,8 +37,9 @@ def group_options(func: F) -> F:
         click.option("--include-empty", is_flag=True,
                      help="Group empty files as identical too."),
         click.option("--interesting", is_flag=True,
-                     help="Also list sif's interesting sets: maximal sets of pairwise "
-                          "similar files."),
+                     help="Also list sif's interesting sets: maximal sets of files every "
+                          "two of which share the threshold's share of the smaller file's "
+                          "fingerprints."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -64,10 +64,12 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     """Print groups of identical files, then groups of similar files (sif's layout).
 
     Each similar group is a reference file (R100) and the files sharing at
-    least THRESHOLD percent of its fingerprints, with that percentage and
-    their sizes; a set is printed once.  Only the index is read.
+    least the threshold's share of its fingerprints, with that share in
+    percent and their sizes; a set is printed once.  Each identical group
+    states the bytes reclaimable by keeping one copy (`winnow dedup` acts on
+    them).  Only the index is read.
     """
-    options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
+    options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     check_outputs([out_path], index=db)
     try:

@@ -36,6 +36,7 @@ from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
+from winnow.sif.render import info_text
 from winnow.sif.walk import NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -187,13 +188,7 @@ def print_info(db: Path, fmt: str, out_path: Path | None) -> None:
         elif fmt in ("json", "jsonl"):
             out.write(json.dumps(record, indent=2 if fmt == "json" else None) + "\n")
         else:
-            click.echo(f"index:          {info.path}\n"
-                       f"documents:      {info.documents}\n"
-                       f"fingerprints:   {info.fingerprints}\n"
-                       f"bytes indexed:  {info.bytes_indexed}\n"
-                       f"index size:     {info.index_bytes} bytes "
-                       f"({info.percent_of_corpus:.2f}% of the corpus)\n"
-                       f"parameters:     {info.params}", file=out)
+            out.write(info_text(info))
 
 
 def report_missing(summary: BuildSummary) -> bool:

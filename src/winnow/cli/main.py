@@ -40,8 +40,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "scan": ("winnow.cli.scan:scan_command",
              "Find identical and similar files under PATHS in one command (index + groups)."),
     "dircmp": ("winnow.cli.dircmp:dircmp_command",
-               "Compare DIR_A and DIR_B by content: identical, renamed, modified, similar, "
-               "only on one side, and an overall similarity for the two folders."),
+               "Compare DIR_A and DIR_B by content: identical, renamed, copied, modified, "
+               "similar, only on one side, and an overall similarity for the two folders."),
+    "dedup": ("winnow.cli.dedup:dedup_command",
+              "List the exact duplicates in the index (the files under PATHS, if given) "
+              "with the bytes they take, or replace them by hard links or delete them."),
 }
 
 

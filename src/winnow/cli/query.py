@@ -9,26 +9,40 @@ import click
 from winnow.cli.common import (
     EXIT_OK,
     EXIT_SKIPPED,
+    FRACTION,
     exit_with,
     fail,
     format_option,
     output,
     output_option,
+    warn,
 )
 from winnow.cli.index import db_option
 from winnow.cli.outputs import check_outputs
 from winnow.errors import IndexCorrupt, WinnowError
 from winnow.index import FingerprintIndex
-from winnow.sif.query import Measure, QueryResult, query_file
+from winnow.sif.query import Measure, QueryResult, query_file, score
 from winnow.sif.render import write_query
+
+
+def hint_if_empty(result: QueryResult, threshold: float, measure: Measure) -> None:
+    """On standard error: nothing passed ``threshold`` (a fraction), but the
+    best file left out shares this much, under ``measure`` and under ``max``."""
+    best = result.best_excluded
+    if result.matches or best is None:
+        return
+    here, either = score(best, measure), score(best, "max")
+    also = f" ({either:.1f}% under --measure max)" if measure != "max" else ""
+    warn(f"{result.query}: no file at --threshold {threshold:g} ({measure}); the best is "
+         f"{best.match} at {here:.1f}% {measure}{also}")
 
 
 @click.command("query")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(path_type=Path, readable=False))
 @db_option
-@click.option("--threshold", type=click.FloatRange(0, 100), default=50.0, show_default=True,
-              help="Minimum similarity in percent (of --measure).")
+@click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
+              help="Minimum similarity (of --measure), a fraction (0.5 = 50%).")
 @click.option("--measure", type=click.Choice(["contained", "contains", "max"]),
               default="contained", show_default=True,
               help="contained: share of the query found in the file (sif's figure); "
@@ -44,6 +58,8 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
     """List the indexed files similar to each FILE, best first.
 
     FILE need not be indexed; it is fingerprinted with the index's parameters.
+    When nothing reaches the threshold, standard error names the best file
+    left out and its score.
     contained and contains are shares of distinct fingerprints (0-100); the
     JSON output adds sif's occurrence-based figure (sif_percent), which can
     pass 100 when fingerprints repeat.
@@ -58,9 +74,10 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
                 raise IndexCorrupt(f"{db}: the index is empty (run `winnow index` first)")
             for path in files:
                 try:
-                    results.append(query_file(index, params, str(path), threshold=threshold,
-                                              measure=measure, include_self=include_self,
-                                              limit=top))
+                    results.append(query_file(index, params, str(path),
+                                              threshold=100.0 * threshold, measure=measure,
+                                              include_self=include_self, limit=top))
+                    hint_if_empty(results[-1], threshold, measure)
                 except WinnowError as error:
                     fail(error)
                     failed = True
@@ -68,5 +85,5 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
         fail(error)
         exit_with(error.exit_code)
     with output(out_path) as out:
-        write_query(results, fmt, out, threshold)
+        write_query(results, fmt, out, 100.0 * threshold)
     exit_with(EXIT_SKIPPED if failed else EXIT_OK)

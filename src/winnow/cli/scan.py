@@ -43,7 +43,7 @@ def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int
     """Find identical and similar files under PATHS in one command (index + groups)."""
     params = build_params(k, t, method, bits, seed, frontend, frontend_options)
     check_outputs([out_path], inputs=paths, index=db)
-    options = GroupOptions(threshold, size_ratio, same_suffix, mix_kinds, max_df,
+    options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     try:
         with tempfile.TemporaryDirectory(prefix="winnow-scan-") as tmp:

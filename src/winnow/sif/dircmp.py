@@ -3,14 +3,22 @@
 Both trees are in the index; each file of A and of B ends up in one row:
 
 * ``identical``: same relative path, same checksum;
-* ``renamed``: same checksum under another path (moved, renamed or copied);
+* ``renamed``: an A file whose path is gone from B, its content under another
+  path in B (moved or renamed);
+* ``copied``: an extra copy: a B file whose content A holds at a path already
+  accounted for (still there, or renamed), or an A file whose path is gone and
+  whose content B holds only at paths already paired;
 * ``modified``: same relative path, different content, with its similarity;
 * ``similar``: different paths, similarity at least ``threshold`` (a
   one-to-one greedy matching, best pairs first: moved *and* edited);
 * ``only-a`` / ``only-b``: nothing on the other side matches.
 
 The similarity of two files is ``100 · shared / max(|F(a)|, |F(b)|)`` (distinct
-fingerprints): each file must share that much of itself.  For the folders as a
+fingerprints): each file must share that much of itself.  Fingerprints sample
+a file, so a small edit can leave them all equal; two files with different
+checksums differ in at least ``max(|size_a - size_b|, 1)`` bytes, so their
+similarity is capped at ``100 · (1 - that / max(size_a, size_b))``: a changed
+file is never reported 100 % similar.  For the folders as a
 whole we report the resemblance (Jaccard) of their fingerprint sets,
 ``|F(A) ∩ F(B)| / |F(A) ∪ F(B)|``, and the containments both ways.  File names
 enter only where content alone cannot decide (``modified``, and the choice of
@@ -27,6 +35,9 @@ import numpy as np
 
 from winnow.errors import InputError
 from winnow.index.store import DocRow, FingerprintIndex
+
+#: Every row status, in the order rows are listed.
+STATUSES = ("identical", "renamed", "copied", "modified", "similar", "only-a", "only-b")
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,21 @@ def _rel(row: DocRow, root: str) -> str:
     return os.path.relpath(row.path, root)
 
 
+def changed_cap(size_a: int, size_b: int) -> float:
+    """The most two files of these sizes with different content can share, in
+    percent: at least ``max(|size_a - size_b|, 1)`` of the larger's bytes differ."""
+    larger = max(size_a, size_b)
+    return 100.0 * (1 - max(abs(size_a - size_b), 1) / larger) if larger else 0.0
+
+
+def _by_checksum(rows: dict[str, DocRow]) -> dict[str, list[str]]:
+    """Relative paths by checksum, each list in path order."""
+    out: dict[str, list[str]] = defaultdict(list)
+    for rel in sorted(rows):
+        out[rows[rel].checksum].append(rel)
+    return out
+
+
 class _Matcher:
     def __init__(self, a: list[DocRow], b: list[DocRow], root_a: str, root_b: str) -> None:
         self.a = {_rel(r, root_a): r for r in a}
@@ -88,30 +114,43 @@ class _Matcher:
         self.entries: list[DirEntry] = []
 
     def pair(self, status: str, ra: str, rb: str, similarity: float) -> None:
+        """Record the row ``ra``/``rb``; both files are then accounted for."""
         x, y = self.a[ra], self.b[rb]
         self.entries.append(DirEntry(status, ra, rb, similarity, x.size, y.size))
         self.left_a.discard(ra)
         self.left_b.discard(rb)
 
+    def copied(self, ra: str, rb: str, extra_in_b: bool) -> None:
+        """Record an extra copy: only the extra side's file is accounted for."""
+        x, y = self.a[ra], self.b[rb]
+        self.entries.append(DirEntry("copied", ra, rb, 100.0, x.size, y.size))
+        (self.left_b if extra_in_b else self.left_a).discard(rb if extra_in_b else ra)
+
     def exact(self) -> None:
+        """Equal checksums: identical, then renamed, then the extra copies."""
         for rel in sorted(self.left_a & self.left_b):
             if self.a[rel].checksum == self.b[rel].checksum:
                 self.pair("identical", rel, rel, 100.0)
-        by_sum_b: dict[str, list[str]] = defaultdict(list)
-        for rel in sorted(self.b):
-            by_sum_b[self.b[rel].checksum].append(rel)
-        by_sum_a: dict[str, list[str]] = defaultdict(list)
-        for rel in sorted(self.a):
-            by_sum_a[self.a[rel].checksum].append(rel)
-        for rel in sorted(self.left_a):
-            partners = by_sum_b.get(self.a[rel].checksum, [])
-            if partners:
-                free = [p for p in partners if p in self.left_b] or partners
+        holders_a, holders_b = _by_checksum(self.a), _by_checksum(self.b)
+        gone = sorted(self.left_a - set(self.b))  # A paths B no longer has
+        for rel in gone:
+            free = [p for p in holders_b.get(self.a[rel].checksum, []) if p in self.left_b]
+            if free:
                 self.pair("renamed", rel, free[0], 100.0)
-        for rel in sorted(self.left_b):
-            partners = by_sum_a.get(self.b[rel].checksum, [])
-            if partners:
-                self.pair("renamed", partners[0], rel, 100.0)
+        # a B path A also has, with other content, is left for `modified`
+        for rel in sorted(self.left_b - set(self.a)):
+            sources = holders_a.get(self.b[rel].checksum, [])
+            if sources:
+                self.copied(sources[0], rel, extra_in_b=True)
+        for rel in sorted(self.left_a - set(self.b)):
+            copies = holders_b.get(self.a[rel].checksum, [])
+            if copies:
+                self.copied(rel, copies[0], extra_in_b=False)
+
+    def similarity(self, ra: str, rb: str, score: float) -> float:
+        """``score`` capped for files whose contents differ (:func:`changed_cap`)."""
+        x, y = self.a[ra], self.b[rb]
+        return score if x.checksum == y.checksum else min(score, changed_cap(x.size, y.size))
 
     def fuzzy(self, index: FingerprintIndex, threshold: float) -> None:
         rows = [self.a[r] for r in self.left_a] + [self.b[r] for r in self.left_b]
@@ -128,6 +167,7 @@ class _Matcher:
                 most = max(by_id[int(x)].n_distinct, by_id[int(y)].n_distinct)
                 key = (rx, ry) if sx == "a" else (ry, rx)
                 scores[key] = 100.0 * int(shared) / most if most else 0.0
+        scores = {key: self.similarity(*key, score) for key, score in scores.items()}
         for rel in sorted(self.left_a & self.left_b):
             self.pair("modified", rel, rel, scores.get((rel, rel), 0.0))
         for (ra, rb), score in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])):
@@ -137,6 +177,13 @@ class _Matcher:
             self.entries.append(DirEntry("only-a", rel, None, 0.0, self.a[rel].size, None))
         for rel in sorted(self.left_b):
             self.entries.append(DirEntry("only-b", None, rel, 0.0, None, self.b[rel].size))
+
+
+def check_folders(*dirs: str) -> None:
+    """Refuse a path that is not an existing folder (exit code 1, like any input)."""
+    for path in dirs:
+        if not os.path.isdir(path):
+            raise InputError(path, "not a folder" if os.path.lexists(path) else "no such folder")
 
 
 def check_disjoint(dir_a: str, dir_b: str) -> None:
@@ -160,6 +207,6 @@ def compare_dirs(index: FingerprintIndex, dir_a: str, dir_b: str,
     fa, fb, shared = index.fingerprint_sets_overlap([r.id for r in docs_a],
                                                     [r.id for r in docs_b])
     result.fingerprints_a, result.fingerprints_b, result.shared_fingerprints = fa, fb, shared
-    order = {"identical": 0, "renamed": 1, "modified": 2, "similar": 3, "only-a": 4, "only-b": 5}
+    order = {status: i for i, status in enumerate(STATUSES)}
     result.entries.sort(key=lambda e: (order[e.status], e.path_a or "", e.path_b or ""))
     return result

@@ -49,7 +49,9 @@ class GroupOptions:
 
 @dataclass(frozen=True)
 class Member:
-    """One file of a group; ``similarity`` is relative to the reference file."""
+    """One file of a group; ``similarity`` (percent) is relative to the reference
+    file: the share of the reference's fingerprints in a similar group, the
+    share of the smaller file's in an interesting set."""
 
     path: str
     similarity: float
@@ -162,17 +164,23 @@ def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[i
 
 
 def _share_lookup(pairs: Pairs) -> Callable[[int, list[int]], list[float]]:
-    """``share_of(r, others)``: ``100·shared/|F(r)|`` for each other (0 if unpaired)."""
+    """``share_of(r, others)``: ``100·shared/min(|F(r)|, |F(o)|)`` for each other
+    ``o`` (0 if unpaired): the share of the smaller file, the measure that joins
+    the members of an interesting set (:mod:`winnow.sif.interesting`)."""
     ref, other, share = directed_shares(pairs)
     n = max(len(pairs.docs), 1)
-    keys = ref * n + other
-    order = np.argsort(keys)
+    # both directions of a pair hold the same key once ordered; keep the larger share
+    keys = np.minimum(ref, other) * n + np.maximum(ref, other)
+    order = np.lexsort((-share, keys))
     keys, values = keys[order], share[order]
+    first = np.r_[True, keys[1:] != keys[:-1]] if keys.size else np.zeros(0, dtype=bool)
+    keys, values = keys[first], values[first]
 
     def share_of(r: int, others: list[int]) -> list[float]:
         if keys.size == 0 or not others:
             return [0.0] * len(others)
-        wanted = r * n + np.asarray(others, dtype=np.int64)
+        o = np.asarray(others, dtype=np.int64)
+        wanted = np.minimum(r, o) * n + np.maximum(r, o)
         at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
         found: list[float] = np.where(keys[at] == wanted, values[at], 0.0).tolist()
         return found

@@ -29,7 +29,7 @@ from winnow.fileio import printable, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.fingerprinting import checksum, fingerprint_data
-from winnow.sif.walk import NOT_FOUND, describe_error
+from winnow.sif.walk import describe_error
 
 Measure = Literal["contained", "contains", "max"]
 
@@ -58,9 +58,14 @@ class QueryResult:
     fingerprints: int
     distinct: int
     matches: list[Match] = field(default_factory=list)
+    #: The best-scoring file left out by the threshold (by the larger of
+    #: ``contained`` and ``contains``), so a caller can say what a lower
+    #: threshold or another measure would find; ``None`` if none shares anything.
+    best_excluded: Match | None = None
 
 
-def _score(m: Match, measure: Measure) -> float:
+def score(m: Match, measure: Measure) -> float:
+    """``m``'s share under ``measure``, in percent."""
     if measure == "contained":
         return m.contained
     if measure == "contains":
@@ -74,7 +79,7 @@ def _read(path: str) -> bytes:
     try:
         return read_regular(path)
     except FileNotFoundError as error:
-        reason = describe_error(error) if os.path.islink(path) else NOT_FOUND
+        reason = "broken symbolic link" if os.path.islink(path) else "no such file"
         raise InputError(printable(path), reason) from error
     except OSError as error:
         raise InputError(printable(path), describe_error(error)) from error
@@ -108,14 +113,18 @@ def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
     digest = checksum(data)
     distinct = int(np.unique(printed.hashes).size)
     own = os.path.abspath(path)
-    matches = []
+    matches, excluded = [], []
     for row, shared, occ in index.matches(printed.hashes, digest):
         if row.path == own and not include_self:
             continue
         found = _match(printable(path), row, shared, occ, int(printed.hashes.size), distinct,
                        row.checksum == digest)
-        if found.identical or _score(found, measure) >= threshold:
+        if found.identical or score(found, measure) >= threshold:
             matches.append(found)
-    matches.sort(key=lambda m: (-_score(m, measure), -m.shared, m.match))
+        elif found.shared:
+            excluded.append(found)
+    matches.sort(key=lambda m: (-score(m, measure), -m.shared, m.match))
+    best = min(excluded, key=lambda m: (-score(m, "max"), -score(m, measure), m.match),
+               default=None)
     return QueryResult(query=printable(path), size=len(data), fingerprints=int(printed.hashes.size),
-                       distinct=distinct, matches=matches[:limit])
+                       distinct=distinct, matches=matches[:limit], best_excluded=best)
