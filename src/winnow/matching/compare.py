@@ -25,6 +25,7 @@ from winnow.engine import kgram_hashes
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.counting import resolve_cap
 from winnow.matching.model import (
+    HISTOGRAM_BINS,
     ComparisonResult,
     FileKey,
     Issue,
@@ -271,7 +272,14 @@ def _compare(
         issues=tuple(batch.issues),
         documents=documents,
         stats={**table.stats, "pairs_reported": len(pairs)},
+        histogram=similarity_histogram(similarity),
     )
+
+
+def similarity_histogram(similarity: np.ndarray) -> tuple[int, ...]:
+    """Counts of ``similarity`` in :data:`HISTOGRAM_BINS` equal bins over ``[0, 1]``."""
+    index = np.clip((similarity * HISTOGRAM_BINS).astype(np.int64), 0, HISTOGRAM_BINS - 1)
+    return tuple(np.bincount(index, minlength=HISTOGRAM_BINS).tolist())
 
 
 def _report_pairs(
