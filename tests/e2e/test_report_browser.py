@@ -446,3 +446,29 @@ def test_line_numbers_stay_visible_when_a_pane_scrolls_sideways(page: Any, tmp_p
     assert abs(number["x"] - area["x"]) < 6  # still at the pane's left edge
     text = pane.locator(".blk .tx").last.bounding_box()
     assert text is not None and text["x"] < area["x"]  # while the code moved left
+
+
+def test_previous_and_next_follow_the_tables_order_and_filter(
+    page: Any, class_report: Path
+) -> None:
+    page.goto(class_report.as_uri())
+    page.locator("#f-cluster").select_option("2")
+    page.locator("table.pairs thead th").filter(has_text="File 1").locator("button").click()
+    order = [int(r) for r in _column(page, "data-rank")]
+    assert len(order) >= 3 and order != sorted(order)  # by name, not by rank
+    page.locator(f"#row-{order[0]} a").first.click()
+    page.wait_for_url(f"**/pairs/pair-{order[0]}.html")
+    assert page.locator("a.prev").get_attribute("href") is None  # first in the table's order
+    assert f"1 of {len(order)}" in page.locator(".where").inner_text()
+    for rank in order[1:]:
+        page.locator("a.next").click()
+        page.wait_for_url(f"**/pairs/pair-{rank}.html")
+    assert page.locator("a.next").get_attribute("href") is None
+    page.locator("a.prev").click()
+    page.wait_for_url(f"**/pairs/pair-{order[-2]}.html")
+    # a pair outside the filtered table steps by rank
+    outside = next(n for n in range(2, 120) if n not in order and n + 1 not in order)
+    page.goto((class_report.parent / "pairs" / f"pair-{outside}.html").as_uri())
+    assert page.locator("a.next").get_attribute("href") == f"pair-{outside + 1}.html"
+    page.evaluate("localStorage.clear()")
+    assert page.errors == []

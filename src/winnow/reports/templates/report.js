@@ -211,7 +211,20 @@
     }
     field("f-count").textContent = shown + " of " + rows.length + " pairs";
     field("f-none").hidden = shown > 0;
-    if (remember !== false) { view.filter = f; store("view", view); }
+    if (remember !== false) { view.filter = f; }
+    rememberOrder();
+  }
+  // The pairs with a page, in the table's current order and filter: what a pair page's
+  // "previous" and "next" follow.
+  function rememberOrder() {
+    var rows = table.tBodies[0].rows;
+    var order = [];
+    for (var i = 0; i < rows.length; i++) {
+      if (!rows[i].hidden && rows[i].querySelector("td.name a")) { order.push(rankOf(rows[i])); }
+    }
+    view.order = order;
+    store("view", view);
+    if (SINGLE) { linkNeighbours(); }
   }
   function setFilter(f) {
     field("f-name").value = typeof f.name === "string" ? f.name : "";
@@ -243,7 +256,7 @@
         return function () {
           var same = view.sort === col || (view.sort === undefined && col === 0);
           sortBy(col, same ? !view.desc : heads[col].getAttribute("data-sort") !== "text" && col !== 0);
-          store("view", view);
+          rememberOrder();
         };
       })(i));
     }
@@ -257,6 +270,37 @@
     setFilter(view.filter && typeof view.filter === "object" ? view.filter : {});
     revealRow();
     window.addEventListener("hashchange", revealRow);
+  }
+
+  // ---------------------------------------------------------------- previous / next
+  // Each pair's links follow the table's order and filter when that pair is among the
+  // pairs listed there; else (or without a stored order) they follow the ranking.
+  var SINGLE = document.body.classList.contains("single");
+  function pageOf(rank) { return SINGLE ? "#pair-" + rank : "pair-" + rank + ".html"; }
+  function setLink(link, rank) {
+    if (!link.hasAttribute("data-rank-href")) {
+      link.setAttribute("data-rank-href", link.getAttribute("href") || "");
+    }
+    var href = rank === null ? link.getAttribute("data-rank-href") : rank ? pageOf(rank) : "";
+    if (href) { link.setAttribute("href", href); } else { link.removeAttribute("href"); }
+  }
+  function linkNeighbours() {
+    var order = Array.isArray(view.order) ? view.order : [];
+    var navs = document.querySelectorAll(".pairnav");
+    for (var i = 0; i < navs.length; i++) {
+      var box = navs[i].querySelector(".markbox");
+      var rank = Number(box ? box.getAttribute("data-rank") : NaN);
+      var at = order.indexOf(rank);
+      var follow = at >= 0 && order.every(function (n) { return NUMBER.test(String(n)) && n > 0; });
+      var prev = navs[i].querySelector("a.prev"), next = navs[i].querySelector("a.next");
+      if (prev) { setLink(prev, follow ? (at > 0 ? order[at - 1] : 0) : null); }
+      if (next) { setLink(next, follow ? (at + 1 < order.length ? order[at + 1] : 0) : null); }
+      var where = navs[i].querySelector(".where");
+      if (where) {
+        where.textContent = "pair " + rank + (follow ? " · " + (at + 1) + " of " + order.length +
+                                              " in the table's order" : "");
+      }
+    }
   }
 
   // ---------------------------------------------------------------- events
@@ -293,4 +337,5 @@
 
   showAllMarks();
   if (table) { setUpTable(); }
+  linkNeighbours();
 })();
