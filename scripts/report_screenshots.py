@@ -47,11 +47,14 @@ def main() -> None:
             marks.nth(1).locator("select.mk").select_option("reviewed")
             page.locator("#f-min").fill("60")
             page.screenshot(path=str(out / "report-index.png"))
-            page.locator("#graph").scroll_into_view_if_needed()
+            page.locator("#graph").evaluate("el => el.scrollIntoView()")
             page.screenshot(path=str(out / "report-graph.png"))
-            marks.nth(0).locator("a").first.click()
+            page.locator("#f-reset").click()
+            page.locator("#f-name").fill('"exercise3/student006"')  # two passages with 001
+            page.locator('tr:not([hidden])[data-a="exercise3/student001"] a').first.click()
             page.wait_for_load_state()
-            page.locator('.pane[data-side="a"] .blk[data-p]').first.click()
+            page.locator('.ptable tr[data-jump="0"]').click()  # passage 1 in both panes
+            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(out / "report-pair.png"))
             browser.close()
     print(f"screenshots in {out}")

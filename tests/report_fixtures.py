@@ -129,7 +129,9 @@ def write_class(root: Path, size: int = 60, seed: int = 7) -> list[str]:
 
     Most students write their own functions; a few groups (of 2 to 6) copy most of
     one member's functions, some renamed, so the comparison finds clusters of very
-    similar pairs among many unrelated ones.  Returns the names, in order.
+    similar pairs among many unrelated ones; the last of the first group also borrows
+    three functions from the 41st student, in the middle of what it copied, so that pair
+    has two passages.  Returns the names, in order.
     """
     rng = random.Random(seed)
     names = [f"student{i:03d}" for i in range(1, size + 1)]
@@ -146,6 +148,8 @@ def write_class(root: Path, size: int = 60, seed: int = 7) -> list[str]:
             copied = [f.replace("total", "tot").replace("value", "val")
                       if rng.random() < 0.3 else f for f in source[:kept]]
             own[member] = copied + own[member][kept:]
+    last = groups[0][-1]  # also borrows three functions of a student outside the group
+    own[last] = own[last][:4] + own[names[40]][:3] + own[last][4:]
     for name in names:
         (root / name).mkdir(parents=True, exist_ok=True)
         (root / name / "main.py").write_text(f'"""Exercise 3 by {name}."""\n\n'

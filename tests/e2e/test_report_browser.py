@@ -472,3 +472,21 @@ def test_previous_and_next_follow_the_tables_order_and_filter(
     assert page.locator("a.next").get_attribute("href") == f"pair-{outside + 1}.html"
     page.evaluate("localStorage.clear()")
     assert page.errors == []
+
+
+def test_one_file_report_keeps_marks_in_step_and_returns_to_the_row(
+    page: Any, single: str
+) -> None:
+    page.goto(single)
+    page.locator("#row-1 select.mk").select_option("cleared")
+    page.locator("#row-1 a").first.click()
+    assert page.locator("#pair-1").is_visible()
+    assert page.locator("#pair-1 .markbox select.mk").input_value() == "cleared"
+    page.locator("#pair-1 .markbox input.nt").fill("starter code")
+    page.locator("#pair-1 a.back").click()
+    assert page.url.endswith("#row-1") and page.locator("#row-1").is_visible()
+    assert page.locator("#row-1 input.nt").input_value() == "starter code"
+    assert "m-cleared" in (page.locator("#row-1").get_attribute("class") or "")
+    assert page.locator("#pair-1 a.next").get_attribute("href") == "#pair-2"
+    page.evaluate("localStorage.clear()")
+    assert page.errors == [] and page.dialogs == []

@@ -23,6 +23,7 @@ WIDTH = 960
 LABEL_CHARS = 18
 _STEPS = 200
 _PAD = 14
+_LABEL_ROOM = 80  # right of a cluster's square, for the labels of its right-most nodes
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,11 +124,11 @@ def graph(clusters: Sequence[Sequence[str]], links: Sequence[Link], threshold: f
         inside = [link for link in links if link.similarity >= threshold
                   and link.a in index and link.b in index]
         pos = layout(len(members), [(index[lk.a], index[lk.b], lk.similarity) for lk in inside])
-        side = 70 + 55 * math.sqrt(len(members))
-        if x > 0 and x + side > WIDTH:
+        side = min(WIDTH - _LABEL_ROOM, 30 + 70 * math.sqrt(len(members)))
+        if x > 0 and x + side + _LABEL_ROOM > WIDTH:
             x, y, row_height = 0.0, y + row_height, 0.0
-        inner = side - 2 * _PAD - 90  # room for the labels on the right
-        at = [(x + _PAD + px * inner, y + _PAD + py * (side - 2 * _PAD)) for px, py in pos]
+        inner = side - 2 * _PAD
+        at = [(x + _PAD + px * inner, y + _PAD + py * inner) for px, py in pos]
         nodes += [Node(at[i][0], at[i][1], m, labels[m], anchors.get(m, ""), number)
                   for i, m in enumerate(members)]
         for lk in inside:
@@ -135,6 +136,6 @@ def graph(clusters: Sequence[Sequence[str]], links: Sequence[Link], threshold: f
             span = max(1e-9, 1 - threshold)
             edges.append(Edge(x1, y1, x2, y2, 1 + 3 * (lk.similarity - threshold) / span,
                               lk.title, lk.href))
-        x += side
+        x += side + _LABEL_ROOM
         row_height = max(row_height, side)
     return Graph(WIDTH, math.ceil(y + row_height), tuple(nodes), tuple(edges))
