@@ -8,7 +8,9 @@ times ``write_report`` to a folder (index + one page per pair) and to one file.
 
 ``--browser`` also times opening the reports in headless Chromium (Debian's
 ``/usr/bin/chromium`` through Playwright): the folder's index, its first pair page,
-and the single file.
+and the single file; then sorting and filtering the index's pairs table.  The
+result has clusters (pairs at or above 0.5) and an all-pairs histogram, as
+``winnow compare`` gives, so the graph and histogram are part of the timing.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from pathlib import Path
 
 import numpy as np
 
+from winnow.matching.clusters import connected_clusters
+from winnow.matching.compare import similarity_histogram
 from winnow.matching.model import (
     ComparisonResult,
     PairResult,
@@ -30,6 +34,9 @@ from winnow.matching.model import (
 )
 from winnow.model import Document, Span, Stream
 from winnow.reports.html import write_report
+
+#: Pairs at or above this similarity link submissions into clusters (the CLI's default).
+CLUSTER_THRESHOLD = 0.5
 
 
 def _document(name: str, lines: int, seed: int) -> Document:
@@ -63,8 +70,18 @@ def build(n_subs: int, n_pairs: int, lines: int, passages: int) -> ComparisonRes
         sim = 1.0 - p / n_pairs
         pairs.append(PairResult(a, b, sim, 100, sim, sim, sim, sim, 0.1, True, sim, sim,
                                 20 * passages, 20 * passages, 900, tuple(found)))
-    return ComparisonResult(subs, tuple(pairs), (), {"k": 50, "t": 149, "method": "robust"},
-                            {"top": n_pairs}, documents=docs)
+    names = [s.name for s in subs]
+    index = {name: i for i, name in enumerate(names)}
+    a = np.array([index[p.a] for p in pairs], dtype=np.int64)
+    b = np.array([index[p.b] for p in pairs], dtype=np.int64)
+    sims = np.array([p.similarity for p in pairs], dtype=np.float64)
+    clusters = connected_clusters(names, a, b, sims, CLUSTER_THRESHOLD)
+    unlisted = rng.beta(1.5, 12, n_subs * (n_subs - 1) // 2 - n_pairs)  # the class's other pairs
+    return ComparisonResult(subs, tuple(pairs), clusters,
+                            {"k": 50, "t": 149, "method": "robust"},
+                            {"top": n_pairs, "cluster_threshold": CLUSTER_THRESHOLD},
+                            documents=docs,
+                            histogram=similarity_histogram(np.concatenate([sims, unlisted])))
 
 
 def _size(path: Path) -> int:
@@ -85,6 +102,19 @@ def open_times(pages: list[Path]) -> None:
             start = time.perf_counter()
             tab.goto(page.as_uri(), wait_until="load")
             print(f"open {page.name:14s}: {time.perf_counter() - start:6.2f} s")
+        tab.goto(pages[0].as_uri(), wait_until="load")
+        for what, action in (
+            ("sort by similarity", lambda: tab.locator("th", has_text="Similarity")
+             .locator("button").click()),
+            ("filter by name", lambda: tab.locator("#f-name").fill("student01")),
+            ("filter by similarity", lambda: tab.locator("#f-min").fill("50")),
+            ("show all", lambda: tab.locator("#f-reset").click()),
+        ):
+            start = time.perf_counter()
+            action()
+            tab.evaluate("new Promise(r => requestAnimationFrame(() => r(0)))")
+            print(f"{what:19s}: {1000 * (time.perf_counter() - start):6.0f} ms")
+        tab.evaluate("localStorage.clear()")
         browser.close()
 
 

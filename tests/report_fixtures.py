@@ -6,7 +6,9 @@ tests pin what the report does with a given result.  Units are bytes here.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 
@@ -95,3 +97,61 @@ def program(name: str, body_lines: int, start: int = 0) -> str:
     for i in range(start, start + body_lines):
         out += [f"def step_{i}(x):", f"    return x * {i} + {i % 7}", ""]
     return "\n".join(out) + "\n"
+
+
+_WORDS = ("total", "count", "value", "items", "left", "right", "step", "acc", "best", "seen",
+          "queue", "limit", "index", "scale", "width", "depth", "score", "parts", "node", "key")
+_OPS = ("+", "-", "*", "//", "%")
+
+
+def student_function(rng: random.Random, name: str) -> str:
+    """A small random Python function (loops, branches, arithmetic) named ``name``."""
+    a, b, c = rng.sample(_WORDS, 3)
+    body = [f"def {name}({a}, {b}):", f"    {c} = {rng.randint(0, 9)}"]
+    for _ in range(rng.randint(3, 6)):
+        x, y = rng.sample((a, b, c), 2)
+        op = rng.choice(_OPS)
+        kind = rng.randint(0, 2)
+        if kind == 0:
+            body.append(f"    for i in range({rng.randint(2, 30)}):")
+            body.append(f"        {c} = {c} {op} ({x} {rng.choice(_OPS)} i + {rng.randint(1, 99)})")
+        elif kind == 1:
+            body.append(f"    if {x} > {rng.randint(1, 50)}:")
+            body.append(f"        {y} = {y} {op} {rng.randint(1, 99)}")
+        else:
+            body.append(f"    {c} = ({x} {op} {rng.randint(1, 99)}) {rng.choice(_OPS)} {y}")
+    body.append(f"    return {c}")
+    return "\n".join(body) + "\n"
+
+
+def write_class(root: Path, size: int = 60, seed: int = 7) -> list[str]:
+    """Write a class of ``size`` one-file Python submissions under ``root/NAME/main.py``.
+
+    Most students write their own functions; a few groups (of 2 to 6) copy most of
+    one member's functions, some renamed, so the comparison finds clusters of very
+    similar pairs among many unrelated ones; the last of the first group also borrows
+    three functions from the 41st student, in the middle of what it copied, so that pair
+    has two passages.  Returns the names, in order.
+    """
+    rng = random.Random(seed)
+    names = [f"student{i:03d}" for i in range(1, size + 1)]
+    own = {n: [student_function(rng, f"f{j}_{rng.randint(0, 999)}") for j in range(12)]
+           for n in names}
+    groups, at = [], 0
+    for group_size in (6, 4, 3, 3, 2, 2, 2):
+        groups.append(names[at:at + group_size])
+        at += group_size + rng.randint(1, 3)
+    for group in groups:
+        source = own[group[0]]
+        for member in group[1:]:
+            kept = rng.randint(7, 11)
+            copied = [f.replace("total", "tot").replace("value", "val")
+                      if rng.random() < 0.3 else f for f in source[:kept]]
+            own[member] = copied + own[member][kept:]
+    last = groups[0][-1]  # also borrows three functions of a student outside the group
+    own[last] = own[last][:4] + own[names[40]][:3] + own[last][4:]
+    for name in names:
+        (root / name).mkdir(parents=True, exist_ok=True)
+        (root / name / "main.py").write_text(f'"""Exercise 3 by {name}."""\n\n'
+                                             + "\n\n".join(own[name]))
+    return names

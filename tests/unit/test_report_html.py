@@ -215,3 +215,139 @@ def test_default_key_comes_from_env_or_a_private_file(
     path = tmp_path / "winnow" / "anonymize.key"
     assert len(key) == 64 and path.stat().st_mode & 0o077 == 0
     assert default_key() == key
+
+
+def test_histogram_of_all_pairs_is_on_a_log_scale_with_the_listed_range_marked() -> None:
+    every = [1000, 300, 40, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0, 3, 0, 1]
+    hist = histogram([0.72, 0.75, 0.88, 0.95, 0.71], threshold=0.5, all_counts=every)
+    assert hist.log and [b.count for b in hist.all_bars] == every and hist.all_total == 1352
+    assert [b.count for b in hist.bars][14:] == [2, 1, 0, 1, 0, 1]
+    heights = {b.count: b.height for b in hist.all_bars}
+    assert heights[1000] == hist.plot_bottom - hist.plot_top
+    assert heights[1] > (hist.plot_bottom - hist.plot_top) * 0.05  # visible beside 1000
+    assert [t.label for t in hist.y_ticks] == ["0", "1", "10", "100", "1000"]
+    assert hist.band is not None
+    width = hist.plot_right - hist.plot_left
+    assert hist.band == pytest.approx((hist.plot_left + 0.71 * width,
+                                       hist.plot_left + 0.95 * width))
+    listed_only = histogram([0.72], all_counts=[1, 2])  # counts of another binning: ignored
+    assert not listed_only.log and listed_only.all_bars == () and listed_only.band is None
+
+
+def test_compare_counts_every_sharing_pair_in_the_histogram() -> None:
+    from winnow.matching import CompareOptions, compare
+    from winnow.sources.submissions import load_submissions
+
+    subs = load_submissions([str(p) for p in sorted(EXAMPLES.iterdir())])
+    full = compare(subs, options=CompareOptions(top=1, passages=False))
+    assert len(full.pairs) == 1 and len(full.histogram) == 20
+    assert sum(full.histogram) == full.stats["pairs_sharing"] > 1
+    bin_of_top = min(19, int(full.pairs[0].similarity * 20))
+    assert full.histogram[bin_of_top] >= 1
+
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "python" / "submissions"
+
+
+def triage_sample() -> ComparisonResult:
+    """Five submissions: a cluster of three (a strong pair and a weaker one), one of two."""
+    text = {n: program(n, 30) for n in "abcde"}
+    subs = {n: {f"{n}.py": text[n]} for n in "abcde"}
+    whole = [("a.py", 1, 40, "b.py", 1, 40)]
+    pairs = [("a", "b", whole), ("d", "e", [("d.py", 1, 20, "e.py", 1, 20)]),
+             ("b", "c", [("b.py", 1, 5, "c.py", 1, 5)]), ("a", "c", [])]
+    return build_result(subs, pairs, clusters=[["d", "e"], ["a", "b", "c"]])
+
+
+def test_overview_numbers_clusters_largest_first_and_lists_partners() -> None:
+    from winnow.reports.html_overview import overview
+    from winnow.reports.html_view import Namer, pair_row
+
+    result = triage_sample()
+    namer = Namer(result, False, None)
+    rows = [pair_row(namer, p, i, False) for i, p in enumerate(result.pairs, 1)]
+    over = overview(result, namer, rows)
+    assert [[m.name for m in c.members] for c in over.clusters] == [["a", "b", "c"], ["d", "e"]]
+    assert over.cluster_of == {"a": 1, "b": 1, "c": 1, "d": 2, "e": 2}
+    subs = {s.name: s for s in over.submissions}
+    assert [p.name for p in subs["b"].partners] == ["a", "c"]  # strongest first
+    assert subs["a"].pairs == 2 and subs["b"].partners[0].href == "pairs/pair-1.html"
+    assert subs["c"].partners[-1].href is None  # a/c has no passages, so no page
+    assert over.submissions[0].name in ("a", "b")
+    # graph: every cluster member is a node; a link only at or above the threshold (0.5)
+    assert sorted(n.name for n in over.graph.nodes) == list("abcde")
+    strong = [r for r in rows if r.similarity_value >= 0.5]
+    assert len(over.graph.edges) == len(strong) < len(rows)
+    assert all(0 <= n.x <= over.graph.width and 0 <= n.y <= over.graph.height
+               for n in over.graph.nodes)
+
+
+def test_graph_layout_is_deterministic_and_spread() -> None:
+    from winnow.reports.graph import layout
+
+    edges = [(0, 1, 0.9), (1, 2, 0.8), (2, 0, 0.7), (3, 4, 0.6), (4, 0, 0.6)]
+    first, again = layout(5, edges), layout(5, edges)
+    assert (first == again).all() and first.min() >= 0 and first.max() <= 1
+    gaps = [float(((first[i] - first[j]) ** 2).sum()) for i in range(5) for j in range(i)]
+    assert min(gaps) > 0.01  # no two nodes on top of each other
+    assert layout(2, [(0, 1, 1.0)]).tolist() == [[0.5, 0.0], [0.5, 1.0]]
+
+
+def test_pair_pages_link_their_neighbours_and_their_row(tmp_path: Path) -> None:
+    out = write_report(triage_sample(), tmp_path / "out")
+    pages = sorted(p.name for p in (tmp_path / "out" / "pairs").iterdir())
+    assert pages == ["pair-1.html", "pair-2.html", "pair-3.html"]  # pair 4 has no passages
+    second = (tmp_path / "out" / "pairs" / "pair-2.html").read_text()
+    assert 'class="back" href="../index.html#row-2"' in second
+    assert 'rel="prev" href="pair-1.html"' in second and 'rel="next" href="pair-3.html"' in second
+    last = (tmp_path / "out" / "pairs" / "pair-3.html").read_text()
+    assert '<a class="next" rel="next">' in last and 'data-rank="3"' in last  # no href
+    index = out.read_text()
+    assert all(f'id="row-{n}"' in index for n in range(1, 5))
+    single = write_report(triage_sample(), tmp_path / "r.html").read_text()
+    assert 'class="back" href="#row-1"' in single and 'rel="next" href="#pair-2"' in single
+
+
+def test_report_id_names_the_comparison(tmp_path: Path) -> None:
+    def rid(page: Path) -> str:
+        found = re.search(r'data-report="([0-9a-f]{16})"', page.read_text())
+        assert found is not None
+        return found.group(1)
+
+    one = rid(write_report(triage_sample(), tmp_path / "1.html"))
+    assert one == rid(write_report(triage_sample(), tmp_path / "2.html"))
+    assert one != rid(write_report(sample(), tmp_path / "3.html"))
+    pair = (tmp_path / "d" / "pairs" / "pair-1.html")
+    write_report(triage_sample(), tmp_path / "d")
+    assert rid(pair) == one  # pair pages share their index's marks
+
+
+def test_anonymized_result_and_key_hide_every_name(tmp_path: Path) -> None:
+    import io
+
+    from winnow.reports.anonymize import (
+        anonymize_result,
+        key_rows,
+        pseudonyms_of,
+        spreadsheet_safe,
+        write_key,
+    )
+    from winnow.reports.json import write_json
+
+    result = sample("=cmd|' /C calc'!A0")
+    pseudo = pseudonyms_of(result, b"k")
+    out = io.StringIO()
+    write_json(anonymize_result(result, pseudo), out)
+    text = out.getvalue()
+    for name in ("alice", "carol", "cmd", "main.py", "b.py", "dave"):
+        assert name not in text, name
+    rows = key_rows(result, pseudo)
+    assert ("student-" in rows[0][0]) and {r[1] for r in rows} == {"alice", "carol",
+                                                                  "=cmd|' /C calc'!A0"}
+    assert all(r[0] in text for r in rows)  # every pseudonym of the key is the output's
+    key = tmp_path / "key.csv"
+    write_key(key, rows)
+    assert "'=cmd|' /C calc'!A0" in key.read_text() and key.stat().st_mode & 0o077 == 0
+    assert spreadsheet_safe("@SUM(1)") == "'@SUM(1)" and spreadsheet_safe("a=b") == "a=b"
+    html_page = write_report(result, tmp_path / "r.html", anonymize=True, key=b"k").read_text()
+    assert all(r[0] in html_page for r in rows if r[2] == "")  # the same pseudonyms

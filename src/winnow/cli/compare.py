@@ -278,12 +278,20 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
 @click.option("--report", type=click.Path(path_type=Path),
               help="Also write the HTML report: a folder, or one FILE.html.")
 @click.option("--anonymize", is_flag=True,
-              help="Stable pseudonyms instead of names in the HTML report.")
+              help="Stable pseudonyms instead of names in the HTML report; the key "
+                   "(pseudonym, name) goes to a CSV file of its own (--pseudonyms).")
+@click.option("--anonymize-all", is_flag=True,
+              help="Pseudonyms in the output (table, CSV, JSON) too, and in the report.")
+@click.option("--pseudonyms", type=click.Path(dir_okay=False, path_type=Path),
+              metavar="FILE.csv",
+              help="Where the pseudonym key goes (default: beside the report, or -o, "
+                   "as NAME.pseudonyms.csv).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
-    min_similarity: float, no_passages: bool, passages_top: int, fmt: str, output: Path | None,
-    report: Path | None, anonymize: bool, quiet: bool, **params: Any,
+    min_similarity: float, no_passages: bool, passages_top: int, fmt: str,
+    output: Path | None, report: Path | None, anonymize: bool, anonymize_all: bool,
+    pseudonyms: Path | None, quiet: bool, **params: Any,
 ) -> None:
     """Compare submissions all against all and rank the suspicious pairs.
 
@@ -299,20 +307,26 @@ def compare_command(
     params.update(top=top, min_similarity=min_similarity, passages=not no_passages,
                   passages_top=passages_top)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
+    key_file = None
+    if pseudonyms is not None and not (anonymize or anonymize_all):
+        raise click.UsageError("--pseudonyms goes with --anonymize or --anonymize-all")
+    if anonymize or anonymize_all:
+        key_file = pseudonym_key_path(report, output, pseudonyms, anonymize_all)
+    report_failed = False
     try:
-        check_outputs([output], inputs=[*paths, *archive, *params["base"]], report=report)
+        keys = [] if key_file is None else [key_file]
+        check_outputs([output, *keys], inputs=[*paths, *archive, *params["base"]],
+                      report=report)
         result = run_compare(paths, each, archive, params, progress)
         check_lang(result, params["lang"])
         _report_issues(result)
         if len(result.submissions) < 2:
             warn("fewer than two submissions: nothing to compare")
+        shown = result if key_file is None else _anonymized(result, key_file, anonymize_all)
+        if report is not None:  # before the output, which is still written if this fails
+            report_failed = _write_report(result, report, key_file is not None)
         with common_output(output) as out:
-            write_output(result, fmt, out)
-        if report is not None:
-            from winnow.reports.html import write_report
-
-            page = write_report(result, report, anonymize=anonymize)
-            click.echo(f"winnow: report written to {page}", err=True)
+            write_output(shown, fmt, out)
     except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(EXIT_OK) from None
@@ -322,4 +336,51 @@ def compare_command(
     except WinnowError as error:
         fail(error)
         exit_with(EXIT_USAGE if isinstance(error, InvalidConfig) else EXIT_FAILED)
-    exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)
+    exit_with(EXIT_FAILED if report_failed else EXIT_SKIPPED if result.skipped else EXIT_OK)
+
+
+def pseudonym_key_path(report: Path | None, output: Path | None, given: Path | None,
+                       everywhere: bool) -> Path:
+    """Where ``--anonymize`` writes its key: ``given``, else beside the report (or
+    ``-o``), its name less the extension plus ``.pseudonyms.csv``; never inside a report.  Raises
+    :class:`click.UsageError` when there is no such place or nothing to anonymize."""
+    if report is None and not everywhere:
+        raise click.UsageError("--anonymize applies to --report; --anonymize-all also "
+                               "anonymizes the output")
+    if given is None:
+        beside = report if report is not None else output
+        if beside is None:
+            raise click.UsageError("--anonymize-all to standard output needs --pseudonyms "
+                                   "FILE.csv (where the key goes)")
+        stem = beside if beside.name else beside.resolve()
+        stem = stem.with_suffix("")
+        given = stem.with_name(stem.name + ".pseudonyms.csv")
+    if report is not None:
+        inside = given.resolve() == report.resolve() or report.resolve() in given.resolve().parents
+        if inside:
+            raise click.UsageError(f"--pseudonyms {given}: the key must not go inside the "
+                                   "report, which it would de-anonymize")
+    return given
+
+
+def _anonymized(result: ComparisonResult, key_file: Path, everywhere: bool) -> ComparisonResult:
+    """Write the pseudonym key; ``result`` with pseudonyms when ``everywhere``."""
+    from winnow.reports.anonymize import anonymize_result, key_rows, pseudonyms_of, write_key
+
+    pseudo = pseudonyms_of(result)
+    write_key(key_file, key_rows(result, pseudo))
+    click.echo(f"winnow: pseudonym key written to {key_file}", err=True)
+    return anonymize_result(result, pseudo) if everywhere else result
+
+
+def _write_report(result: ComparisonResult, report: Path, anonymize: bool) -> bool:
+    """Write the HTML report; on failure say so (naming ``report``) and return True."""
+    from winnow.reports.html import write_report
+
+    try:
+        page = write_report(result, report, anonymize=anonymize)
+    except WinnowError as error:
+        fail(error)
+        return True
+    click.echo(f"winnow: report written to {page}", err=True)
+    return False

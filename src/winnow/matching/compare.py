@@ -25,7 +25,13 @@ from winnow.matching.base import free_starts, in_base
 from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, literal_config
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.counting import resolve_cap
-from winnow.matching.model import ComparisonResult, FileKey, Issue, PairResult
+from winnow.matching.model import (
+    HISTOGRAM_BINS,
+    ComparisonResult,
+    FileKey,
+    Issue,
+    PairResult,
+)
 from winnow.matching.options import CompareOptions
 from winnow.matching.pairs import (
     FileInfo,
@@ -124,7 +130,14 @@ def _compare(
         issues=tuple(batch.issues),
         documents=documents,
         stats={**table.stats, "pairs_reported": len(pairs)},
+        histogram=similarity_histogram(similarity),
     )
+
+
+def similarity_histogram(similarity: np.ndarray) -> tuple[int, ...]:
+    """Counts of ``similarity`` in :data:`HISTOGRAM_BINS` equal bins over ``[0, 1]``."""
+    index = np.clip((similarity * HISTOGRAM_BINS).astype(np.int64), 0, HISTOGRAM_BINS - 1)
+    return tuple(np.bincount(index, minlength=HISTOGRAM_BINS).tolist())
 
 
 def _report_pairs(

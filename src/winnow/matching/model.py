@@ -29,6 +29,9 @@ Role = Literal["new", "archive"]
 #: Key of one file in :attr:`ComparisonResult.documents`: (submission name, file path).
 FileKey = tuple[str, str]
 
+#: Bins of :attr:`ComparisonResult.histogram` (5 % each).
+HISTOGRAM_BINS = 20
+
 
 @dataclass(frozen=True, slots=True)
 class SubmittedFile:
@@ -193,6 +196,9 @@ class ComparisonResult:
       bytes (``Document.data``) and line map, for the side-by-side views.
     * ``stats``: counts for the curious (fingerprints indexed, ignored by ``-m``
       and by ``--base``, pairs sharing anything before ``top``).
+    * ``histogram``: how many pairs sharing anything (before ``top`` and
+      ``min_similarity``) fall in each of :data:`HISTOGRAM_BINS` equal bins of
+      ``similarity`` over ``[0, 1]`` (the last bin includes 1); empty if unknown.
     """
 
     submissions: tuple[Submission, ...]
@@ -203,6 +209,7 @@ class ComparisonResult:
     issues: tuple[Issue, ...] = ()
     documents: Mapping[FileKey, Document] = field(default_factory=dict)
     stats: Mapping[str, int] = field(default_factory=dict)
+    histogram: tuple[int, ...] = ()
 
     @property
     def skipped(self) -> bool:

@@ -6,10 +6,16 @@ without the key can recover a name by hashing a class roster.  The key is, in or
 the ``key`` argument, the environment variable ``WINNOW_ANONYMIZE_KEY``, or a random
 key created once in ``$XDG_CONFIG_HOME/winnow/anonymize.key`` (default
 ``~/.config/winnow/anonymize.key``).
+
+:func:`anonymize_result` gives a result whose names are all pseudonyms (for the
+table, CSV and JSON outputs); :func:`write_key` writes the pseudonym key, the only
+place where pseudonyms and names meet, as a CSV file of its own.
 """
 
 from __future__ import annotations
 
+import csv
+import dataclasses
 import hashlib
 import hmac
 import os
@@ -19,6 +25,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from winnow.errors import ReportError
+from winnow.matching.model import ComparisonResult, Issue, PairResult, Passage, Region
 
 KEY_ENV = "WINNOW_ANONYMIZE_KEY"
 #: Hex digits of a pseudonym; more are used where two names would collide.
@@ -91,3 +98,88 @@ class Pseudonyms:
                 safe_ext = ext if ext[1:].isalnum() and len(ext) <= 8 else ""
                 self._files[(submission, name)] = pseudo + safe_ext
         return self._files[(submission, path)]
+
+
+def pseudonyms_of(result: ComparisonResult, key: bytes | None = None) -> Pseudonyms:
+    """The pseudonyms of every name in ``result`` (the same for the same names and key)."""
+    names = {s.name for s in result.submissions} | {n for p in result.pairs for n in (p.a, p.b)}
+    names |= {m for c in result.clusters for m in c.members}
+    return Pseudonyms(names, key)
+
+
+def known_files(result: ComparisonResult) -> dict[str, list[str]]:
+    """Submission -> every file path it is known by (submitted, shown or in a passage)."""
+    files = {s.name: [f.path for f in s.files] for s in result.submissions}
+    for sub, path in result.documents:
+        files.setdefault(sub, []).append(path)
+    for pair in result.pairs:
+        for passage in pair.passages:
+            files.setdefault(pair.a, []).append(passage.a.file)
+            files.setdefault(pair.b, []).append(passage.b.file)
+    return {sub: sorted(set(paths)) for sub, paths in files.items()}
+
+
+def anonymize_result(result: ComparisonResult, pseudo: Pseudonyms) -> ComparisonResult:
+    """``result`` with every submission and file name replaced by its pseudonym.
+
+    Input problems keep only whether they skipped something: their paths and reasons
+    could name people.
+    """
+    siblings = known_files(result)
+
+    def file(sub: str, path: str) -> str:
+        return pseudo.file(sub, path, siblings.get(sub, [path]))
+
+    def region(sub: str, r: Region) -> Region:
+        return dataclasses.replace(r, file=file(sub, r.file))
+
+    def pair(p: PairResult) -> PairResult:
+        passages = tuple(Passage(q.index, region(p.a, q.a), region(p.b, q.b), q.length,
+                                 q.fingerprints) for q in p.passages)
+        return dataclasses.replace(p, a=pseudo.submission(p.a), b=pseudo.submission(p.b),
+                                   passages=passages)
+
+    return dataclasses.replace(
+        result,
+        submissions=tuple(dataclasses.replace(
+            s, name=pseudo.submission(s.name),
+            files=tuple(dataclasses.replace(f, path=file(s.name, f.path)) for f in s.files))
+            for s in result.submissions),
+        pairs=tuple(pair(p) for p in result.pairs),
+        clusters=tuple(dataclasses.replace(
+            c, members=tuple(sorted(pseudo.submission(m) for m in c.members)))
+            for c in result.clusters),
+        issues=tuple(Issue("(hidden by --anonymize)", "skipped" if i.skipped else "note",
+                           i.skipped) for i in result.issues),
+        documents={(pseudo.submission(s), file(s, f)): doc
+                   for (s, f), doc in result.documents.items()},
+    )
+
+
+def key_rows(result: ComparisonResult, pseudo: Pseudonyms) -> list[tuple[str, str, str]]:
+    """``(pseudonym, submission, file)`` for every submission (file empty) and file."""
+    siblings = known_files(result)
+    rows = []
+    for sub in sorted(siblings):
+        rows.append((pseudo.submission(sub), sub, ""))
+        rows += [(pseudo.file(sub, path, siblings[sub]), sub, path) for path in siblings[sub]]
+    return rows
+
+
+def spreadsheet_safe(cell: str) -> str:
+    """``cell`` made inert for spreadsheets: text starting like a formula gets a ``'``."""
+    return "'" + cell if cell[:1] in ("=", "+", "-", "@", "\t", "\r") else cell
+
+
+def write_key(path: str | os.PathLike[str], rows: Iterable[tuple[str, str, str]]) -> None:
+    """Write the pseudonym key as CSV (``pseudonym,submission,file``), readable by its
+    owner only (it names the people the pseudonyms hide)."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="") as out:
+            writer = csv.writer(out, lineterminator="\n")
+            writer.writerow(("pseudonym", "submission", "file"))
+            writer.writerows(tuple(spreadsheet_safe(c) for c in row) for row in rows)
+    except OSError as exc:
+        raise ReportError(os.fspath(path), f"cannot write the pseudonym key ({exc.strerror})") \
+            from exc

@@ -2,15 +2,17 @@
 
 One offline page (``--report FILE.html``) or a folder (``--report DIR``: ``index.html``
 plus one page per pair under ``pairs/``), openable from disk: every style and script is
-inline, and a Content-Security-Policy forbids loading anything else.  Layout follows
-MOSS's familiar report: an overview table ranked by similarity with "name (NN%)" for
-both sides and the lines matched, then per pair two side-by-side panes where each
+inline, and a Content-Security-Policy forbids loading anything else.  The overview is a
+pairs table to triage (sorted, filtered and marked in the browser), the similarity
+histogram of all pairs, the clusters, a graph of the strong links and each
+submission's strongest partners; each pair has MOSS's side-by-side view, where each
 passage has its own colour and clicking a passage scrolls its counterpart into view.
 
 Submissions are untrusted.  Everything shown goes through Jinja2 with autoescape on;
-no submission text is ever placed inside ``<script>``; the script only reads numbers
-from ``data-*`` attributes; and the policy allows only the report's own inline script
-and stylesheet (by hash), so injected markup could run nothing even if escaping failed.
+no submission text is ever placed inside ``<script>``; the script reads the report's
+own ``data-*`` attributes and form fields and writes text only (never markup); and the
+policy allows only the report's own inline script and stylesheet (by hash), so
+injected markup could run nothing even if escaping failed.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import hashlib
 import os
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
 from importlib import resources
@@ -35,13 +37,14 @@ from winnow.errors import ReportError
 from winnow.matching.model import ComparisonResult
 from winnow.outputs import atomic_binary
 from winnow.reports.histogram import histogram
+from winnow.reports.html_overview import overview, report_id
 from winnow.reports.html_view import (
     LineCache,
     Namer,
+    PairRow,
     PairView,
     pair_row,
     pair_view,
-    percent,
     visible_name,
 )
 
@@ -102,23 +105,22 @@ def _parameters(result: ComparisonResult) -> list[tuple[str, str]]:
     return [(label, str(value)) for label, value in shown]
 
 
-def _common(result: ComparisonResult, namer: Namer, home: str, single: bool) -> dict[str, Any]:
+def _common(namer: Namer, home: str, single: bool, report: str) -> dict[str, Any]:
     assets = _assets()
     return {
         "css": assets.css, "js": assets.js, "csp": assets.csp,
         "version": winnow.__version__, "anonymized": namer.anonymized, "home": home,
         "generated": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "body_class": "single" if single else "paged",
+        "body_class": "single" if single else "paged", "report_id": report,
     }
 
 
 def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str, Any]:
     threshold = result.parameters.get("cluster_threshold")
-    clusters = [
-        {"members": [namer.submission(m) for m in c.members], "pairs": c.pairs,
-         "max_similarity": percent(c.max_similarity)}
-        for c in result.clusters
-    ]
+    rows = [pair_row(namer, p, i, single) for i, p in enumerate(result.pairs, 1)]
+    over = overview(result, namer, rows)
+    rows = [replace(r, cluster=over.cluster_of.get(r.a))
+            if over.cluster_of.get(r.a) == over.cluster_of.get(r.b) else r for r in rows]
     if namer.anonymized:  # paths, and reasons quoting them, name people: keep the count
         issues = [("skipped" if i.skipped else "note") + " (path and reason hidden by --anonymize)"
                   for i in result.issues]
@@ -126,23 +128,33 @@ def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str,
         issues = [visible_name(str(i)) for i in result.issues]
     return {
         "n_submissions": len(result.submissions),
-        "rows": [pair_row(namer, p, i, single) for i, p in enumerate(result.pairs, 1)],
-        "clusters": clusters, "issues": issues, "skipped": result.skipped,
+        "rows": rows, "report_id": report_id(result, rows),
+        "clusters": over.clusters, "submissions": over.submissions, "graph": over.graph,
+        "issues": issues, "skipped": result.skipped,
         "parameters": _parameters(result),
         "hist": histogram([p.similarity for p in result.pairs],
-                          threshold=threshold if isinstance(threshold, float | int) else None),
+                          threshold=threshold if isinstance(threshold, float | int) else None,
+                          all_counts=result.histogram),
     }
 
 
-def _pair_views(result: ComparisonResult, namer: Namer, single: bool,
+def _pair_views(result: ComparisonResult, namer: Namer, rows: list[PairRow], single: bool,
                 progress: Progress | None) -> Iterator[PairView]:
+    """Each pair with passages, linked to its neighbours and to its row in the overview."""
     total = len(result.pairs)
     cache: LineCache = {}
-    for rank, pair in enumerate(result.pairs, 1):
-        if pair.passages_computed:
-            yield pair_view(result, namer, pair, rank, single, cache)
+    ranks = [r.rank for r in rows if r.computed]
+    page = "#pair-{}" if single else "pair-{}.html"
+    back = "#row-{}" if single else "../index.html#row-{}"
+    for at, rank in enumerate(ranks):
+        view = pair_view(result, namer, result.pairs[rank - 1], rank, single, cache)
+        yield replace(view, row=rows[rank - 1], back=back.format(rank),
+                      prev=page.format(ranks[at - 1]) if at > 0 else None,
+                      next=page.format(ranks[at + 1]) if at + 1 < len(ranks) else None)
         if progress is not None:
             progress(rank, total)
+    if progress is not None and total:
+        progress(total, total)
 
 
 def _write(path: Path, template: str, context: dict[str, Any]) -> None:
@@ -176,11 +188,15 @@ def write_report(
     """
     target = Path(path)
     namer = Namer(result, anonymize, key)
+    single = is_single_file(target)
+    overview_context = _overview(result, namer, single)
+    rows = overview_context["rows"]
+    rid = overview_context["report_id"]
     try:
-        if is_single_file(target):
+        if single:
             target.parent.mkdir(parents=True, exist_ok=True)
-            context = _common(result, namer, "#overview", True) | _overview(result, namer, True)
-            context["pairs"] = _pair_views(result, namer, True, progress)
+            context = _common(namer, "#overview", True, rid) | overview_context
+            context["pairs"] = _pair_views(result, namer, rows, True, progress)
             _write(target, "index.html.j2", context)
             return target
         pages = target / "pairs"
@@ -188,12 +204,16 @@ def write_report(
         for old in pages.iterdir():  # pages of an earlier report with more pairs
             if _PAIR_PAGE.fullmatch(old.name):
                 old.unlink()
-        common = _common(result, namer, "../index.html", False)
-        for view in _pair_views(result, namer, False, progress):
+        common = _common(namer, "../index.html", False, rid)
+        for view in _pair_views(result, namer, rows, False, progress):
             _write(pages / f"{view.row.anchor}.html", "pair.html.j2", common | {"pair": view})
         index = target / "index.html"
-        context = _common(result, namer, "index.html", False) | _overview(result, namer, False)
+        context = _common(namer, "index.html", False, rid) | overview_context
         _write(index, "index.html.j2", context | {"pairs": []})
         return index
-    except OSError as exc:
-        raise ReportError(str(exc.filename or target), exc.strerror or str(exc)) from exc
+    except OSError as exc:  # named as the user gave it; the file that failed, if another
+        given = os.fspath(path)
+        reason = exc.strerror or str(exc)
+        if exc.filename is not None and os.fspath(exc.filename) != given:
+            reason += f" ({os.fspath(exc.filename)})"
+        raise ReportError(given, reason) from exc

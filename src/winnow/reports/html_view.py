@@ -24,7 +24,7 @@ from winnow.matching.model import (
     Region,
     Submission,
 )
-from winnow.reports.anonymize import Pseudonyms
+from winnow.reports.anonymize import known_files, pseudonyms_of
 
 #: Number of distinct passage colours (``c0`` ... ``c11`` in the stylesheet).
 COLOURS = 12
@@ -116,6 +116,13 @@ class PairRow:
     anchor: str
     a_archive: bool = False
     b_archive: bool = False
+    cluster: int | None = None
+    lines_value: int = -1
+
+    @property
+    def row_anchor(self) -> str:
+        """The ``id`` of this pair's row in the overview table."""
+        return f"row-{self.rank}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +134,9 @@ class PairView:
     passages: tuple[PassageRow, ...]
     side_a: SideView
     side_b: SideView
+    back: str = ""
+    prev: str | None = None
+    next: str | None = None
 
 
 def percent(value: float | None) -> str:
@@ -141,9 +151,8 @@ class Namer:
 
     def __init__(self, result: ComparisonResult, anonymize: bool, key: bytes | None) -> None:
         self._subs: Mapping[str, Submission] = {s.name: s for s in result.submissions}
-        names = set(self._subs) | {n for p in result.pairs for n in (p.a, p.b)}
-        names |= {m for c in result.clusters for m in c.members}
-        self._pseudo = Pseudonyms(names, key) if anonymize else None
+        self._pseudo = pseudonyms_of(result, key) if anonymize else None
+        self._files = known_files(result) if anonymize else {}
 
     @property
     def anonymized(self) -> bool:
@@ -163,9 +172,7 @@ class Namer:
         """How file ``path`` of ``submission`` is shown (:func:`visible_name` of it)."""
         if self._pseudo is None:
             return visible_name(path)
-        sub = self._subs.get(submission)
-        siblings = [f.path for f in sub.files] if sub is not None else []
-        return self._pseudo.file(submission, path, siblings)
+        return self._pseudo.file(submission, path, self._files.get(submission, [path]))
 
 
 #: Unicode bidirectional controls: inside code they can make the text a reader
@@ -320,7 +327,9 @@ def pair_row(namer: Namer, pair: PairResult, rank: int, single_file: bool) -> Pa
                    percent(pair.similarity), min(1.0, max(0.0, pair.similarity)), pair.shared,
                    "–" if pair.longest is None else str(pair.longest),
                    pair.passages_computed, href, anchor,
-                   namer.is_archive(pair.a), namer.is_archive(pair.b))
+                   namer.is_archive(pair.a), namer.is_archive(pair.b),
+                   lines_value=max(pair.lines_a or 0, pair.lines_b or 0)
+                   if pair.lines_a is not None or pair.lines_b is not None else -1)
 
 
 def _scores(pair: PairResult) -> tuple[tuple[str, str], ...]:

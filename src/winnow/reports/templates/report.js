@@ -1,26 +1,44 @@
-// winnow HTML report: link each passage to its counterpart in the other pane.
-// Reads only numbers from data-* attributes that the report generator wrote; never
-// inserts markup (no innerHTML), so nothing from a submission can become code.
+// winnow HTML report: passages linked across panes; the pairs table sorted, filtered
+// and marked; marks and the table's view kept in the browser (localStorage, per report).
+// Reads only the report's own data-* attributes and form fields; never inserts markup
+// (no innerHTML): names reach the page as text nodes or form values only.
 (function () {
   "use strict";
   var NUMBER = /^[0-9]+$/;
+  var MARKS = ["reviewed", "cleared", "suspicious"];
+  var REPORT = document.body.getAttribute("data-report") || "";
 
+  // ---------------------------------------------------------------- storage
+  function load(name) {
+    try {
+      var value = JSON.parse(window.localStorage.getItem("winnow:" + REPORT + ":" + name));
+      return value && typeof value === "object" ? value : {};
+    } catch (e) { return {}; }
+  }
+  function store(name, value) {
+    try { window.localStorage.setItem("winnow:" + REPORT + ":" + name, JSON.stringify(value)); }
+    catch (e) { /* storage full or disabled: marks last until the page closes */ }
+  }
+  var marks = load("marks");
+
+  function markOf(rank) {
+    var m = marks[rank];
+    if (!m || typeof m !== "object") { return { m: "", n: "" }; }
+    return { m: MARKS.indexOf(m.m) >= 0 ? m.m : "", n: typeof m.n === "string" ? m.n : "" };
+  }
+
+  // ---------------------------------------------------------------- passages
   function passageOf(el) {
     var first = (el.getAttribute("data-p") || "").split(" ")[0];
     return NUMBER.test(first) ? first : null;
   }
-
-  function blocksOf(root, k) {
-    return root.querySelectorAll('.blk[data-p~="' + k + '"]');
-  }
-
+  function blocksOf(root, k) { return root.querySelectorAll('.blk[data-p~="' + k + '"]'); }
   function highlight(pair, k) {
     var old = pair.querySelectorAll(".blk.on");
     for (var i = 0; i < old.length; i++) { old[i].classList.remove("on"); }
     var now = blocksOf(pair, k);
     for (var j = 0; j < now.length; j++) { now[j].classList.add("on"); }
   }
-
   // Scroll `pane` (and only it) so that `el` sits a quarter down its viewport.
   function reveal(pane, el) {
     if (!pane || !el) { return; }
@@ -29,7 +47,6 @@
     var delta = el.getBoundingClientRect().top - pane.getBoundingClientRect().top;
     pane.scrollTop = Math.max(0, pane.scrollTop + delta - offset - pane.clientHeight / 4);
   }
-
   function jump(pair, k, sides) {
     highlight(pair, k);
     for (var i = 0; i < sides.length; i++) {
@@ -37,8 +54,7 @@
       if (pane) { reveal(pane, blocksOf(pane, k)[0]); }
     }
   }
-
-  function activate(target) {
+  function activatePassage(target) {
     var pair = target.closest(".pair");
     if (!pair) { return false; }
     var blk = target.closest(".blk[data-p]");
@@ -57,11 +73,269 @@
     return false;
   }
 
+  // ---------------------------------------------------------------- marks
+  function showMark(rank) {
+    var m = markOf(rank);
+    var holders = document.querySelectorAll('[data-rank="' + rank + '"]');
+    for (var i = 0; i < holders.length; i++) {
+      var h = holders[i];
+      var select = h.querySelector("select.mk");
+      var note = h.querySelector("input.nt");
+      if (select && select.value !== m.m) { select.value = m.m; }
+      if (note && note.value !== m.n && document.activeElement !== note) { note.value = m.n; }
+      for (var j = 0; j < MARKS.length; j++) { h.classList.toggle("m-" + MARKS[j], m.m === MARKS[j]); }
+    }
+  }
+  function saveMark(holder) {
+    var rank = holder.getAttribute("data-rank");
+    if (!NUMBER.test(rank || "")) { return; }
+    var select = holder.querySelector("select.mk");
+    var note = holder.querySelector("input.nt");
+    var m = select && MARKS.indexOf(select.value) >= 0 ? select.value : "";
+    var n = note ? note.value : "";
+    marks = load("marks");  // another tab of this report may have marked other pairs
+    if (m || n) { marks[rank] = { m: m, n: n, t: new Date().toISOString() }; }
+    else { delete marks[rank]; }
+    store("marks", marks);
+    showMark(rank);
+    if (table) { apply(false); }
+  }
+  function showAllMarks() {
+    var holders = document.querySelectorAll("[data-rank]");
+    var seen = {};
+    for (var i = 0; i < holders.length; i++) {
+      var rank = holders[i].getAttribute("data-rank");
+      if (!seen[rank]) { seen[rank] = true; showMark(rank); }
+    }
+  }
+
+  // A CSV cell: quoted, and text a spreadsheet would run as a formula made inert.
+  function csvCell(value) {
+    var text = String(value);
+    if (/^[=+\-@\t\r]/.test(text)) { text = "'" + text; }
+    return '"' + text.replace(/"/g, '""') + '"';
+  }
+  function exportMarks() {
+    var rows = table.tBodies[0].rows;
+    var ordered = [];
+    for (var i = 0; i < rows.length; i++) { ordered.push(rows[i]); }
+    ordered.sort(function (x, y) { return rankOf(x) - rankOf(y); });
+    var lines = [["rank", "file_a", "file_b", "similarity", "mark", "note", "marked_at"].join(",")];
+    for (var j = 0; j < ordered.length; j++) {
+      var row = ordered[j];
+      var rank = String(rankOf(row));
+      var stored = marks[rank] || {};
+      var m = markOf(rank);
+      lines.push([rank, row.getAttribute("data-a"), row.getAttribute("data-b"),
+                  row.getAttribute("data-sim"), m.m, m.n,
+                  typeof stored.t === "string" ? stored.t : ""].map(csvCell).join(","));
+    }
+    var blob = new Blob([lines.join("\r\n") + "\r\n"], { type: "text/csv;charset=utf-8" });
+    var link = document.createElement("a");
+    link.href = URL.createObjectURL(blob);
+    link.download = "winnow-marks-" + REPORT + ".csv";
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(function () { URL.revokeObjectURL(link.href); }, 10000);
+  }
+
+  // ---------------------------------------------------------------- the pairs table
+  var table = document.querySelector("table.pairs");
+  var field = function (id) { return document.getElementById(id); };
+  var view = load("view");
+
+  function rankOf(row) { return Number(row.getAttribute("data-rank")); }
+  function cellValue(row, col, kind) {
+    if (kind === "mark") {
+      var m = markOf(row.getAttribute("data-rank")).m;
+      return m ? MARKS.indexOf(m) + 1 : 0;
+    }
+    var cell = row.cells[col];
+    var v = cell.hasAttribute("data-v") ? cell.getAttribute("data-v") : cell.textContent;
+    return kind === "num" ? Number(v) : v.toLowerCase();
+  }
+  function sortBy(col, descending) {
+    var heads = table.tHead.rows[0].cells;
+    if (!(col >= 0 && col < heads.length)) { col = 0; descending = false; }
+    var kind = heads[col].getAttribute("data-sort");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (x, y) {
+      var a = cellValue(x, col, kind), b = cellValue(y, col, kind);
+      var order = a < b ? -1 : a > b ? 1 : 0;
+      return (descending ? -order : order) || rankOf(x) - rankOf(y);
+    });
+    for (var i = 0; i < rows.length; i++) { body.appendChild(rows[i]); }
+    for (var j = 0; j < heads.length; j++) {
+      if (j === col) { heads[j].setAttribute("aria-sort", descending ? "descending" : "ascending"); }
+      else { heads[j].removeAttribute("aria-sort"); }
+    }
+    view.sort = col;
+    view.desc = descending;
+  }
+  function filterOf() {
+    return { name: field("f-name").value, min: field("f-min").value,
+             cluster: field("f-cluster").value, mark: field("f-mark").value };
+  }
+  function matches(row, f) {
+    var wanted = f.name.trim().toLowerCase();
+    if (wanted) {
+      var a = (row.getAttribute("data-a") || "").toLowerCase();
+      var b = (row.getAttribute("data-b") || "").toLowerCase();
+      var exact = wanted.length > 1 && wanted[0] === '"' && wanted[wanted.length - 1] === '"';
+      if (exact) {
+        wanted = wanted.slice(1, -1);
+        if (a !== wanted && b !== wanted) { return false; }
+      } else if (a.indexOf(wanted) < 0 && b.indexOf(wanted) < 0) { return false; }
+    }
+    var min = Number(f.min);
+    if (f.min !== "" && isFinite(min) && Number(row.getAttribute("data-sim")) * 100 < min - 1e-9) {
+      return false;
+    }
+    var cluster = row.getAttribute("data-cluster");
+    if (f.cluster === "none" ? cluster !== "" : f.cluster !== "" && cluster !== f.cluster) {
+      return false;
+    }
+    var m = markOf(row.getAttribute("data-rank")).m;
+    return !(f.mark === "none" ? m !== "" : f.mark !== "" && m !== f.mark);
+  }
+  function apply(remember) {
+    var f = filterOf();
+    var rows = table.tBodies[0].rows;
+    var shown = 0;
+    for (var i = 0; i < rows.length; i++) {
+      var ok = matches(rows[i], f);
+      rows[i].hidden = !ok;
+      if (ok) { shown++; }
+    }
+    field("f-count").textContent = shown + " of " + rows.length + " pairs";
+    field("f-none").hidden = shown > 0;
+    if (remember !== false) { view.filter = f; }
+    rememberOrder();
+  }
+  // The pairs with a page, in the table's current order and filter: what a pair page's
+  // "previous" and "next" follow.
+  function rememberOrder() {
+    var rows = table.tBodies[0].rows;
+    var order = [];
+    for (var i = 0; i < rows.length; i++) {
+      if (!rows[i].hidden && rows[i].querySelector("td.name a")) { order.push(rankOf(rows[i])); }
+    }
+    view.order = order;
+    store("view", view);
+    if (SINGLE) { linkNeighbours(); }
+  }
+  function setFilter(f) {
+    field("f-name").value = typeof f.name === "string" ? f.name : "";
+    field("f-min").value = typeof f.min === "string" ? f.min : "0";
+    var options = { "f-cluster": f.cluster, "f-mark": f.mark };
+    for (var id in options) {
+      var el = field(id);
+      el.value = typeof options[id] === "string" ? options[id] : "";
+      if (el.selectedIndex < 0) { el.value = ""; }
+    }
+    apply();
+  }
+  function showPairsOf(f) {
+    setFilter({ name: f.name || "", min: "0", cluster: f.cluster || "", mark: "" });
+    field("pairs").scrollIntoView();
+  }
+  // The row named by the URL (#row-N, from a pair's "all pairs" link): shown and centred.
+  function revealRow() {
+    var m = /^#row-([0-9]+)$/.exec(window.location.hash);
+    var row = m && document.getElementById("row-" + m[1]);
+    if (!row) { return; }
+    if (row.hidden) { setFilter({}); }
+    row.scrollIntoView({ block: "center" });
+  }
+  function setUpTable() {
+    var heads = table.tHead.rows[0].cells;
+    for (var i = 0; i < heads.length; i++) {
+      heads[i].querySelector("button").addEventListener("click", (function (col) {
+        return function () {
+          var same = view.sort === col || (view.sort === undefined && col === 0);
+          sortBy(col, same ? !view.desc : heads[col].getAttribute("data-sort") !== "text" && col !== 0);
+          rememberOrder();
+        };
+      })(i));
+    }
+    ["f-name", "f-min", "f-cluster", "f-mark"].forEach(function (id) {
+      field(id).addEventListener("input", apply);
+      field(id).addEventListener("change", apply);
+    });
+    field("f-reset").addEventListener("click", function () { setFilter({}); });
+    field("export").addEventListener("click", exportMarks);
+    if (typeof view.sort === "number") { sortBy(view.sort, !!view.desc); }
+    setFilter(view.filter && typeof view.filter === "object" ? view.filter : {});
+    revealRow();
+    window.addEventListener("hashchange", revealRow);
+  }
+
+  // ---------------------------------------------------------------- previous / next
+  // Each pair's links follow the table's order and filter when that pair is among the
+  // pairs listed there; else (or without a stored order) they follow the ranking.
+  var SINGLE = document.body.classList.contains("single");
+  function pageOf(rank) { return SINGLE ? "#pair-" + rank : "pair-" + rank + ".html"; }
+  function setLink(link, rank) {
+    if (!link.hasAttribute("data-rank-href")) {
+      link.setAttribute("data-rank-href", link.getAttribute("href") || "");
+    }
+    var href = rank === null ? link.getAttribute("data-rank-href") : rank ? pageOf(rank) : "";
+    if (href) { link.setAttribute("href", href); } else { link.removeAttribute("href"); }
+  }
+  function linkNeighbours() {
+    var order = Array.isArray(view.order) ? view.order : [];
+    var navs = document.querySelectorAll(".pairnav");
+    for (var i = 0; i < navs.length; i++) {
+      var box = navs[i].querySelector(".markbox");
+      var rank = Number(box ? box.getAttribute("data-rank") : NaN);
+      var at = order.indexOf(rank);
+      var follow = at >= 0 && order.every(function (n) { return NUMBER.test(String(n)) && n > 0; });
+      var prev = navs[i].querySelector("a.prev"), next = navs[i].querySelector("a.next");
+      if (prev) { setLink(prev, follow ? (at > 0 ? order[at - 1] : 0) : null); }
+      if (next) { setLink(next, follow ? (at + 1 < order.length ? order[at + 1] : 0) : null); }
+      var where = navs[i].querySelector(".where");
+      if (where) {
+        where.textContent = "pair " + rank + (follow ? " · " + (at + 1) + " of " + order.length +
+                                              " in the table's order" : "");
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- events
   document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    if (!(t instanceof Element)) { return; }
+    var node = t.closest("g.node[data-name], button.show-name");
+    if (node && table) { showPairsOf({ name: '"' + node.getAttribute("data-name") + '"' }); return; }
+    var cluster = t.closest("button.show-cluster");
+    if (cluster && table) { showPairsOf({ cluster: cluster.getAttribute("data-cluster") }); return; }
+    if (t.closest("select, input, button, a")) { return; }
     if (window.getSelection && String(window.getSelection()).length > 0) { return; }
-    activate(ev.target);
+    activatePassage(t);
   });
   document.addEventListener("keydown", function (ev) {
-    if ((ev.key === "Enter" || ev.key === " ") && activate(ev.target)) { ev.preventDefault(); }
+    var t = ev.target;
+    if (!(t instanceof Element) || t.closest("select, input")) { return; }
+    if (ev.key === "Enter" && t.matches("g.node[data-name]") && table) {
+      showPairsOf({ name: '"' + t.getAttribute("data-name") + '"' });
+      ev.preventDefault();
+    } else if ((ev.key === "Enter" || ev.key === " ") && activatePassage(t)) {
+      ev.preventDefault();
+    }
   });
+  document.addEventListener("change", function (ev) {
+    var holder = ev.target instanceof Element && ev.target.closest("[data-rank]");
+    if (holder && ev.target.matches("select.mk, input.nt")) { saveMark(holder); }
+  });
+  document.addEventListener("input", function (ev) {
+    var holder = ev.target instanceof Element && ev.target.closest("[data-rank]");
+    if (holder && ev.target.matches("input.nt")) { saveMark(holder); }
+  });
+  window.addEventListener("storage", function () { marks = load("marks"); showAllMarks(); });
+
+  showAllMarks();
+  if (table) { setUpTable(); }
+  linkNeighbours();
 })();
