@@ -21,6 +21,7 @@ from winnow.cli.index import index_command
 from winnow.cli.languages import languages_command
 from winnow.cli.query import query_command
 from winnow.cli.scan import scan_command
+from winnow.cli.serve import serve_command
 from winnow.cli.tokens import tokens_command
 
 
@@ -40,3 +41,4 @@ main.add_command(query_command)
 main.add_command(groups_command)
 main.add_command(scan_command)
 main.add_command(dircmp_command)
+main.add_command(serve_command)
