@@ -13,8 +13,10 @@ its own job with it (failed, with the reason).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
+import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -25,6 +27,8 @@ from winnow.serve.languages import moss_language
 from winnow.serve.store import Job, JobStore
 
 log = logging.getLogger("winnow.serve")
+#: Workers run this much below the server's priority.
+WORKER_NICENESS = 5
 
 
 def split_name(name: str, directory: bool) -> tuple[str, str]:
@@ -104,7 +108,10 @@ def run_job(data: str, job_id: str) -> dict[str, Any]:
 
 
 def _warm() -> None:
-    """Import the comparison in a fresh worker (so the first job does not pay for it)."""
+    """Start a worker: below the server's priority (so the loop that answers clients
+    gets the CPU first), with the comparison imported (so the first job does not pay)."""
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     import winnow.matching
     import winnow.reports.html  # noqa: F401
 
@@ -121,9 +128,9 @@ class Runner:
         self.tasks: list[asyncio.Task[None]] = []
 
     def _pool(self) -> ProcessPoolExecutor:
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        for _ in range(self.workers):
-            pool.submit(_warm)
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_warm)
+        pool.submit(int)  # starts the workers now, not with the first job
         return pool
 
     def start(self) -> None:

@@ -195,38 +195,31 @@ async def handle(ctx: Context, reader: asyncio.StreamReader,
     """Serve one MOSS client; nothing it sends can raise out of here."""
     session = Session(ctx, reader, writer)
     reason: str | None = None
+    answer = True  # whether the client is told the reason
     try:
         await session.run()
     except Refused as refusal:
         reason = str(refusal)
-        try:
-            await session._send(f"error: {reason}")
-            await session.linger()
-        except OSError:
-            pass
     except ValueError:  # a line over LINE_LIMIT (StreamReader.readline)
         reason = "command line too long"
-        await _try_send(session, f"error: {reason}")
-    except asyncio.IncompleteReadError:
-        reason = "the connection ended before the query"
     except TimeoutError:
         reason = f"the client sent nothing for {ctx.idle_timeout:g} seconds"
-        await _try_send(session, f"error: {reason}")
+    except asyncio.IncompleteReadError:
+        reason, answer = "the connection ended before the query", False
     except OSError as error:
-        reason = f"connection error: {error.strerror or error}"
+        reason, answer = f"connection error: {error.strerror or error}", False
     finally:
         if session.intake is not None:
             session.intake.fail(reason or "the upload did not end with a query")
-        if reason:
-            log.info("MOSS client %s: %s", _peer(writer), reason)
-        writer.close()
+    if reason and answer:
         with contextlib.suppress(OSError):
-            await writer.wait_closed()
-
-
-async def _try_send(session: Session, line: str) -> None:
+            await session._send(f"error: {reason}")
+            await session.linger()
+    if reason:
+        log.info("MOSS client %s: %s", _peer(writer), reason)
+    writer.close()
     with contextlib.suppress(OSError):
-        await session._send(line)
+        await writer.wait_closed()
 
 
 def _peer(writer: asyncio.StreamWriter) -> Any:
