@@ -63,3 +63,15 @@ def test_killed_mid_upload_the_job_is_failed_with_a_reason(server_factory: Any) 
     job = again.api(f"/api/jobs/{cut_id}")
     assert job["status"] == "failed"
     assert job["reason"] == "the server stopped before the upload ended"
+
+
+def test_retention_deletes_old_jobs_at_start(server_factory: Any) -> None:
+    server: Server = server_factory()
+    url = submit("127.0.0.1", server.moss_port,
+                 Query("old", [("a.c", b"int x;\n"), ("b.c", b"int y;\n")]))[1]
+    assert server.wait_job(job_id(url))["status"] == "done"
+    server.stop()
+    time.sleep(1.0)
+    again: Server = server_factory("--retention-days", str(0.5 / 86400))  # half a second
+    assert again.get(f"/api/jobs/{job_id(url)}")[0] == 404
+    assert not (again.data / "jobs" / job_id(url)).exists()
