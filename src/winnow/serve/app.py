@@ -26,6 +26,8 @@ from winnow.serve.store import JobStore
 
 log = logging.getLogger("winnow.serve")
 SWEEP_EVERY = 3600.0
+#: Connections the MOSS port lets wait to be accepted (many clients start at once).
+BACKLOG = 1024
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,8 @@ async def serve(settings: Settings, ready: Callable[[int, int, str], None]) -> N
     tasks: list[asyncio.Task[None]] = []
     try:
         moss = await asyncio.start_server(partial(handle, ctx), settings.host,
-                                          settings.moss_port, limit=LINE_LIMIT)
+                                          settings.moss_port, limit=LINE_LIMIT,
+                                          backlog=BACKLOG)
         await web_runner.setup()
         site = web.TCPSite(web_runner, settings.host, settings.http_port)
         await site.start()
