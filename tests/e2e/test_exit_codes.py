@@ -114,6 +114,10 @@ CASES: list[Case] = [
     ("dedup", 1, lambda w: ["--db", str(w / "d.db"), "--link"]),
     ("dedup", 2, lambda w: [*db(w), "--apply"]),
     ("dedup", 3, lambda w: [*db(w), "-o", UNWRITABLE]),
+    # serve runs until stopped (0 on SIGINT/SIGTERM, tested in tests/serve)
+    ("serve", 2, lambda w: ["--moss-port", "abc"]),
+    ("serve", 3, lambda w: ["--data", str(w / "labels.csv" / "data"), "--moss-port", "0",
+                            "--http-port", "0"]),
 ]
 
 

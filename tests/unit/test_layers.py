@@ -1,8 +1,9 @@
 """The dependency direction of DESIGN.md, read from the sources' import statements.
 
-cli -> reports -> matching -> index -> engine <- frontends <- sources: a package
-imports only packages below it, and only the CLI (and, for templates, the
-reports) import click, tqdm and jinja2.  Imports inside functions count too.
+cli -> serve -> reports -> matching -> index -> engine <- frontends <- sources: a
+package imports only packages below it, and only the CLI (and, for templates, the
+reports and the server) import click, tqdm and jinja2; only the server imports
+aiohttp.  Imports inside functions count too.
 """
 
 from __future__ import annotations
@@ -30,12 +31,14 @@ ALLOWED = {
     "sif": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "reports": {"engine", "frontends", "sources", "index", "matching"},
     "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
+    "serve": {"engine", "frontends", "sources", "index", "matching", "reports"},
 }
 #: Known exceptions, module to module (see the report of the layering review):
 #: the front-ends decode their input with the charset sniffer kept in sources.
 EXCEPTIONS = {("frontends", "winnow.sources.sniff")}
 #: Third-party modules only the named packages may import.
-RESTRICTED = {"click": {"cli"}, "tqdm": {"cli"}, "jinja2": {"reports"}}
+RESTRICTED = {"click": {"cli"}, "tqdm": {"cli"}, "jinja2": {"reports", "serve"},
+              "aiohttp": {"serve"}}
 
 
 def imports(path: Path) -> set[str]:

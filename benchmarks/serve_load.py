@@ -1,0 +1,195 @@
+"""Load test of ``winnow serve`` on loopback: many MOSS clients at once.
+
+Starts ``winnow serve`` (ports chosen by the system, a temporary data folder),
+waits for it and for one warm-up job, then lets CLIENTS clients connect at the
+same moment, each submitting FILES Python files with the byte stream
+``moss.pl`` sends (:mod:`winnow.serve.client`).  Each client's files are
+winnow's own modules, a quarter of them copied from another of its files with
+the identifiers renamed, so every job has pairs to find.  Bounded: the clients
+give up after --timeout seconds and the server is always stopped.
+
+Prints: jobs (submissions) per second over the whole run, the time from
+connecting until the report's URL arrives (median, 90th percentile, max), and
+the server's memory (peak PSS and RSS of the server and its worker processes,
+sampled every 50 ms).  With --reply-wait 0 the URL is answered at once and
+the run also waits for every job to finish; jobs/s then counts finished jobs.
+
+    .venv/bin/python benchmarks/serve_load.py [--clients 50] [--files 20]
+        [--workers 2] [--reply-wait 600] [--record]
+
+``--record`` appends the figures to ``benchmarks/serve_load_results.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+
+from harness import ROOT, tree_memory_kib, uptime
+from winnow.serve.client import Query, submit
+
+RESULTS = Path(__file__).with_name("serve_load_results.md")
+_READY = re.compile(r"MOSS protocol on [^:]+:(\d+), reports on (http://\S+)/")
+
+
+def batches(clients: int, files: int) -> list[list[tuple[str, bytes]]]:
+    """Per client, ``files`` files: winnow modules, every fourth a renamed copy."""
+    sources = sorted(p for p in (ROOT / "src" / "winnow").rglob("*.py")
+                     if p.stat().st_size > 2000)
+    out = []
+    for c in range(clients):
+        chosen: list[tuple[str, bytes]] = []
+        for i in range(files):
+            if i % 4 == 3:
+                text = chosen[i - 2][1].replace(b"self", b"me").replace(b"path", b"where")
+            else:
+                text = sources[(c * 7 + i) % len(sources)].read_bytes()
+            chosen.append((f"student{i:02d}.py", text))
+        out.append(chosen)
+    return out
+
+
+class Sampler(threading.Thread):
+    """Peak memory of a process tree until stopped."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.peak_rss, self.peak_pss = pid, 0, 0
+        self.halt = threading.Event()
+
+    def run(self) -> None:
+        while not self.halt.wait(0.05):
+            rss, pss = tree_memory_kib(self.pid)
+            self.peak_rss, self.peak_pss = max(self.peak_rss, rss), max(self.peak_pss, pss)
+
+
+def start(data: str, workers: int, reply_wait: float, log: Path) -> tuple[subprocess.Popen[bytes],
+                                                                           int, str]:
+    winnow = str(Path(sys.executable).with_name("winnow"))
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [winnow, "serve", "--data", data, "--moss-port", "0", "--http-port", "0",
+             "--workers", str(workers), "--reply-wait", str(reply_wait)],
+            stdout=out, stderr=out, stdin=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        found = _READY.search(log.read_text(errors="replace"))
+        if found:
+            return proc, int(found.group(1)), found.group(2)
+        time.sleep(0.05)
+    stop(proc)
+    sys.exit(f"server did not start:\n{log.read_text(errors='replace')}")
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+
+
+def job_status(http: str, url: str) -> dict[str, object]:
+    job_id = url.rstrip("/").rsplit("/", 1)[1]
+    with urllib.request.urlopen(f"{http}/api/jobs/{job_id}", timeout=30) as response:
+        return json.loads(response.read())  # type: ignore[no-any-return]
+
+
+def one_client(port: int, files: list[tuple[str, bytes]], barrier: threading.Barrier,
+               timeout: float, n: int) -> tuple[float, str]:
+    barrier.wait()
+    started = time.perf_counter()
+    lines = submit("127.0.0.1", port, Query(f"load-{n}", files, language="python"),
+                   timeout=timeout)
+    if len(lines) != 2 or not lines[1].startswith("http"):
+        raise RuntimeError(f"client {n}: {lines}")
+    return time.perf_counter() - started, lines[1]
+
+
+def wait_all(http: str, urls: list[str], timeout: float) -> list[dict[str, object]]:
+    deadline = time.monotonic() + timeout
+    while True:
+        jobs = [job_status(http, url) for url in urls]
+        if all(j["status"] in ("done", "failed") for j in jobs) or time.monotonic() > deadline:
+            return jobs
+        time.sleep(0.2)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", type=int, default=50)
+    parser.add_argument("--files", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--reply-wait", type=float, default=600.0)
+    parser.add_argument("--timeout", type=float, default=540.0)
+    parser.add_argument("--record", action="store_true")
+    args = parser.parse_args()
+    work = batches(args.clients, args.files)
+    load_before = uptime()
+    with tempfile.TemporaryDirectory(prefix="winnow-serve-load-") as tmp:
+        proc, port, http = start(str(Path(tmp) / "data"), args.workers, args.reply_wait,
+                                 Path(tmp) / "server.log")
+        try:
+            sampler = Sampler(proc.pid)
+            sampler.start()
+            warm = time.perf_counter()
+            one_client(port, work[0], threading.Barrier(1), args.timeout, -1)
+            warm_s = time.perf_counter() - warm
+            barrier = threading.Barrier(args.clients)
+            began = time.perf_counter()
+            with ThreadPoolExecutor(args.clients) as pool:
+                futures = [pool.submit(one_client, port, files, barrier, args.timeout, n)
+                           for n, files in enumerate(work)]
+                answers = [f.result(timeout=args.timeout + 60) for f in futures]
+            jobs = wait_all(http, [url for _, url in answers], args.timeout)
+            wall = time.perf_counter() - began
+            sampler.halt.set()
+            sampler.join()
+        finally:
+            stop(proc)
+    report(args, answers, jobs, wall, warm_s, sampler, load_before)
+
+
+def report(args: argparse.Namespace, answers: list[tuple[float, str]],
+           jobs: list[dict[str, object]], wall: float, warm_s: float, sampler: Sampler,
+           load_before: str) -> None:
+    waits = sorted(seconds for seconds, _ in answers)
+    done = sum(job["status"] == "done" for job in jobs)
+    with_pairs = sum(bool(job["summary"] and job["summary"]["pairs"])  # type: ignore[index]
+                     for job in jobs)
+    p90 = waits[max(0, round(0.9 * len(waits)) - 1)]
+    line = (f"{args.clients} clients x {args.files} files, {args.workers} workers, "
+            f"--reply-wait {args.reply_wait:g}: {done}/{len(jobs)} jobs done "
+            f"({with_pairs} with pairs) in {wall:.1f} s = {done / wall:.2f} jobs/s "
+            f"({done * args.files / wall:.1f} files/s); time to URL median "
+            f"{statistics.median(waits):.2f} s, p90 {p90:.2f} s, max {waits[-1]:.2f} s; "
+            f"server memory peak PSS {sampler.peak_pss / 1024:.0f} MiB, RSS "
+            f"{sampler.peak_rss / 1024:.0f} MiB (server + workers); warm-up job "
+            f"{warm_s:.2f} s")
+    print(line)
+    print(f"before: {load_before}; after: {uptime()}")
+    if args.record:
+        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
+                                capture_output=True, text=True).stdout.strip()
+        with open(RESULTS, "a", encoding="utf-8") as out:
+            out.write(f"- {stamp}, {commit}, {load_before} (before), {uptime()} (after): "
+                      f"`{' '.join(sys.argv[1:]) or '(defaults)'}`: {line}\n")
+
+
+if __name__ == "__main__":
+    main()

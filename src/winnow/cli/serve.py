@@ -1,0 +1,78 @@
+"""``winnow serve``: a self-hosted MOSS (the work is in :mod:`winnow.serve`)."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import logging
+from pathlib import Path
+
+import click
+
+_MIB = 1 << 20
+
+
+def _users(path: Path | None) -> frozenset[str] | None:
+    if path is None:
+        return None
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address both ports bind to (0.0.0.0: every interface).")
+@click.option("--moss-port", type=click.IntRange(0, 65535), default=7690, show_default=True,
+              help="Port of the MOSS submission protocol (0 = any free port).")
+@click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+              help="Port of the reports, the JSON API and the upload page.")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("winnow-serve"), show_default=True,
+              help="Folder keeping the jobs and their reports.")
+@click.option("--url", metavar="URL",
+              help="Base URL of the reports in answers (default http://HOST:HTTP_PORT).")
+@click.option("--workers", type=click.IntRange(1), default=2, show_default=True,
+              help="Jobs compared at once (one process each).")
+@click.option("--users", "users_file", type=click.Path(dir_okay=False, path_type=Path),
+              help="File of allowed user ids, one per line (default: any).")
+@click.option("--max-file-mb", type=click.FloatRange(0, min_open=True), default=4.0,
+              show_default=True, help="Largest file accepted, in MiB.")
+@click.option("--max-files", type=click.IntRange(1), default=5000, show_default=True,
+              help="Most files in one job.")
+@click.option("--max-job-mb", type=click.FloatRange(0, min_open=True), default=256.0,
+              show_default=True, help="Most bytes in one job, in MiB.")
+@click.option("--reply-wait", type=click.FloatRange(0), default=600.0, show_default=True,
+              help="Seconds a MOSS client's answer waits for the report before the URL "
+                   "is sent anyway (its page then shows the job's progress).")
+@click.option("--idle-timeout", type=click.FloatRange(0, min_open=True), default=120.0,
+              show_default=True, help="Drop a MOSS client silent for this many seconds.")
+@click.option("--retention-days", type=click.FloatRange(0), default=0.0, show_default=True,
+              help="Delete jobs older than this many days (0 = keep them).")
+def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: str | None,
+                  workers: int, users_file: Path | None, max_file_mb: float, max_files: int,
+                  max_job_mb: float, reply_wait: float, idle_timeout: float,
+                  retention_days: float) -> None:
+    """Run a self-hosted MOSS: MOSS clients submit, reports are served over HTTP.
+
+    Speaks MOSS's submission protocol (moss.pl, mosspy: change only the host
+    name and port) and answers each query with the URL of its HTML report.
+    Jobs are kept under --data and survive a restart.  Binds 127.0.0.1 unless
+    --host says otherwise.  Protocol, routes and limits: docs/serve.md.
+    Needs the serve extra: pip install 'winnow[serve]'.
+    """
+    if importlib.util.find_spec("aiohttp") is None:
+        raise click.UsageError("winnow serve needs aiohttp: pip install 'winnow[serve]'")
+
+    from winnow.serve.app import Settings, serve
+    from winnow.serve.intake import Limits
+
+    logging.basicConfig(level=logging.INFO, format="winnow serve: %(message)s")
+    limits = Limits(int(max_file_mb * _MIB), max_files, int(max_job_mb * _MIB))
+    settings = Settings(data, host, moss_port, http_port, url, workers, reply_wait,
+                        idle_timeout, retention_days, _users(users_file), limits)
+
+    def ready(moss: int, http: int, base: str) -> None:
+        click.echo(f"winnow serve: MOSS protocol on {host}:{moss}, reports on {base}/",
+                   err=True)
+
+    asyncio.run(serve(settings, ready))
