@@ -15,6 +15,7 @@ from winnow.cli.common import WinnowGroup
 from winnow.cli.compare import compare_command
 from winnow.cli.dircmp import dircmp_command
 from winnow.cli.evaluate import evaluate_command
+from winnow.cli.experiments import experiments_command
 from winnow.cli.fingerprint import fingerprint_command
 from winnow.cli.groups import groups_command
 from winnow.cli.index import index_command
@@ -40,3 +41,4 @@ main.add_command(query_command)
 main.add_command(groups_command)
 main.add_command(scan_command)
 main.add_command(dircmp_command)
+main.add_command(experiments_command)
