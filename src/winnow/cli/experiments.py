@@ -61,8 +61,10 @@ def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
     OUT/experiments.md with PNG plots and prints every figure beside the paper's.
     Needs matplotlib: pip install 'winnow[experiments]'.
     """
+    from winnow.experiments.plots import require_matplotlib
     from winnow.experiments.runner import Settings, run_experiments, write_report
 
+    require_matplotlib()
     if data is None and DEFAULT_DATA.is_dir():
         data = DEFAULT_DATA
     settings = Settings(corpus=corpus, data=data, quick=quick, seed=seed)

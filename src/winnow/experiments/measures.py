@@ -9,6 +9,8 @@ import numpy.typing as npt
 
 from winnow.engine import Fingerprints
 
+_EULER_GAMMA = 0.5772156649015329
+
 
 def longest_gap(selected: Fingerprints, n_hashes: int) -> int:
     """The largest distance between consecutive selected k-gram positions, the
@@ -29,6 +31,20 @@ def run_without_fingerprint(gap: int, k: int) -> int:
     for a ``gap`` between selected positions: ``gap + k - 2`` (the guarantee
     ``t = w + k - 1`` bounds it by ``t - 1`` for winnowing)."""
     return gap + k - 2 if gap > 0 else 0
+
+
+def expected_longest_mod_p_gap(n_hashes: int, p: int) -> float:
+    """About the longest gap of 0 mod p on ``n_hashes`` random hashes.
+
+    Gaps are geometric, ``Pr[gap > d] = (1 - 1/p)^d``, and there are about
+    ``n/p`` of them; the mean of their maximum is about ``(ln(n/p) + γ) / λ``
+    with ``λ = -ln(1 - 1/p)`` (Gumbel).  On random data the longest gap grows
+    only with the logarithm of the input; a longer one on real data is its
+    low entropy (section 5.1).
+    """
+    if n_hashes < p or p < 2:
+        return float(n_hashes)
+    return (math.log(n_hashes / p) + _EULER_GAMMA) / -math.log1p(-1.0 / p)
 
 
 def winnow_density(w: int) -> float:

@@ -20,14 +20,22 @@ class PlottingUnavailable(WinnowError):
     exit_code = 2
 
 
-def draw(plot: LinePlot, path: Path) -> None:
-    """Save ``plot`` as a PNG at ``path``."""
+def require_matplotlib() -> None:
+    """Raise :class:`PlottingUnavailable` now, before any experiment runs, if
+    matplotlib cannot be imported."""
     try:
-        from matplotlib.backends.backend_agg import FigureCanvasAgg
-        from matplotlib.figure import Figure
+        import matplotlib  # noqa: F401
     except ImportError as error:
         raise PlottingUnavailable(
             "the plots need matplotlib: pip install 'winnow[experiments]'") from error
+
+
+def draw(plot: LinePlot, path: Path) -> None:
+    """Save ``plot`` as a PNG at ``path``."""
+    require_matplotlib()
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(6.4, 4.4), layout="constrained")
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()

@@ -14,6 +14,7 @@ import numpy as np
 from winnow.config import optimal_safe_p
 from winnow.engine import kgram_hashes, mod_p, robust_winnow, safe_mod_p, winnow
 from winnow.experiments.measures import (
+    expected_longest_mod_p_gap,
     longest_gap,
     safe_mod_p_bound,
     safe_mod_p_density,
@@ -43,10 +44,12 @@ def run(n_bytes: int, seed: int) -> Section:
         f"{K}-grams; window w = {W} (guarantee t = {K + W - 1}).  Expected densities: "
         "winnowing and robust winnowing 2/(w+1); 0 mod p 1/p; Safe 0 mod p "
         "1/p + (1 − 1/p)^w at its optimal p = w / ln w, about (1 + ln w)/w.  The gap is "
-        "the largest distance between consecutive selected k-grams (winnowing: at most w)."))
+        "the largest distance between consecutive selected k-grams (winnowing: at most w; "
+        "0 mod p: unbounded, about p·ln(n/p) on n random hashes)."))
     hashes = kgram_hashes(random_text(n_bytes, seed), K)
     n = int(hashes.size)
     p_safe = optimal_safe_p(W)
+    mod_gap = expected_longest_mod_p_gap(n, P)
     methods = (
         ("winnowing", winnow(hashes, W), winnow_density(W), PAPER_WINNOW),
         ("robust winnowing", robust_winnow(hashes, W), winnow_density(W), None),
@@ -59,11 +62,12 @@ def run(n_bytes: int, seed: int) -> Section:
         measured = section.add(f"{name} density", len(selected) / n, paper)
         gap = longest_gap(selected, n)
         section.add(f"{name} longest gap", gap, W if "winnowing" in name else None)
+        bound = f"≈ {mod_gap:.0f}" if name.startswith("0 mod") else f"≤ {W}"
         rows.append((name, fmt(len(selected)), f"{measured:.6f}", f"{expected:.6f}",
-                     f"{paper:.6f}" if paper is not None else "–", fmt(gap)))
+                     f"{paper:.6f}" if paper is not None else "–", fmt(gap), bound))
     section.tables.append(Table(
         ("method", "fingerprints", "measured density", "expected density",
-         "paper's measured density", "longest gap"), tuple(rows)))
+         "paper's measured density", "longest gap", "expected gap"), tuple(rows)))
     spread = section.add("hash uniformity (max deviation, sd)", uniformity(hashes))
     section.notes.append(
         f"Hashes computed: {n:,}.  Safe 0 mod p's bound (1 + ln w)/w = "
