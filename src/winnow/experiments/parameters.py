@@ -20,7 +20,7 @@ import numpy as np
 
 from winnow.config import WinnowConfig
 from winnow.evaluation import compare_labelled, evaluate, labelled_submissions, load_labels
-from winnow.experiments.report import LinePlot, Section, Series, Table, series
+from winnow.experiments.report import LinePlot, Section, Series, Table, md_escape, series
 from winnow.frontends.options import DEFAULT_PARAMS
 
 
@@ -90,8 +90,8 @@ def sweep(root: Path, labels_file: str, grid: Grid) -> list[Point]:
 def _plots(kind: str, grid: Grid, results: dict[str, list[Point]]) -> list[LinePlot]:
     """Mean ROC AUC and best F1 over the kind's sets, and their total time, against k."""
     plots = []
-    for metric, label in (("roc_auc", "ROC AUC"), ("best_f1", "best F1"),
-                          ("seconds", "CPU time (s, all sets)")):
+    for metric, label in (("roc_auc", "mean ROC AUC"), ("best_f1", "mean best F1"),
+                          ("seconds", "total CPU time (s)")):
         lines: list[Series] = []
         for w in grid.ws:
             values = [[getattr(p, metric) for p in points if p.w == w]
@@ -103,6 +103,26 @@ def _plots(kind: str, grid: Grid, results: dict[str, list[Point]]) -> list[LineP
                               f"{kind}: {label} against k ({', '.join(results)})",
                               "k (noise threshold)", label, tuple(lines)))
     return plots
+
+
+def _summary(kind: str, grid: Grid, results: dict[str, list[Point]]) -> str:
+    """One sentence: the best mean ROC AUC and best F1 of the grid, against the default's."""
+    default_k, default_t = DEFAULTS[kind]
+    cells = [(k, w) for k in grid.ks for w in grid.ws]
+
+    def mean(metric: str, cell: tuple[int, int]) -> float:
+        return float(np.mean([getattr(p, metric) for points in results.values()
+                              for p in points if (p.k, p.w) == cell]))
+
+    parts = []
+    for metric, label in (("roc_auc", "ROC AUC"), ("best_f1", "best F1")):
+        k, w = max(cells, key=lambda cell: mean(metric, cell))
+        default = (default_k, default_t - default_k + 1)
+        at_default = (f"{mean(metric, default):.3f} at the default"
+                      if default in cells else "the default is not in the grid")
+        parts.append(f"the highest mean {label} is {mean(metric, (k, w)):.3f}, at k = {k}, "
+                     f"t = {k + w - 1} ({at_default})")
+    return f"{kind.capitalize()} ({', '.join(results)}): " + "; ".join(parts) + "."
 
 
 def run(data: Path, grids: dict[str, Grid], kinds: Sequence[str] = ("code", "prose")
@@ -131,6 +151,7 @@ def run(data: Path, grids: dict[str, Grid], kinds: Sequence[str] = ("code", "pro
                                          "CPU time (s)"), tuple(rows)))
         if results:
             section.plots += _plots(kind, grid, results)
+            section.notes.append(md_escape(_summary(kind, grid, results)))
     if missing and not section.tables:
         section.skipped = f"no labelled set found under {data}"
     elif missing:

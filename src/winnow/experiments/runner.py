@@ -157,8 +157,8 @@ def preface(settings: Settings) -> list[str]:
         ".venv/bin/pip install -e '.[experiments]'\n"
         ".venv/bin/winnow experiments --out docs --data ../shared/data\n```",
         f"This run: {size}, seed {settings.seed}.  Random inputs are seeded, so the numbers "
-        "are the same on every machine; CPU and wall-clock times are those of the machine "
-        "that ran it.  `--only NAME` runs one experiment, `--quick` uses small inputs, "
+        "are the same on every machine; CPU times are those of the machine that ran it.  "
+        "`--only NAME` runs one experiment, `--quick` uses small inputs, "
         "`--corpus DIR` any folder of HTML pages, `--data DIR` the labelled sets; the "
         "figures are also printed (`--format csv|json|jsonl`; see [the command-line "
         "reference](cli.md#winnow-experiments)).",
