@@ -93,3 +93,12 @@ def test_help_does_not_import_the_experiments_or_matplotlib() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_the_committed_report_is_a_full_run_with_its_plots() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    report = (docs / "experiments.md").read_text(encoding="utf-8")
+    assert "This run: full sizes" in report and "Not run" not in report
+    assert re.findall(r"^## (\d)\. ", report, re.MULTILINE) == [str(i) for i in range(1, 8)]
+    for name in re.findall(r"\]\((experiments/[\w-]+\.png)\)", report):
+        assert (docs / name).read_bytes().startswith(PNG)
