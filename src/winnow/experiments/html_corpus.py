@@ -37,10 +37,8 @@ PAPER = {
 }
 
 
-def run(corpus: Corpus) -> Section:
-    """The Figure 3 table for ``corpus``."""
-    section = Section("html", TITLE, (
-        f"{len(corpus.names):,} HTML pages under {md_escape(str(corpus.root))}.  " + INTRO))
+def _count(corpus: Corpus) -> tuple[dict[str, int], dict[str, int]]:
+    """Hashes and fingerprints per method over the corpus, and each method's longest gap."""
     counts = {"hashes": 0, "winnow": 0, "robust": 0, "mod": 0}
     gaps = {"winnow": 0, "robust": 0, "mod": 0}
     for units in corpus.units:
@@ -53,6 +51,14 @@ def run(corpus: Corpus) -> Section:
                                ("mod", mod_p(hashes, P))):
             counts[name] += len(selected)
             gaps[name] = max(gaps[name], longest_gap(selected, n))
+    return counts, gaps
+
+
+def run(corpus: Corpus) -> Section:
+    """The Figure 3 table for ``corpus``."""
+    section = Section("html", TITLE, (
+        f"{len(corpus.names):,} HTML pages under {md_escape(str(corpus.root))}.  " + INTRO))
+    counts, gaps = _count(corpus)
     n = max(counts["hashes"], 1)
     measured = {
         "total bytes": corpus.total_bytes, "text bytes": corpus.text_units,

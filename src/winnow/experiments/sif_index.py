@@ -30,9 +30,10 @@ from pathlib import Path
 import numpy as np
 
 from winnow.config import WinnowConfig
-from winnow.experiments.report import LinePlot, Section, Table, series
+from winnow.experiments.report import LinePlot, Section, Table, md_escape, series
 from winnow.index import FingerprintIndex
 from winnow.index.params import SIF_DEFAULT, IndexParams
+from winnow.index.store import IndexInfo
 from winnow.sif.build import update_index
 from winnow.sif.query import query_file
 
@@ -110,6 +111,24 @@ def _copy(root: Path, files: Sequence[Path], into: Path) -> int:
     return total
 
 
+def _record(section: Section, name: str, info: IndexInfo, outcome: Trials,
+            size: int) -> tuple[str, ...]:
+    """Add one index's figures to ``section``; its table row."""
+    trials = len(outcome.similarity)
+    per_kb = section.add(f"{name} fingerprints per KB", info.fingerprints / (size / 1024),
+                         PAPER_PER_KB)
+    share = section.add(f"{name} index % of corpus", info.percent_of_corpus, PAPER_PERCENT)
+    sim = np.asarray(outcome.similarity)
+    for label, value, paper in zip(("min", "mean", "max"), (sim.min(), sim.mean(), sim.max()),
+                                   PAPER_SIMILARITY, strict=True):
+        section.add(f"{name} similarity {label}", value, paper)
+    section.add(f"{name} right file first", outcome.right_first / trials, 1.0)
+    section.add(f"{name} only the right file", outcome.only_right / trials, 1.0)
+    return (name, f"{info.fingerprints:,}", f"{per_kb:.2f}", f"{share:.1f} %",
+            f"{outcome.right_first}/{trials}", f"{outcome.only_right}/{trials}",
+            f"{sim.min():.0f} / {sim.mean():.0f} / {sim.max():.0f} %")
+
+
 def run(max_files: int | None, trials: int, seed: int) -> Section:
     """Both indexes over the standard library and the substitution trials."""
     root, files = stdlib_files(max_files)
@@ -136,33 +155,21 @@ def run(max_files: int | None, trials: int, seed: int) -> Section:
                 update_index(index, [corpus], params)
                 info = index.info()
                 outcome = _trials(index, params, original, scratch, trials, seed)
-            per_kb = section.add(f"{name} fingerprints per KB",
-                                 info.fingerprints / (size / 1024), PAPER_PER_KB)
-            share = section.add(f"{name} index % of corpus", info.percent_of_corpus,
-                                PAPER_PERCENT)
-            sim = np.asarray(outcome.similarity)
-            for label, value, paper in zip(("min", "mean", "max"),
-                                           (sim.min(), sim.mean(), sim.max()),
-                                           PAPER_SIMILARITY, strict=True):
-                section.add(f"{name} similarity {label}", value, paper)
-            section.add(f"{name} right file first", outcome.right_first / trials, 1.0)
-            section.add(f"{name} only the right file", outcome.only_right / trials, 1.0)
-            rows.append((name, f"{info.fingerprints:,}", f"{per_kb:.2f}", f"{share:.1f} %",
-                         f"{outcome.right_first}/{trials}", f"{outcome.only_right}/{trials}",
-                         f"{sim.min():.0f} / {sim.mean():.0f} / {sim.max():.0f} %"))
-            curves.append(series(name, np.sort(sim), np.arange(1, trials + 1) / trials, "o-"))
+            rows.append(_record(section, name, info, outcome, size))
+            sim = np.sort(outcome.similarity)
+            curves.append(series(name, sim, np.arange(1, trials + 1) / trials, "o-"))
     rows.append(("paper (4,000 files, 60 MB)", "–", "3–4 (anchors: 1 per 200 bytes)",
                  "about 5 % (2 % better encoded)", "50/50", "50/50", "37 / 52 / 62 %"))
     section.tables.append(Table(("selection", "fingerprints", "per KB", "index / corpus",
                                  "right file first", "only the right file",
                                  "similarity min / mean / max"), tuple(rows)))
+    expected = section.add("expected similarity", expected_similarity(query_bytes))
     section.notes.append(
-        f"Corpus: {size:,} bytes; query: the standard library's {original.name} "
+        f"Corpus: {size:,} bytes; query: the standard library's {md_escape(original.name)} "
         f"({query_bytes:,} bytes; the original stays in the index).  The index share "
-        "counts the whole DuckDB file "
-        "(fingerprints with positions, documents, the shared-hash table).  Expected "
-        "similarity if every surviving 50-byte string kept its fingerprint: "
-        f"{section.add('expected similarity', expected_similarity(query_bytes)):.0f} %.")
+        "counts the whole DuckDB file (fingerprints with positions, documents, the "
+        "shared-hash table).  Expected similarity if every surviving 50-byte string kept "
+        f"its fingerprint: {expected:.0f} %.")
     section.plots.append(LinePlot(
         "sif-substitutions", "Random substitutions: similarity to the original",
         "similarity reported (%)", "fraction of trials at or below", tuple(curves)))
