@@ -102,3 +102,12 @@ def test_the_committed_report_is_a_full_run_with_its_plots() -> None:
     assert re.findall(r"^## (\d)\. ", report, re.MULTILINE) == [str(i) for i in range(1, 8)]
     for name in re.findall(r"\]\((experiments/[\w-]+\.png)\)", report):
         assert (docs / name).read_bytes().startswith(PNG)
+
+
+def test_a_corpus_without_pages_is_an_error_naming_it(tmp_path: Path) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = CliRunner().invoke(main, ["experiments", "--only", "html", "--corpus", str(empty),
+                                       "--out", str(tmp_path / "out")])
+    assert result.exit_code == 1
+    assert f"{empty}: holds no .html pages" in result.output
