@@ -114,6 +114,12 @@ CASES: list[Case] = [
     ("dedup", 1, lambda w: ["--db", str(w / "d.db"), "--link"]),
     ("dedup", 2, lambda w: [*db(w), "--apply"]),
     ("dedup", 3, lambda w: [*db(w), "-o", UNWRITABLE]),
+    ("experiments", 0, lambda w: ["--only", "lowentropy", "--quick", "--out", str(w / "exp")]),
+    ("experiments", 1, lambda w: ["--only", "html", "--quick", "--corpus", str(w / "s"),
+                                  "--out", str(w / "exp")]),  # no HTML pages there
+    ("experiments", 2, lambda w: ["--only", "nonsense"]),
+    ("experiments", 3, lambda w: ["--only", "lowentropy", "--quick", "--out", str(w / "exp"),
+                                  "-o", UNWRITABLE]),
     # serve runs until stopped (0 on SIGINT/SIGTERM, tested in tests/serve)
     ("serve", 2, lambda w: ["--moss-port", "abc"]),
     ("serve", 3, lambda w: ["--data", str(w / "labels.csv" / "data"), "--moss-port", "0",

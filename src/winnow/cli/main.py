@@ -45,6 +45,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dedup": ("winnow.cli.dedup:dedup_command",
               "List the exact duplicates in the index (the files under PATHS, if given) "
               "with the bytes they take, or replace them by hard links or delete them."),
+    "experiments": ("winnow.cli.experiments:experiments_command",
+                    "Reproduce the winnowing and sif papers' experiments and write a report."),
     "serve": ("winnow.cli.serve:serve_command",
               "Run a self-hosted MOSS: MOSS clients submit, reports are served over HTTP."),
 }

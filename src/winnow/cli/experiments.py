@@ -1,0 +1,92 @@
+"""``winnow experiments``: reproduce the papers' experiments, write the report.
+
+The report (``experiments.md`` and ``experiments/*.png``) goes to ``--out``;
+the figures, each beside the paper's, are printed as the result (``--format``,
+``-o``).  The library (and matplotlib) is imported when the command runs, not
+when the command line is built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from winnow.cli.common import format_option, output, output_option, write_records
+from winnow.cli.outputs import check_outputs
+from winnow.experiments import EXPERIMENTS
+from winnow.reports.table import safe
+
+#: Columns of ``--format csv``.
+CSV_FIELDS = ["experiment", "figure", "measured", "paper"]
+#: ``--data`` when not given: the labelled sets beside the project, when present.
+DEFAULT_DATA = Path("../shared/data")
+
+
+def _records(sections: list[Any]) -> list[dict[str, Any]]:
+    return [{"experiment": s.key, "figure": f.name, "measured": f.value, "paper": f.paper}
+            for s in sections for f in s.figures]
+
+
+def _number(value: float | None) -> str:
+    if value is None:
+        return "–"
+    return f"{value:,.0f}" if value.is_integer() and abs(value) >= 1 else f"{value:.6g}"
+
+
+@click.command("experiments")
+@click.option("--corpus", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="Folder of HTML pages for experiments 2 and 4 (default: "
+              "/usr/share/doc/python3.11/html, installed by scripts/experiments-corpus.sh).")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Labelled sets for experiment 7 (default: ../shared/data when present; "
+              "without them experiment 7 is skipped with a note).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("winnow-experiments"), show_default=True,
+              help="Folder for experiments.md and experiments/*.png.")
+@click.option("--only", multiple=True, type=click.Choice(EXPERIMENTS),
+              help="Run only this experiment (repeatable; default: all).")
+@click.option("--quick", is_flag=True, help="Small inputs (seconds, not the papers' sizes).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random input.")
+@format_option()
+@output_option
+def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
+                        only: tuple[str, ...], quick: bool, seed: int, fmt: str,
+                        out_path: Path | None) -> None:
+    """Reproduce the winnowing and sif papers' experiments and write a report.
+
+    Random text, real HTML (Figure 3), low entropy, frequency by rank (Figure 4),
+    the lower bound for local algorithms, sif's index and random substitutions,
+    and accuracy and time as functions of k and t on labelled sets.  Writes
+    OUT/experiments.md with PNG plots and prints every figure beside the paper's.
+    Needs matplotlib: pip install 'winnow[experiments]'.
+    """
+    from winnow.experiments.plots import require_matplotlib
+    from winnow.experiments.runner import Settings, run_experiments, write_report
+
+    require_matplotlib()
+    if data is None and DEFAULT_DATA.is_dir():
+        data = DEFAULT_DATA
+    inputs = [p for p in (corpus, data) if p is not None]
+    check_outputs([out_path], inputs=inputs, report=out_dir)
+    settings = Settings(corpus=corpus, data=data, quick=quick, seed=seed)
+
+    def progress(name: str, seconds: float) -> None:
+        click.echo(f"winnow: experiment {name} done ({seconds:.1f} s CPU)", err=True)
+
+    sections = run_experiments(only or EXPERIMENTS, settings, progress)
+    report = write_report(sections, settings, out_dir)
+    click.echo(f"winnow: report written to {report}", err=True)
+    records = _records(sections)
+    with output(out_path) as out:
+        if fmt != "table":
+            write_records(records, fmt, out, CSV_FIELDS)
+            return
+        click.echo(f"{'experiment':<11} {'figure':<48} {'measured':>14} {'paper':>14}", file=out)
+        for r in records:
+            click.echo(f"{r['experiment']:<11} {r['figure']:<48} {_number(r['measured']):>14} "
+                       f"{_number(r['paper']):>14}", file=out)
+        for section in sections:
+            if section.skipped is not None:
+                click.echo(f"{section.key:<11} skipped: {safe(section.skipped)}", file=out)
