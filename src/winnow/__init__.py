@@ -1,7 +1,11 @@
 """winnow: find copied and similar content.
 
 Implements *Winnowing* (Schleimer, Wilkerson, Aiken, SIGMOD 2003) and *sif*
-(Manber, USENIX 1994).  The public library API is re-exported here.
+(Manber, USENIX 1994).  The public library API is re-exported here, each name
+imported on first use (``import winnow`` loads neither numpy nor numba):
+:func:`compare_texts` and :func:`compare_paths` (:mod:`winnow.api`), the
+comparison itself (:func:`compare`, :class:`CompareOptions`,
+:class:`ComparisonResult`) and the engine's functions.
 """
 
 from __future__ import annotations
@@ -12,6 +16,14 @@ from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InputError, InvalidConfig, WinnowError
 
 if TYPE_CHECKING:
+    from winnow.api import (
+        CompareOptions,
+        ComparisonResult,
+        TextSubmission,
+        compare,
+        compare_paths,
+        compare_texts,
+    )
     from winnow.engine import (
         FINGERPRINT_DTYPE,
         Fingerprints,
@@ -26,6 +38,9 @@ if TYPE_CHECKING:
 #: ``winnow --help`` and ``winnow --version`` must not).
 _ENGINE = ("FINGERPRINT_DTYPE", "Fingerprints", "anchor_fingerprints", "fingerprint",
            "kgram_hashes", "query_winnow", "select_fingerprints")
+#: Names imported from :mod:`winnow.api` on first use.
+_API = ("CompareOptions", "ComparisonResult", "TextSubmission", "compare", "compare_paths",
+        "compare_texts")
 
 
 def __getattr__(name: str) -> Any:
@@ -33,6 +48,10 @@ def __getattr__(name: str) -> Any:
         from winnow import engine
 
         return getattr(engine, name)
+    if name in _API:
+        from winnow import api
+
+        return getattr(api, name)
     raise AttributeError(f"module 'winnow' has no attribute {name!r}")
 
 
@@ -41,13 +60,19 @@ __version__ = "0.1.0"
 __all__ = [
     "FINGERPRINT_DTYPE",
     "METHODS",
+    "CompareOptions",
+    "ComparisonResult",
     "Fingerprints",
     "InputError",
     "InvalidConfig",
+    "TextSubmission",
     "WinnowConfig",
     "WinnowError",
     "__version__",
     "anchor_fingerprints",
+    "compare",
+    "compare_paths",
+    "compare_texts",
     "fingerprint",
     "kgram_hashes",
     "query_winnow",

@@ -17,13 +17,14 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src" / "winnow"
 
 #: The base: winnow's single-file modules (config, errors, model ...), which
-#: import only each other (``__init__`` re-exports the engine's API).
-APPLICATION = {"evaluation", "__main__"}
+#: import only each other (``__init__`` re-exports the engine's API and, lazily,
+#: the library's short API of ``api``, which sits on the matching stage).
+APPLICATION = {"evaluation", "__main__", "api"}
 BASE = {p.stem for p in SRC.glob("*.py")} - APPLICATION
 #: What each package may import from winnow, besides itself and the base modules.
 ALLOWED = {
     **{name: set() for name in BASE - {"__init__"}},
-    "__init__": {"engine"},
+    "__init__": {"engine", "api"},
     "engine": set(),
     "frontends": {"engine"},
     "sources": {"engine", "frontends"},
@@ -33,6 +34,7 @@ ALLOWED = {
     "reports": {"engine", "frontends", "sources", "index", "matching"},
     "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "serve": {"engine", "frontends", "sources", "index", "matching", "reports"},
+    "api": {"engine", "frontends", "sources", "index", "matching"},
     # the papers' experiments run every stage, and the evaluation of labelled sets
     "experiments": {"engine", "frontends", "sources", "index", "matching", "reports", "sif",
                     "evaluation"},

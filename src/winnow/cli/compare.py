@@ -38,16 +38,11 @@ from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES
-from winnow.frontends import FRONTENDS, default_params
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
+from winnow.matching.options import default_configs
 from winnow.reports.table import safe
 from winnow.sources.archives import RunBudget
-from winnow.sources.submissions import (
-    ReadOptions,
-    SubmissionSource,
-    dominant_frontend,
-    load_submissions,
-)
+from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submissions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -124,18 +119,19 @@ class CompareSettings:
 
 def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSettings:
     """Resolve the parsed :func:`compare_options` (plus ``top``, ``min_similarity``
-    and ``passages``) for the batch ``subs``.  Without ``-k`` and ``-t``, each
-    file gets its own front-end's defaults (``frontend_configs``), whatever the
-    other files of the batch; ``config``, shown in reports, is that of the
-    front-end most files get.  Raises :class:`click.UsageError` on bad values."""
+    and ``passages``) for the batch ``subs``.  Without ``-k`` and ``-t``, the
+    library's defaults (:func:`winnow.matching.options.default_configs`): each
+    file gets its own front-end's, whatever the other files of the batch;
+    ``config``, shown in reports, is that of the front-end most files get.
+    Raises :class:`click.UsageError` on bad values."""
     read = read_options_of(params)
-    k, t = resolve_kt(params["k"], params["t"],
-                      default_params(dominant_frontend(subs, read), read.options))
     try:
-        config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
-        frontend_configs = {} if params["k"] is not None or params["t"] is not None else {
-            name: WinnowConfig(*default_params(name, read.options), method=params["method"],
-                               seed=params["seed"]) for name in FRONTENDS}
+        config, frontend_configs = default_configs(subs, read, method=params["method"],
+                                                   seed=params["seed"])
+        if params["k"] is not None or params["t"] is not None:
+            k, t = resolve_kt(params["k"], params["t"], (config.k, config.t))
+            config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
+            frontend_configs = {}
         options = CompareOptions(
             max_occurrences=params["max_occurrences"], top=params.get("top", 0),
             min_similarity=params.get("min_similarity", 0.0),

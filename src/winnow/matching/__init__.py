@@ -18,7 +18,7 @@ from winnow.matching.model import (
     Submission,
     SubmittedFile,
 )
-from winnow.matching.options import SIMILARITIES, CompareOptions
+from winnow.matching.options import SIMILARITIES, CompareOptions, default_configs
 
 __all__ = [
     "SIMILARITIES",
@@ -34,4 +34,5 @@ __all__ = [
     "Submission",
     "SubmittedFile",
     "compare",
+    "default_configs",
 ]

@@ -32,7 +32,7 @@ from winnow.matching.model import (
     Issue,
     PairResult,
 )
-from winnow.matching.options import CompareOptions
+from winnow.matching.options import CompareOptions, default_configs
 from winnow.matching.pairs import (
     FileInfo,
     PairList,
@@ -79,12 +79,16 @@ def compare(
     processes fingerprint and read the files (``0`` = all cores; forked on
     Linux, see :func:`winnow.matching.prints.make_pool`), or ``executor``;
     ``progress(stage, done, total)`` follows the work.  ``frontend_configs``
-    gives the files of a front-end their own engine settings (e.g. each
-    front-end's defaults, so that the settings of a file never depend on
-    the other files of the batch); the others use ``config``.  Bad input
-    never raises: it is listed in the result's ``issues``.
+    gives the files of a front-end their own engine settings; the others
+    use ``config``.  Without ``config``, every front-end gets its own
+    defaults and ``config`` is the main front-end's, exactly as ``winnow
+    compare`` without ``-k``/``-t`` (:func:`~winnow.matching.options.default_configs`);
+    without ``options``, ``CompareOptions()``, the CLI's defaults too.  Bad
+    input never raises: it is listed in the result's ``issues``.
     """
-    config = config or WinnowConfig()
+    if config is None:
+        config, defaults = default_configs(submissions)
+        frontend_configs = defaults if frontend_configs is None else frontend_configs
     options = options or CompareOptions()
     batch = Batch(submissions, base)
     batch.set_configs(config, options, frontend_configs or {})

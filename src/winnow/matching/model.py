@@ -225,6 +225,27 @@ class ComparisonResult:
         doc = self.documents[(submission, file)]
         return doc.data.decode(doc.encoding or "utf-8", errors="replace")
 
+    def region_text(self, submission: str, region: Region, *, whole_lines: bool = False) -> str:
+        """The original text of ``region``, a side of a passage in ``submission``:
+        its bytes (or, with ``whole_lines``, its lines ``region.lines``) decoded
+        as :meth:`text` decodes the file.  ``KeyError`` if the file's document
+        is not in :attr:`documents` (passages not computed)."""
+        doc = self.documents[(submission, region.file)]
+        start, end = region.bytes.start, region.bytes.end
+        if whole_lines:
+            starts = doc.line_starts
+            first, last = region.lines
+            start = int(starts[first - 1])
+            end = int(starts[last]) if last < len(starts) else len(doc.data)
+        return doc.data[start:end].decode(doc.encoding or "utf-8", errors="replace")
+
+    def passage_text(self, pair: PairResult, passage: Passage, *,
+                     whole_lines: bool = False) -> tuple[str, str]:
+        """The original text of both sides of ``passage``, a passage of ``pair``:
+        ``(text in pair.a, text in pair.b)``, as :meth:`region_text` gives it."""
+        return (self.region_text(pair.a, passage.a, whole_lines=whole_lines),
+                self.region_text(pair.b, passage.b, whole_lines=whole_lines))
+
     def submission(self, name: str) -> Submission:
         """The submission called ``name`` (``KeyError`` if unknown)."""
         for sub in self.submissions:

@@ -6,10 +6,17 @@ One frozen, validated object, shared by the library, ``winnow compare`` and
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
+from winnow.config import DEFAULT_SEED, WinnowConfig
 from winnow.errors import InvalidConfig
+from winnow.frontends.options import default_params
+from winnow.sources.submissions import ReadOptions, dominant_frontend
+
+if TYPE_CHECKING:
+    from winnow.matching.prints import SubmissionLike
 
 #: The scores :attr:`CompareOptions.similarity` can rank by (see docs/compare.md).
 SIMILARITIES: Final = (
@@ -102,3 +109,43 @@ class CompareOptions:
     def as_dict(self) -> dict[str, Any]:
         """Plain-data form, for JSON output."""
         return asdict(self)
+
+
+def default_configs(
+    submissions: Sequence[SubmissionLike], read_options: ReadOptions | None = None, *,
+    method: str = "robust", seed: int = DEFAULT_SEED,
+) -> tuple[WinnowConfig, dict[str, WinnowConfig]]:
+    """The engine settings of a comparison given no ``k`` and ``t``, as
+    ``(config, frontend_configs)`` for :func:`~winnow.matching.compare`.
+
+    ``frontend_configs`` gives every front-end its own defaults
+    (:func:`winnow.frontends.options.default_params`), so the settings of a
+    file never depend on the other files of the batch; ``config``, shown in
+    reports (and the default ``merge_gap``), is that of the front-end most
+    files get (:func:`winnow.sources.submissions.dominant_frontend`).
+    ``read_options`` default to those the files carry
+    (:attr:`SourceFile.read_options <winnow.sources.submissions.SourceFile>`).
+    ``compare()`` without a config and ``winnow compare`` without ``-k``/``-t``
+    both use this.  Raises :class:`~winnow.errors.InvalidConfig` for a bad
+    ``method`` or ``seed``.
+    """
+    from winnow.frontends import FRONTENDS
+
+    read = read_options or read_options_of(submissions)
+    by_frontend = {name: WinnowConfig(*default_params(name, read.options), method=method,
+                                      seed=seed) for name in FRONTENDS}
+    config = WinnowConfig(*default_params(dominant_frontend(submissions, read), read.options),
+                          method=method, seed=seed)
+    return config, by_frontend
+
+
+def read_options_of(submissions: Sequence[SubmissionLike]) -> ReadOptions:
+    """The :class:`ReadOptions` the first file that carries any was loaded with
+    (files from :func:`~winnow.sources.submissions.load_submissions` all carry
+    theirs); the defaults otherwise."""
+    for sub in submissions:
+        for file in sub.files:
+            found = getattr(file, "read_options", None)
+            if isinstance(found, ReadOptions):
+                return found
+    return ReadOptions()

@@ -37,7 +37,7 @@ import stat
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, Protocol
 
 from winnow.errors import InputError
 from winnow.fileio import (
@@ -358,7 +358,19 @@ def _describe(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def dominant_frontend(submissions: Sequence[SubmissionSource], read_options: ReadOptions,
+class _Named(Protocol):
+    @property
+    def location(self) -> str: ...
+
+
+class _HasFiles(Protocol):
+    """What :func:`dominant_frontend` reads of a submission (any submission-like object)."""
+
+    @property
+    def files(self) -> Sequence[_Named]: ...
+
+
+def dominant_frontend(submissions: Sequence[_HasFiles], read_options: ReadOptions,
                       sample: int = 5000) -> str:
     """The front-end most files of a batch will get, for choosing default ``k``/``t``.
 

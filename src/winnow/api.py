@@ -1,0 +1,103 @@
+"""Compare texts and paths in one call: the library's short way to ``winnow compare``.
+
+:func:`compare_texts` takes submissions held in memory (a name and its text,
+or a name and its files), :func:`compare_paths` the paths ``winnow compare``
+takes; both build the :class:`~winnow.sources.submissions.SubmissionSource`
+objects and call :func:`winnow.matching.compare`, so without ``config`` and
+``options`` they give what ``winnow compare`` gives without options: each
+front-end's own ``k`` and ``t``
+(:func:`~winnow.matching.options.default_configs`) and the CLI's
+:class:`~winnow.matching.CompareOptions`.  The result is a
+:class:`~winnow.matching.ComparisonResult`; :meth:`~winnow.matching.ComparisonResult.passage_text`
+gives the text of a passage, ``passage.a.lines`` its lines.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from winnow.config import WinnowConfig
+from winnow.errors import InputError
+from winnow.matching import CompareOptions, ComparisonResult, compare
+from winnow.sources.archives import RunBudget
+from winnow.sources.submissions import (
+    ReadOptions,
+    Role,
+    SourceFile,
+    SubmissionSource,
+    load_submissions,
+)
+
+#: One submission held in memory: its text (one file, named as the submission),
+#: or its files, ``{path inside the submission: text}``.
+TextSubmission = str | bytes | Mapping[str, str | bytes]
+
+__all__ = ["CompareOptions", "ComparisonResult", "TextSubmission", "compare", "compare_paths",
+           "compare_texts"]
+
+
+def compare_texts(
+    texts: Mapping[str, TextSubmission], *, base: Mapping[str, str | bytes] | None = None,
+    frontend: str | None = None, lang: str | None = None,
+    config: WinnowConfig | None = None, options: CompareOptions | None = None, jobs: int = 1,
+) -> ComparisonResult:
+    """Compare submissions held in memory, ``{name: text}`` or ``{name: {path: text}}``.
+
+    ``base`` holds starter code, ``{path: text}``, ignored everywhere (MOSS
+    ``-b``).  ``str`` is encoded as UTF-8.  The front-end is ``frontend``
+    (``code``, ``text`` ...) if given, else chosen as for a file: by ``lang``,
+    else by the name's extension (a name without one is prose for the
+    ``text`` front-end).  ``config``, ``options`` and ``jobs`` are those of
+    :func:`winnow.matching.compare`; ``frontend="bytes"`` allows binary data.
+    Problems (an empty text, an unknown language ...) are in the result's
+    ``issues``; nothing raises for bad input.
+    """
+    read = ReadOptions(frontend=frontend, lang=lang, max_file_bytes=None)
+    subs = [_held(name, files, "new", read) for name, files in texts.items()]
+    starter = [_held("base", dict(base), "base", read)] if base else []
+    return compare(subs, config, options or _options(frontend), base=starter, jobs=jobs)
+
+
+def compare_paths(
+    paths: Sequence[str | os.PathLike[str]], *, each: bool = False,
+    base: Sequence[str | os.PathLike[str]] = (), frontend: str | None = None,
+    lang: str | None = None, config: WinnowConfig | None = None,
+    options: CompareOptions | None = None, jobs: int = 1,
+) -> ComparisonResult:
+    """Compare the submissions at ``paths``, as ``winnow compare PATH ...`` does.
+
+    Each path is one submission (a file, a folder or a zip/tar archive); with
+    ``each``, every entry of a folder path is one.  ``base`` paths hold starter
+    code (``--base``).  ``frontend`` and ``lang`` are ``--frontend`` and
+    ``--lang``; ``config``, ``options`` and ``jobs`` those of
+    :func:`winnow.matching.compare` (``jobs=0``: all cores, which outside
+    Linux needs the script's ``if __name__ == "__main__":`` guard).  For
+    ``--archive``, ``--include`` and the rest, call
+    :func:`~winnow.sources.submissions.load_submissions` and
+    :func:`~winnow.matching.compare`.
+    """
+    read = ReadOptions(frontend=frontend, lang=lang)
+    run = RunBudget(read.limits.max_run_bytes)  # one archive budget, as the CLI's
+    subs = load_submissions([os.fspath(p) for p in paths], each=each, read_options=read,
+                            run=run)
+    starter = load_submissions([os.fspath(p) for p in base], role="base", read_options=read,
+                               run=run)
+    return compare(subs, config, options or _options(frontend), base=starter, jobs=jobs)
+
+
+def _options(frontend: str | None) -> CompareOptions:
+    """The CLI's defaults: binary data is compared when the front-end is ``bytes``."""
+    return CompareOptions(allow_binary=frontend == "bytes")
+
+
+def _held(name: str, files: TextSubmission, role: Role, read: ReadOptions) -> SubmissionSource:
+    """A submission of files held in memory."""
+    held = {name: files} if isinstance(files, str | bytes) else files
+    out = []
+    for path, text in held.items():
+        data = text.encode("utf-8") if isinstance(text, str) else bytes(text)
+        location = path if path == name else f"{name}/{path}"
+        out.append(SourceFile(path, location, read, data=data, size=len(data)))
+    problems = () if out else (InputError(name, "empty submission: no files to compare"),)
+    return SubmissionSource(name, role, tuple(out), problems)
