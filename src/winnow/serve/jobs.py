@@ -80,12 +80,9 @@ def submissions_of(store: JobStore, job: Job) -> tuple[list[Any], list[Any]]:
 
 def run_job(data: str, job_id: str) -> dict[str, Any]:
     """Compare job ``job_id`` under ``data`` and write its reports (in a worker)."""
-    from winnow.config import WinnowConfig
-    from winnow.frontends import default_params
     from winnow.matching import CompareOptions, compare
     from winnow.reports.html import write_report
     from winnow.reports.json import write_json
-    from winnow.sources.submissions import dominant_frontend
 
     store = JobStore(data)
     job = store.load(job_id)
@@ -93,10 +90,9 @@ def run_job(data: str, job_id: str) -> dict[str, Any]:
         raise ValueError("the job's state is missing")
     started = time.perf_counter()
     subs, base = submissions_of(store, job)
-    read = subs[0].files[0].read_options if subs else None
-    k, t = default_params(dominant_frontend(subs, read)) if read else (5, 8)
     options = CompareOptions(max_occurrences=job.max_matches, top=job.show)
-    result = compare(subs, WinnowConfig(k=k, t=t), options, base=base, jobs=1)
+    # no config: each file gets its front-end's defaults, as `winnow compare` gives them
+    result = compare(subs, None, options, base=base, jobs=1)
     write_report(result, store.report_dir(job_id))
     tmp = store.result_path(job_id).with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
