@@ -65,3 +65,16 @@ def test_help_and_version_import_neither_numpy_nor_numba() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip().endswith("[]"), out[-300:]
+
+
+def test_languages_imports_neither_numpy_nor_numba() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys; from winnow.cli.main import main\n"
+            "try:\n    main(['languages'])\nexcept SystemExit: pass\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert "python" in out and "fast" in out  # the table was printed
+    assert out.strip().endswith("[]"), out[-300:]
