@@ -1,5 +1,5 @@
 """``python -m winnow``: the same as the ``winnow`` command."""
 
-from winnow.cli import main
+from winnow.cli.main import run
 
-main()
+run()

@@ -109,6 +109,14 @@ def test_languages_lists_every_issue_language() -> None:
     assert code == 0 and out.splitlines()[-1].startswith(f"{len(rows)} languages")
 
 
+def test_fast_backend_is_exactly_the_table_driven_lexers() -> None:
+    from winnow.frontends.languages import FAST_LANGUAGES, LANGUAGES
+    from winnow.frontends.lexfast import FAST_LEXERS
+
+    assert set(FAST_LEXERS) == FAST_LANGUAGES
+    assert {lang.name for lang in LANGUAGES} >= FAST_LANGUAGES
+
+
 def test_notebook_rows_name_cell_and_line(tmp_path: Path) -> None:
     nb = {"cells": [
         {"cell_type": "markdown", "metadata": {}, "source": ["# Title\n"]},

@@ -55,13 +55,19 @@ def test_the_lazy_command_list_says_what_each_command_says(name: str) -> None:
     assert COMMANDS[name][1] == " ".join(first.split())
 
 
-def test_help_and_version_import_neither_numpy_nor_numba() -> None:
+@pytest.mark.parametrize(("args", "printed"), [
+    (["--help"], "Commands:"), (["--version"], "winnow, version"),
+    (["languages"], "python         fast"),
+])
+def test_help_version_and_languages_import_neither_numpy_nor_numba(
+        args: list[str], printed: str) -> None:
     import subprocess
     import sys
 
     code = ("import sys; from winnow.cli.main import main\n"
-            "try:\n    main(['--help'])\nexcept SystemExit: pass\n"
+            f"try:\n    main({args!r})\nexcept SystemExit: pass\n"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
+    assert printed in out  # the command ran
     assert out.strip().endswith("[]"), out[-300:]

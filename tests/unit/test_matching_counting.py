@@ -191,3 +191,24 @@ def test_over_the_pair_budget_candidates_keep_exact_counts(
             total = float(sum(df[x] for x in both))
             expected[(a, b)] = (len(both), total, total)
     assert got == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1), max_size=300), st.integers(0, 63))
+def test_stable_order_is_the_stable_argsort(values: list[int], shift: int) -> None:
+    from winnow.matching.table import stable_order
+
+    # Shifted right, the hashes share their high bits: blocks to sort again.
+    hashes = np.array(values, dtype=np.uint64) >> np.uint64(shift)
+    hashes = np.concatenate([hashes, hashes[::3]])  # equal hashes, ordered by row
+    assert np.array_equal(stable_order(hashes), np.argsort(hashes, kind="stable"))
+
+
+def test_stable_order_of_random_hashes_sorts_few_blocks_again() -> None:
+    from winnow.matching.table import stable_order
+
+    rng = np.random.default_rng(3)
+    hashes = rng.integers(0, 2**64 - 1, 200_000, dtype=np.uint64, endpoint=True)
+    hashes = np.concatenate([hashes, hashes[: 50_000]])
+    hashes[7] = hashes[8] ^ np.uint64(1)  # alike in every high bit: a mixed block
+    assert np.array_equal(stable_order(hashes), np.argsort(hashes, kind="stable"))

@@ -31,7 +31,6 @@ from winnow.cli.common import (
 from winnow.cli.outputs import check_outputs
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InputError, InvalidConfig, WinnowError
-from winnow.frontends import FRONTENDS
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
@@ -108,6 +107,8 @@ def build_params(k: int | None, t: int | None, method: str | None, bits: int | N
     for item in frontend_options:
         name, value = frontend_option(item)
         fe_options[name] = value
+    from winnow.frontends import FRONTENDS  # the front-ends: only when parameters are given
+
     known = ("auto", *FRONTENDS)
     if frontend is not None and frontend not in known:
         raise click.UsageError(f"unknown front-end {frontend!r}; choose from {', '.join(known)}")

@@ -35,7 +35,6 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import DEFAULT_SEED
-from winnow.engine import _kernels
 from winnow.errors import InvalidConfig
 
 _GOLDEN = 0x9E3779B97F4A7C15
@@ -91,6 +90,8 @@ def kgram_hashes(units: npt.ArrayLike, k: int, *, seed: int = DEFAULT_SEED) -> H
         raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
     if not 0 <= seed < 2**64:
         raise InvalidConfig([f"seed must be in [0, 2**64), got {seed}"])
+    from winnow.engine import _kernels  # numba: loaded by the first compiled call
+
     array = as_units(units)
     result: HashArray = _kernels.rolling_hashes(
         array, int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed))

@@ -15,7 +15,6 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import DEFAULT_SEED, METHODS, method_defaults
-from winnow.engine import _kernels
 from winnow.engine.hashing import HashArray, as_units, hash_base, hash_key
 from winnow.errors import InvalidConfig
 
@@ -23,6 +22,14 @@ from winnow.errors import InvalidConfig
 FINGERPRINT_DTYPE: Final = np.dtype([("hash", "<u8"), ("pos", "<i8")])
 
 Fingerprints = npt.NDArray[np.void]
+
+
+def _compiled() -> Any:
+    """The compiled kernels, imported on first use (numba takes about 0.25 s to
+    load: importing the engine does not pay it)."""
+    from winnow.engine import _kernels
+
+    return _kernels
 
 
 def _pack(hashes: HashArray, positions: npt.NDArray[np.int64]) -> Fingerprints:
@@ -56,7 +63,7 @@ def winnow(hashes: npt.ArrayLike, w: int) -> Fingerprints:
     A sequence shorter than ``w`` is treated as one window.
     """
     array = _check_hashes(hashes)
-    return _pack(array, _kernels.winnow_positions(array, _check_positive("w", w), False))
+    return _pack(array, _compiled().winnow_positions(array, _check_positive("w", w), False))
 
 
 def robust_winnow(hashes: npt.ArrayLike, w: int) -> Fingerprints:
@@ -66,14 +73,14 @@ def robust_winnow(hashes: npt.ArrayLike, w: int) -> Fingerprints:
     per ``w`` instead of every position (section 5.1).
     """
     array = _check_hashes(hashes)
-    return _pack(array, _kernels.winnow_positions(array, _check_positive("w", w), True))
+    return _pack(array, _compiled().winnow_positions(array, _check_positive("w", w), True))
 
 
 def mod_p(hashes: npt.ArrayLike, p: int) -> Fingerprints:
     """0 mod p, Manber's selection (section 2.3): every hash ``h`` with
     ``h mod p = 0``.  Expected density ``1/p``; no guarantee on gaps."""
     array = _check_hashes(hashes)
-    return _pack(array, _kernels.mod_p_positions(array, _check_positive("p", p)))
+    return _pack(array, _compiled().mod_p_positions(array, _check_positive("p", p)))
 
 
 def safe_mod_p(hashes: npt.ArrayLike, w: int, p: int) -> Fingerprints:
@@ -84,7 +91,7 @@ def safe_mod_p(hashes: npt.ArrayLike, w: int, p: int) -> Fingerprints:
     ``1/p + (1 - 1/p)^w``, about ``(1 + ln w)/w`` at the best ``p = w / ln w``.
     """
     array = _check_hashes(hashes)
-    positions = _kernels.safe_mod_p_positions(
+    positions = _compiled().safe_mod_p_positions(
         array, _check_positive("w", w), _check_positive("p", p)
     )
     return _pack(array, positions)
@@ -97,7 +104,7 @@ def sif_select(hashes: npt.ArrayLike, bits: int, k: int) -> Fingerprints:
     array = _check_hashes(hashes)
     if isinstance(bits, bool) or not isinstance(bits, int | np.integer) or not 0 <= bits <= 63:
         raise InvalidConfig([f"bits must be an integer in [0, 63], got {bits!r}"])
-    return _pack(array, _kernels.sif_positions(array, int(bits), _check_positive("k", k)))
+    return _pack(array, _compiled().sif_positions(array, int(bits), _check_positive("k", k)))
 
 
 def bottom_n(hashes: npt.ArrayLike, n: int) -> Fingerprints:
@@ -140,7 +147,7 @@ def winnow_units(
         raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
     if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
         raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
-    hashes, positions = _kernels.winnow_fused(
+    hashes, positions = _compiled().winnow_fused(
         as_units(units), int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed)),
         int(w), robust,
     )

@@ -10,7 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import PurePath
 
-from winnow.frontends.lexfast import FAST_LEXERS
+#: The languages with a table-driven lexer (:data:`winnow.frontends.lexfast.FAST_LEXERS`,
+#: which imports the compiled scanner; this table does not).
+FAST_LANGUAGES = frozenset({"python", "java", "c", "cpp", "csharp", "javascript", "typescript",
+                            "go", "rust", "kotlin", "scala", "swift", "dart"})
 
 
 @dataclass(frozen=True)
@@ -24,7 +27,7 @@ class Language:
 
     @property
     def backend(self) -> str:
-        return "fast" if self.name in FAST_LEXERS else "fallback"
+        return "fast" if self.name in FAST_LANGUAGES else "fallback"
 
 
 def _lang(name: str, exts: str, pygments: str | None = None, interp: str = "") -> Language:

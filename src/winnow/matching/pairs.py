@@ -207,21 +207,24 @@ class PairList(Sequence[PairResult]):
         """How many leading pairs had their passages computed (the others have none)."""
         return len(self._computed)
 
-    def score_columns(self, start: int, stop: int) -> dict[str, list[Any]]:
+    @property
+    def names(self) -> list[str]:
+        """The submissions' names; :meth:`score_arrays` gives pairs as indices into it."""
+        return self._names
+
+    def score_arrays(self, start: int, stop: int) -> dict[str, npt.NDArray[Any]]:
         """The scores of pairs ``start .. stop - 1`` (none of them with passages),
-        column by column under :class:`PairResult`'s names, for writers that
-        stream many pairs without making an object per pair."""
+        column by column under :class:`PairResult`'s names (``a`` and ``b`` as
+        indices into :attr:`names`), for writers that stream many pairs
+        without making an object per pair."""
         if start < len(self._computed):
-            raise ValueError("score_columns covers pairs without passages only")
+            raise ValueError("score_arrays covers pairs without passages only")
         i = self._ranked[start:stop]
         s = self._scores
-        names = self._names
         return {
-            "a": [names[x] for x in s.a[i].tolist()], "b": [names[x] for x in s.b[i].tolist()],
-            "similarity": self._similarity[i].tolist(), "shared": s.shared[i].tolist(),
-            "containment_a": s.containment_a[i].tolist(),
-            "containment_b": s.containment_b[i].tolist(), "jaccard": s.jaccard[i].tolist(),
-            "weighted": s.weighted[i].tolist(), "rarity": s.rarity[i].tolist(),
+            "a": s.a[i], "b": s.b[i], "similarity": self._similarity[i], "shared": s.shared[i],
+            "containment_a": s.containment_a[i], "containment_b": s.containment_b[i],
+            "jaccard": s.jaccard[i], "weighted": s.weighted[i], "rarity": s.rarity[i],
         }
 
     def _make(self, j: int) -> PairResult:

@@ -61,6 +61,35 @@ def _changes(sorted_keys: npt.NDArray[np.integer], first: Bools) -> Bools:
     return out
 
 
+def stable_order(hashes: U64) -> I64:
+    """``np.argsort(hashes, kind="stable")``, three times faster: one sort of
+    packed keys (a hash's high bits above its row index) orders the rows by
+    hash and, among equal hashes, by row.  Only distinct hashes that agree in
+    those high bits can come out of order; their blocks (few: the high bits
+    keep ``64 - log2(rows)`` bits) are sorted again by hash, then row.
+    """
+    n = hashes.shape[0]
+    bits = max(1, (n - 1).bit_length())
+    if n < 2 or bits > 48:
+        return np.argsort(hashes, kind="stable")
+    low = np.uint64((1 << bits) - 1)
+    keys = (hashes & ~low) | np.arange(n, dtype=np.uint64)
+    keys.sort()
+    order = (keys & low).astype(np.int64)
+    high = keys >> np.uint64(bits)
+    h = hashes[order]
+    same_high = high[1:] == high[:-1]
+    mixed = same_high & (h[1:] != h[:-1])
+    if mixed.any():  # blocks of one high part holding distinct hashes
+        block = np.cumsum(np.concatenate([[True], ~same_high]))
+        rows = np.flatnonzero(np.isin(block, block[1:][mixed]))
+        if rows.shape[0] > n // 8:  # hashes without high bits to spare (not random)
+            return np.argsort(hashes, kind="stable")
+        sub = order[rows]
+        order[rows] = sub[np.lexsort((sub, hashes[sub]))]
+    return order
+
+
 @dataclass(frozen=True)
 class _Groups:
     """What one sort by hash tells: the kept distinct (hash, owner) postings with
@@ -80,7 +109,7 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
            ) -> _Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash and
     read every grouping off it.  Large temporaries live only here."""
-    order = np.argsort(hashes, kind="stable")
+    order = stable_order(hashes)
     h = hashes[order]
     new_hash = _changes(h, np.zeros(h.shape[0], dtype=bool))
     if h.shape[0]:

@@ -10,15 +10,21 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
 from typing import Any, TextIO
+
+import numpy as np
+import numpy.typing as npt
 
 from winnow.matching.model import ComparisonResult
 from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
 from winnow.reports.table import safe
 
-#: Pairs formatted at a time on the fast path (:func:`_scores_only_rows`).
-CHUNK = 8192
+#: Pairs formatted at a time on the fast path (:func:`_scores_only_lines`).
+CHUNK = 65536
+
+#: The score columns of a pair without passages, in :data:`PAIR_COLUMNS` order
+#: after ``shared``.
+_FRACTIONS = ("containment_a", "containment_b", "jaccard", "weighted", "rarity")
 
 
 def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> None:
@@ -27,42 +33,97 @@ def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> 
 
     Rows are written as the pairs are read (every pair of a class may be
     hundreds of thousands); the pairs without passages, when the sequence
-    offers their columns (``score_columns``), without an object per pair."""
+    offers their scores as arrays (``score_arrays``), without an object per
+    pair."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(PAIR_COLUMNS)
     clusters = cluster_of(result)
     pairs = result.pairs
-    head = getattr(pairs, "with_passages", len(pairs)) if hasattr(pairs, "score_columns") \
+    head = getattr(pairs, "with_passages", len(pairs)) if hasattr(pairs, "score_arrays") \
         else len(pairs)
     for pair in (pairs[j] for j in range(head)):
         row = pair_scores(pair, clusters)
         cells = ["" if value is None else f"{value:.6f}" if isinstance(value, float)
                  else str(value) for value in (row[column] for column in PAIR_COLUMNS)]
         writer.writerow([safe(cell) for cell in cells] if terminal else cells)
-    quoted: dict[str, str] = {}
+    if head == len(pairs):
+        return
+    names: list[str] = pairs.names  # type: ignore[attr-defined]
+    fields = [_field(name, terminal) for name in names]
+    found = [clusters.get(name) for name in names]
+    cluster = np.array([-1 if c is None else c for c in found], dtype=np.int64)
+    rows = _ScoreRows(fields, cluster)
     for start in range(head, len(pairs), CHUNK):
-        columns = pairs.score_columns(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
-        out.write("".join(_scores_only_lines(columns, clusters, terminal, quoted)))
+        arrays = pairs.score_arrays(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
+        out.write(rows.text(arrays))
 
 
-def _field(name: str, terminal: bool, quoted: dict[str, str]) -> str:
-    """``name`` as the CSV writer writes it (quoted when needed), cached."""
-    if name not in quoted:
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerow([safe(name) if terminal else name])
-        quoted[name] = buffer.getvalue()[:-1]
-    return quoted[name]
+def _field(name: str, terminal: bool) -> str:
+    """``name`` as the CSV writer writes it (quoted when needed)."""
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerow([safe(name) if terminal else name])
+    return buffer.getvalue()[:-1]
 
 
-def _scores_only_lines(columns: dict[str, list[Any]], clusters: dict[str, int],
-                       terminal: bool, quoted: dict[str, str]) -> Iterator[str]:
-    """CSV lines of pairs without passages (their passage cells empty)."""
-    for a, b, sim, shared, ca, cb, jac, wei, rar in zip(
-        columns["a"], columns["b"], columns["similarity"], columns["shared"],
-        columns["containment_a"], columns["containment_b"], columns["jaccard"],
-        columns["weighted"], columns["rarity"], strict=True,
-    ):
-        cluster = clusters.get(a)
-        same = "" if cluster is None or cluster != clusters.get(b) else str(cluster)
-        yield (f"{_field(a, terminal, quoted)},{_field(b, terminal, quoted)},{sim:.6f},,,,,"
-               f"{shared},{ca:.6f},{cb:.6f},{jac:.6f},{wei:.6f},{rar:.6f},,,{same}\n")
+def micros(values: npt.NDArray[np.float64]) -> npt.NDArray[np.int64] | None:
+    """``values`` in millionths, rounded as ``f"{v:.6f}"`` prints them, or
+    ``None`` when one is negative, not finite or 1000 or more.
+
+    ``v · 10^6`` is rounded to an integer in floating point: the product's
+    error is below 10^-6 for ``0 <= v < 1000``, so the rounding is exact
+    unless the fraction lies within 10^-6 of one half; those few values
+    are rounded by Python's formatting itself.
+    """
+    if not ((values >= 0) & (values < 1e3)).all() or np.signbit(values).any():
+        return None
+    scaled = values * 1e6
+    whole = np.floor(scaled)
+    fraction = scaled - whole
+    out = (whole + (fraction > 0.5)).astype(np.int64)
+    for at in np.flatnonzero(np.abs(fraction - 0.5) <= 1e-6).tolist():
+        out[at] = int(f"{float(values[at]):.6f}".replace(".", ""))
+    return out
+
+
+class _ScoreRows:
+    """The CSV text of pairs without passages, from their score arrays: by
+    the compiled writer (:mod:`winnow.reports._csv_kernel`), or line by line
+    in Python when a name is not UTF-8 or a score out of its range."""
+
+    def __init__(self, fields: list[str], cluster: npt.NDArray[np.int64]) -> None:
+        self.fields, self.cluster = np.array(fields, dtype=object), cluster
+        try:
+            encoded = [field.encode("utf-8") for field in fields]
+        except UnicodeEncodeError:  # a name with undecodable bytes (surrogates)
+            self.names: npt.NDArray[np.uint8] | None = None
+            return
+        self.lengths = np.array([len(e) for e in encoded], dtype=np.int64)
+        self.offsets = np.concatenate([[0], np.cumsum(self.lengths)]).astype(np.int64)
+        self.names = np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8)
+
+    def text(self, arrays: dict[str, npt.NDArray[Any]]) -> str:
+        a = arrays["a"].astype(np.int64, copy=False)
+        b = arrays["b"].astype(np.int64, copy=False)
+        same = np.where((self.cluster[a] == self.cluster[b]) & (self.cluster[a] >= 0),
+                        self.cluster[a], -1)
+        scaled = [micros(arrays[name]) for name in ("similarity", *_FRACTIONS)]
+        if self.names is None or any(column is None for column in scaled):
+            return "".join(_scores_only_lines(arrays, self.fields, same))
+        from winnow.reports._csv_kernel import ROW_EXTRA, score_rows
+
+        size = int(self.lengths[a].sum() + self.lengths[b].sum()) + ROW_EXTRA * a.shape[0]
+        raw = np.empty(size, dtype=np.uint8)
+        end = score_rows(raw, self.names, self.offsets, a, b, np.stack(scaled, axis=1),  # type: ignore[arg-type]
+                         arrays["shared"].astype(np.int64, copy=False), same)
+        return raw[:end].tobytes().decode("utf-8")
+
+
+def _scores_only_lines(arrays: dict[str, npt.NDArray[Any]], fields: npt.NDArray[np.object_],
+                       same: npt.NDArray[np.int64]) -> list[str]:
+    """CSV lines of pairs without passages (their passage cells empty), in Python."""
+    return [f"{fa},{fb},{sim:.6f},,,,,{sh},{c1:.6f},{c2:.6f},{j:.6f},{w:.6f},{r:.6f},,,"
+            f"{'' if cl < 0 else cl}\n"
+            for fa, fb, sim, sh, c1, c2, j, w, r, cl in zip(
+                fields[arrays["a"]].tolist(), fields[arrays["b"]].tolist(),
+                arrays["similarity"].tolist(), arrays["shared"].tolist(),
+                *(arrays[name].tolist() for name in _FRACTIONS), same.tolist(), strict=True)]

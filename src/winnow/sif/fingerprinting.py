@@ -51,17 +51,27 @@ class Fingerprinted:
     positions: npt.NDArray[np.int64]
 
 
-def fingerprint_data(data: bytes, name: str, params: IndexParams) -> Fingerprinted:
+def fingerprint_data(data: bytes, name: str, params: IndexParams, *,
+                     short: bool = False) -> Fingerprinted:
     """Fingerprint bytes the way the index does (also used for queries).
 
     ``bytes`` hashes the raw bytes (sif's way); any other front-end goes
     through :func:`winnow.frontends.make_document` (``auto`` picks per file).
     Hashes are the engine's unsigned 64-bit values shifted right by
     ``params.hash_shift`` (sif's zero low bits) and reinterpreted as int64.
+    ``short``: one file on its own (a query), fingerprinted by
+    :func:`winnow.engine.vectorised.fingerprint_short` where it can (the
+    same fingerprints, without loading the compiled kernels).
     """
     if params.frontend == "bytes":
         kind = sniff(data).kind
-        selected = fingerprint(np.frombuffer(data, dtype=np.uint8), params.config)
+        units = np.frombuffer(data, dtype=np.uint8)
+        if short:
+            from winnow.engine.vectorised import fingerprint_short
+
+            selected = fingerprint_short(units, params.config)
+        else:
+            selected = fingerprint(units, params.config)
         positions = np.asarray(selected["pos"], dtype=np.int64)
         frontend = "bytes"
     else:

@@ -109,7 +109,7 @@ def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
     Raises :class:`InputError` if the file cannot be read.
     """
     data = _read(path)
-    printed = fingerprint_data(data, path, params)
+    printed = fingerprint_data(data, path, params, short=True)
     digest = checksum(data)
     distinct = int(np.unique(printed.hashes).size)
     own = os.path.abspath(path)

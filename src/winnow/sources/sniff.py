@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from winnow.compiled import jit
-
 #: How many leading bytes are inspected to decide text vs binary.
 SNIFF_BYTES = 64 * 1024
 
@@ -224,7 +222,9 @@ def first_invalid_utf8(data: bytes) -> int | None:
     """
     if data.isascii() or _valid_utf8(data):
         return None
-    at = int(_first_invalid(np.frombuffer(data, dtype=np.uint8)))
+    from winnow.sources._utf8_kernel import first_invalid  # numba: only for invalid text
+
+    at = int(first_invalid(np.frombuffer(data, dtype=np.uint8)))
     return None if at < 0 else at
 
 
@@ -238,39 +238,6 @@ def _valid_utf8(data: bytes) -> bool:
     except UnicodeDecodeError:
         return False
     return True
-
-
-@jit()
-def _first_invalid(buf):  # type: ignore[no-untyped-def]
-    """Strict UTF-8 (RFC 3629: no overlongs, no surrogates, at most U+10FFFF)."""
-    n = buf.shape[0]
-    i = 0
-    while i < n:
-        b = buf[i]
-        if b < 0x80:
-            i += 1
-            continue
-        if 0xC2 <= b <= 0xDF:
-            need, lo, hi = 1, 0x80, 0xBF
-        elif 0xE0 <= b <= 0xEF:
-            need = 2
-            lo = 0xA0 if b == 0xE0 else 0x80
-            hi = 0x9F if b == 0xED else 0xBF
-        elif 0xF0 <= b <= 0xF4:
-            need = 3
-            lo = 0x90 if b == 0xF0 else 0x80
-            hi = 0x8F if b == 0xF4 else 0xBF
-        else:
-            return i
-        if i + need > n - 1:
-            return i
-        if not lo <= buf[i + 1] <= hi:
-            return i
-        for k in range(2, need + 1):
-            if not 0x80 <= buf[i + k] <= 0xBF:
-                return i
-        i += need + 1
-    return -1
 
 
 def _decode_other(body: bytes, encoding: str, bom: int) -> Decoded:

@@ -1,0 +1,70 @@
+"""The CSV rows of pairs without passages: compiled writer, Python lines, f"{v:.6f}"."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnow.reports.csv import _field, _ScoreRows, _scores_only_lines, micros
+
+EDGES = [0.0, 1.0, 0.5, 1 / 3, 2 / 3, 1 / 128, 3 / 128, 127 / 128, 5e-7, 4.999999e-7,
+         2.5e-7, 0.1234565, 0.9999995, 999.9999996, 999.25, 1e-300]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.floats(0, 999.999, allow_nan=False),
+                          st.integers(0, 127_999).map(lambda n: n / 128),
+                          st.sampled_from(EDGES)), min_size=1, max_size=50))
+def test_micros_round_as_python_formats(values: list[float]) -> None:
+    array = np.array(values, dtype=np.float64)
+    got = micros(array)
+    assert got is not None
+    assert [f"{m // 1000000}.{m % 1000000:06d}" for m in got.tolist()] == \
+        [f"{v:.6f}" for v in values]
+
+
+@pytest.mark.parametrize("bad", [-1e-9, -0.0, float("nan"), float("inf"), 1000.0])
+def test_micros_refuses_what_it_cannot_round_exactly(bad: float) -> None:
+    assert micros(np.array([0.5, bad])) is None
+
+
+def _arrays(rng: np.random.Generator, n: int, n_names: int) -> dict[str, np.ndarray]:
+    fractions = {name: np.where(rng.random(n) < 0.3, rng.integers(0, 129, n) / 128,
+                                rng.random(n))
+                 for name in ("similarity", "containment_a", "containment_b", "jaccard",
+                              "weighted", "rarity")}
+    return {"a": rng.integers(0, n_names, n), "b": rng.integers(0, n_names, n),
+            "shared": rng.integers(0, 10**12, n), **fractions}
+
+
+NAMES = ["plain.py", 'a,"quoted".py', "b\nline.py", "naïve/ünï.py", "tab\there.py", "x"]
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_the_compiled_rows_equal_the_python_lines(terminal: bool) -> None:
+    rng = np.random.default_rng(5)
+    fields = [_field(name, terminal) for name in NAMES]
+    cluster = np.array([0, -1, 0, 2, 2, -1], dtype=np.int64)
+    rows = _ScoreRows(fields, cluster)
+    assert rows.names is not None  # the compiled writer is used
+    arrays = _arrays(rng, 3000, len(NAMES))
+    a, b = arrays["a"], arrays["b"]
+    same = np.where((cluster[a] == cluster[b]) & (cluster[a] >= 0), cluster[a], -1)
+    expected = "".join(_scores_only_lines(arrays, np.array(fields, dtype=object), same))
+    assert rows.text(arrays) == expected
+    assert expected.count("\n") >= 3000 and ",,,2\n" in expected and ",,,\n" in expected
+
+
+def test_scores_out_of_range_and_undecodable_names_use_the_python_lines() -> None:
+    rng = np.random.default_rng(6)
+    fields = [_field(name, False) for name in NAMES]
+    cluster = np.full(len(NAMES), -1, dtype=np.int64)
+    arrays = _arrays(rng, 50, len(NAMES))
+    arrays["weighted"][7] = 1234.5
+    text = _ScoreRows(fields, cluster).text(arrays)
+    assert ",1234.500000," in text and text.count("\n") >= 50
+    odd = _ScoreRows([*fields[:-1], "bad\udcff"], cluster)
+    assert odd.names is None
+    assert "bad\udcff" in odd.text(_arrays(rng, 50, len(NAMES)))
