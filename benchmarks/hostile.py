@@ -20,7 +20,7 @@ Every command runs with the default budgets and ``-j 2``; the figures are
 the peak proportional set size of the whole process tree (PSS, sampled every
 50 ms, see ``harness.py``), the largest single process, and wall time.  Each
 case must stay within ``--budget-mib`` (default 1024) of PSS; the script
-exits 1 otherwise.  Results are appended to ``benchmarks/hostile.results.md``.
+exits 1 otherwise.  Each run is recorded at the top of ``benchmarks/hostile.results.md``.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from harness import WINNOW, Run, check, measure, uptime
+from history import commit, record, stamp
 
 HERE = Path(__file__).resolve().parent
 MIB = 1 << 20
@@ -167,9 +168,8 @@ def main() -> int:
                 single = measure([*WINNOW, command, str(line)])
                 rows.append((f"{command} 50 MB line", single))
     failed = [label for label, run in rows if run.tree_pss_mib > args.budget_mib]
-    report = [f"## {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
-              "",
-              f"`{' '.join(sys.argv)}`; {uptime()}; {args.students} students, -j 2, "
+    title = f"{stamp()}, {commit()}"
+    report = [f"`{' '.join(sys.argv)}`; {uptime()}; {args.students} students, -j 2, "
               f"budget {args.budget_mib:.0f} MiB PSS",
               "",
               "| run | wall s | tree PSS MiB | largest process MiB | rc | within budget |",
@@ -184,11 +184,7 @@ def main() -> int:
         warning = [ln for ln in run.stderr_tail.splitlines() if "mallory" in ln][:2]
         if warning:
             print(f"{label}: {' / '.join(warning)}")
-    results = HERE / "hostile.results.md"
-    if not results.exists():
-        results.write_text("# benchmarks/hostile.py results\n\n")
-    with results.open("a") as handle:
-        handle.write("\n" + text)
+    record("hostile", title, text)
     return 1 if failed else 0
 
 

@@ -17,7 +17,7 @@ the run also waits for every job to finish; jobs/s then counts finished jobs.
     .venv/bin/python benchmarks/serve_load.py [--clients 50] [--files 20]
         [--workers 2] [--reply-wait 600] [--record]
 
-``--record`` appends the figures to ``benchmarks/serve_load_results.md``.
+``--record`` adds the figures at the top of ``benchmarks/serve_load.results.md``.
 """
 
 from __future__ import annotations
@@ -35,13 +35,12 @@ import threading
 import time
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
 from pathlib import Path
 
 from harness import ROOT, tree_memory_kib, uptime
+from history import commit, record, stamp
 from winnow.serve.client import Query, submit
 
-RESULTS = Path(__file__).with_name("serve_load_results.md")
 _READY = re.compile(r"MOSS protocol on [^:]+:(\d+), reports on (http://\S+)/")
 
 
@@ -183,12 +182,9 @@ def report(args: argparse.Namespace, answers: list[tuple[float, str]],
     print(line)
     print(f"before: {load_before}; after: {uptime()}")
     if args.record:
-        stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-        commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
-                                capture_output=True, text=True).stdout.strip()
-        with open(RESULTS, "a", encoding="utf-8") as out:
-            out.write(f"- {stamp}, {commit}, {load_before} (before), {uptime()} (after): "
-                      f"`{' '.join(sys.argv[1:]) or '(defaults)'}`: {line}\n")
+        record("serve_load", f"{stamp()}, {commit()}",
+               f"`{' '.join(sys.argv[1:]) or '(defaults)'}`; {load_before} (before), "
+               f"{uptime()} (after)\n\n{line}")
 
 
 if __name__ == "__main__":

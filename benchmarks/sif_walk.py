@@ -9,9 +9,10 @@ descriptors (no long path is ever used to build or remove them), then times:
 * ``winnow compare -q -j 1`` of the tree, whose walker is another one, for a ratio.
 
 A walk linear in depth keeps ``walk s / depth`` flat.  Prints one line per depth;
-``--append FILE`` also appends them, with the load average, to a results file.
+``--record`` also adds them, with the load average, at the top of
+``benchmarks/sif_walk.results.md``.
 
-Usage: ``python benchmarks/sif_walk.py [--depths 500 1000 2000] [--append FILE]``
+Usage: ``python benchmarks/sif_walk.py [--depths 500 1000 2000] [--record]``
 """
 
 from __future__ import annotations
@@ -94,7 +95,8 @@ def measure(depth: int, work: Path) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depths", type=int, nargs="+", default=[500, 1000, 2000])
-    parser.add_argument("--append", type=Path, default=None)
+    parser.add_argument("--record", action="store_true",
+                        help="add the figures to benchmarks/sif_walk.results.md")
     args = parser.parse_args()
     load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
     lines = [f"sif walk by depth; {os.cpu_count()} cores; {load}"]
@@ -103,9 +105,11 @@ def main() -> None:
         for depth in args.depths:
             lines.append(measure(depth, Path(tmp)))
             print(lines[-1], flush=True)
-    if args.append is not None:
-        with open(args.append, "a", encoding="utf-8") as out:
-            out.write("\n".join(lines) + "\n\n")
+    if args.record:  # imported here: the tests load this file for its tree builder
+        from history import commit, record, stamp
+
+        record("sif_walk", f"{stamp()}, {commit()}",
+               "```\n" + "\n".join(lines) + "\n```")
 
 
 if __name__ == "__main__":
