@@ -25,13 +25,15 @@ class _Terminal(io.StringIO):
 
 
 @pytest.mark.parametrize("name", sorted(WRITERS))
-def test_every_registered_type_exists_and_has_every_format_of_the_cli(name: str) -> None:
+def test_every_registered_type_and_writer_exists(name: str) -> None:
     module, _, class_name = name.rpartition(".")
     result_type = getattr(importlib.import_module(module), class_name)
     assert isinstance(result_type, type)
-    assert set(FORMATS) <= set(formats(result_type))
+    assert formats(result_type)
     for fmt in formats(result_type):
         assert callable(writer(result_type, fmt))
+    if "table" in formats(result_type):  # a command's result: the shared --format choices
+        assert set(FORMATS) <= set(formats(result_type))
 
 
 def test_a_subclass_is_written_by_the_writers_of_its_base() -> None:
