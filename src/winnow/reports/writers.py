@@ -33,7 +33,7 @@ _DOCS = "winnow.reports.documents"
 _LISTS = "winnow.reports.listings"
 
 
-def _formats(module: str, stem: str) -> dict[str, str]:
+def _standard(module: str, stem: str) -> dict[str, str]:
     """``table``, ``csv``, ``json`` and ``jsonl`` by ``module:<stem>_<format>``."""
     return {fmt: f"{module}:{stem}_{fmt}" for fmt in ("table", "csv", "json", "jsonl")}
 
@@ -49,19 +49,19 @@ WRITERS: Final[dict[str, dict[str, str]]] = {
     },
     # winnow evaluate
     "winnow.reports.evaluation.EvaluationSummary":
-        _formats("winnow.reports.evaluation", "evaluation"),
+        _standard("winnow.reports.evaluation", "evaluation"),
     # winnow index --info, query, groups (and scan), dircmp, dedup
-    "winnow.index.store.IndexInfo": _formats(_SIF, "info"),
-    f"{_SIF}.QueryReport": _formats(_SIF, "query"),
-    "winnow.sif.groups.GroupsResult": _formats(_SIF, "groups"),
-    f"{_FILES}.DircmpView": _formats(_FILES, "dircmp"),
-    "winnow.sif.dedup.DedupResult": _formats(_FILES, "dedup"),
+    "winnow.index.store.IndexInfo": _standard(_SIF, "info"),
+    f"{_SIF}.QueryReport": _standard(_SIF, "query"),
+    "winnow.sif.groups.GroupsResult": _standard(_SIF, "groups"),
+    f"{_FILES}.DircmpView": _standard(_FILES, "dircmp"),
+    "winnow.sif.dedup.DedupResult": _standard(_FILES, "dedup"),
     # winnow tokens, fingerprint
-    f"{_DOCS}.TokenListing": _formats(_DOCS, "tokens"),
-    f"{_DOCS}.FingerprintListing": _formats(_DOCS, "fingerprints"),
+    f"{_DOCS}.TokenListing": _standard(_DOCS, "tokens"),
+    f"{_DOCS}.FingerprintListing": _standard(_DOCS, "fingerprints"),
     # winnow languages, experiments
-    f"{_LISTS}.LanguageListing": _formats(_LISTS, "languages"),
-    f"{_LISTS}.ExperimentFigures": _formats(_LISTS, "figures"),
+    f"{_LISTS}.LanguageListing": _standard(_LISTS, "languages"),
+    f"{_LISTS}.ExperimentFigures": _standard(_LISTS, "figures"),
 }
 
 #: Formats whose writers write bytes (to ``out.buffer``).
