@@ -143,7 +143,7 @@ def test_a_failed_write_leaves_the_old_file_whole(klass: Path, tmp_path: Path,
         handle.write("half a line")  # type: ignore[attr-defined]
         raise RuntimeError("disk on fire")
 
-    monkeypatch.setattr(compare_cli, "write_output", broken)
+    monkeypatch.setattr(compare_cli, "write", broken)
     result = winnow("compare", "-q", "-j", "1", "--each", klass, "-o", out)
     assert result.exit_code == 3
     assert out.read_text(encoding="utf-8") == "the previous result\n"

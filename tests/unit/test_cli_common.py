@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import os
 from concurrent.futures import ProcessPoolExecutor
 
@@ -15,9 +14,7 @@ from winnow.cli.common import (
     WinnowGroup,
     build_config,
     resolve_kt,
-    write_records,
 )
-from winnow.cli.compare import write_output
 
 
 def test_missing_k_and_t_take_the_defaults() -> None:
@@ -56,36 +53,3 @@ def test_a_dead_worker_is_a_message_and_exit_3_not_a_traceback() -> None:
     assert result.exit_code == EXIT_FAILED
     assert "a worker process died" in result.stderr
     assert result.exception is None or isinstance(result.exception, SystemExit)
-
-
-class _Terminal(io.StringIO):
-    def isatty(self) -> bool:
-        return True
-
-
-EVIL = "sub\x1b]0;pwned\x07\x1b[2J\u202e.py"
-
-
-def test_csv_to_a_terminal_escapes_control_characters_and_to_a_file_keeps_them() -> None:
-    for out, raw in ((_Terminal(), False), (io.StringIO(), True)):
-        write_records([{"path": EVIL, "n": 3}], "csv", out, ["path", "n"])
-        text = out.getvalue()
-        assert ("\x1b" in text and "\u202e" in text) is raw
-        if not raw:
-            assert "sub\\x1b]0;pwned\\x07\\x1b[2J\\u202e.py,3" in text
-
-
-def test_compare_csv_to_a_terminal_escapes_submission_names() -> None:
-    from winnow.matching import compare
-    from winnow.sources.submissions import ReadOptions, SourceFile, SubmissionSource
-
-    body = b"the same words in both files, long enough to share fingerprints\n" * 3
-    read = ReadOptions(frontend="text")
-    subs = [SubmissionSource(name, "new", (SourceFile("x.txt", f"{name}/x.txt", read, body),))
-            for name in (EVIL, "plain")]
-    result = compare(subs)
-    terminal, plain = _Terminal(), io.StringIO()
-    write_output(result, "csv", terminal)
-    write_output(result, "csv", plain)
-    assert "\x1b" not in terminal.getvalue() and "\\x1b]0;pwned" in terminal.getvalue()
-    assert EVIL in plain.getvalue()

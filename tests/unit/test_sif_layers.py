@@ -10,7 +10,8 @@ def test_index_and_sif_do_not_import_click_or_tqdm() -> None:
     code = (
         "import sys\n"
         "import winnow.index, winnow.sif.build, winnow.sif.query, winnow.sif.groups\n"
-        "import winnow.sif.interesting, winnow.sif.dircmp, winnow.sif.render\n"
+        "import winnow.sif.interesting, winnow.sif.dircmp, winnow.sif.dedup\n"
+        "import winnow.reports.sif, winnow.reports.sif_changes\n"
         "print(sorted(m for m in ('click', 'tqdm') if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 import sys
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -140,39 +138,6 @@ def output(path: Path | None) -> Iterator[TextIO]:
         return
     with atomic_text(path) as handle:
         yield handle
-
-
-def is_terminal(out: TextIO) -> bool:
-    """Whether ``out`` is a terminal (where raw control characters would act)."""
-    isatty = getattr(out, "isatty", None)
-    return bool(isatty()) if callable(isatty) else False
-
-
-def terminal_safe(record: dict[str, Any]) -> dict[str, Any]:
-    """``record`` with its strings escaped for a terminal (:func:`safe`)."""
-    return {key: safe(value) if isinstance(value, str) else value
-            for key, value in record.items()}
-
-
-def write_records(records: Iterable[dict[str, Any]], fmt: str, out: TextIO,
-                  fields: list[str]) -> None:
-    """Write flat records as ``csv`` (header ``fields``), ``json`` (one list) or ``jsonl``.
-
-    CSV written to a terminal has its control characters escaped like the
-    tables (a file name with terminal escapes must not act); to a file or
-    pipe it is written as is.  JSON escapes them by itself.
-    """
-    if fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(map(terminal_safe, records) if is_terminal(out) else records)
-    elif fmt == "jsonl":
-        for record in records:
-            out.write(json.dumps(record) + "\n")
-    elif fmt == "json":
-        out.write(json.dumps(list(records), indent=2) + "\n")
-    else:
-        raise ValueError(f"write_records: no {fmt!r} format")
 
 
 def warn(message: str) -> None:

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TypeVar
 
 import click
 
@@ -28,7 +28,6 @@ from winnow.cli.common import (
     exit_with,
     fail,
     format_option,
-    is_terminal,
     resolve_kt,
     warn,
 )
@@ -41,6 +40,7 @@ from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.matching.options import default_configs
 from winnow.reports.table import safe
+from winnow.reports.writers import write
 from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submissions
 
@@ -212,19 +212,6 @@ def say_if_compiling() -> None:
                    "(about 10 s; cached for later runs)", err=True)
 
 
-def write_output(result: ComparisonResult, fmt: str, out: TextIO) -> None:
-    """Write ``result`` to ``out`` in ``fmt`` (table, csv, json, jsonl)."""
-    from winnow.reports.csv import write_csv
-    from winnow.reports.json import write_json, write_jsonl
-    from winnow.reports.table import write_table
-
-    if fmt == "csv":
-        write_csv(result, out, terminal=is_terminal(out))
-        return
-    writers = {"table": write_table, "json": write_json, "jsonl": write_jsonl}
-    writers[fmt](result, out)
-
-
 def check_lang(result: ComparisonResult, lang: str | None) -> None:
     """A ``--lang`` that leaves most files shorter than k is a usage error with
     a hint (a lexer that makes each file a few tokens), not an empty result."""
@@ -322,7 +309,7 @@ def compare_command(
         if report is not None:  # before the output, which is still written if this fails
             report_failed = _write_report(result, report, key_file is not None)
         with common_output(output) as out:
-            write_output(shown, fmt, out)
+            write(shown, fmt, out)
     except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(EXIT_OK) from None

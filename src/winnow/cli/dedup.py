@@ -18,8 +18,8 @@ from winnow.cli.common import (
 from winnow.cli.index import db_option
 from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.index import FingerprintIndex
+from winnow.reports.writers import write
 from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
-from winnow.sif.render import write_dedup
 
 
 @click.command("dedup")
@@ -66,5 +66,5 @@ def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, d
     for row in result.skipped:
         fail(InputError(row.path, row.reason))
     with output(out_path) as out:
-        write_dedup(result, fmt, out)
+        write(result, fmt, out)
     exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)

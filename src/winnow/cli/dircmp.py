@@ -12,8 +12,9 @@ from winnow.cli.index import print_summary, run_index
 from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
+from winnow.reports.sif_changes import DircmpView
+from winnow.reports.writers import write
 from winnow.sif.dircmp import check_disjoint, check_folders, compare_dirs
-from winnow.sif.render import write_dircmp
 
 
 @click.command("dircmp")
@@ -56,8 +57,8 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
             with FingerprintIndex(target, read_only=True) as index:
                 result = compare_dirs(index, str(dir_a), str(dir_b), 100.0 * threshold)
         with output(out_path) as out:
-            write_dircmp(result, fmt, out, changes_only=changes_only,
-                         summary_lines=not (quiet or changes_only))
+            write(DircmpView(result, changes_only=changes_only,
+                             summary_lines=not (quiet or changes_only)), fmt, out)
     except WinnowError as error:
         fail(error)
         exit_with(error.exit_code)

@@ -9,15 +9,13 @@ could not be written.
 
 from __future__ import annotations
 
-import csv
-import json
 import sys
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, is_terminal, terminal_safe, warn
+from winnow.cli.common import exit_with, fail, format_option, warn
 from winnow.cli.common import output as common_output
 from winnow.cli.compare import (
     EXIT_FAILED,
@@ -42,11 +40,10 @@ from winnow.evaluation import (
     unread_files,
 )
 from winnow.matching import ComparisonResult
+from winnow.reports.evaluation import EvaluationSummary
 from winnow.reports.table import safe
+from winnow.reports.writers import write
 from winnow.sources.submissions import load_submissions
-
-COLUMNS = ("column", "value", "n_pairs", "n_positive", "n_negative", "roc_auc", "pr_auc",
-           "best_f1", "threshold", "precision", "recall")
 
 
 def _conditions(values: tuple[str, ...]) -> dict[str, str]:
@@ -76,59 +73,19 @@ def select(labels: LabelSet, where: tuple[str, ...], group: tuple[str, ...]) -> 
 
 
 def summary(labels_path: Path, root: Path, evaluation: Evaluation,
-            result: ComparisonResult) -> dict[str, Any]:
+            result: ComparisonResult) -> EvaluationSummary:
     """Everything ``--format json`` prints."""
     rows = evaluation_rows(evaluation)
-    return {"labels": str(labels_path), "root": str(root),
-            "files": len(result.submissions), "unread": list(evaluation.missing_files),
-            "config": dict(result.config), "parameters": dict(result.parameters),
-            "overall": rows[0], "groups": rows[1:]}
-
-
-def _cell(value: object) -> str:
-    if value is None:
-        return "-"
-    return f"{value:.4f}" if isinstance(value, float) else str(value)
-
-
-def write_table(data: dict[str, Any], out: TextIO) -> None:
-    """An aligned terminal table: one line overall, then one per group value."""
-    config, params = data["config"], data["parameters"]
-    out.write(f"{safe(data['labels'])}: {data['files']} files under {safe(data['root'])}; "
-              f"k={config['k']} t={config['t']} {config['method']}, "
-              f"-m {params['max_occurrences']}, similarity {params['similarity']}\n")
-    head = ("group", "value", "pairs", "pos", "neg", "ROC AUC", "PR AUC", "best F1",
-            "threshold", "precision", "recall")
-    lines = [[_cell(r[c]) if c != "column" else (r[c] or "all") for c in COLUMNS]
-             for r in [data["overall"], *data["groups"]]]
-    lines = [[safe(cell) for cell in line] for line in lines]
-    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(head)]
-    for line in [list(head), *lines]:
-        out.write("  ".join(cell.rjust(w) if i > 1 else cell.ljust(w)
-                            for i, (cell, w) in enumerate(zip(line, widths, strict=True)))
-                  .rstrip() + "\n")
-
-
-def write_output(data: dict[str, Any], fmt: str, out: TextIO) -> None:
-    """Write the evaluation in ``fmt`` (table, csv, json, jsonl)."""
-    rows = [data["overall"], *data["groups"]]
-    if fmt == "table":
-        write_table(data, out)
-    elif fmt == "csv":
-        writer = csv.DictWriter(out, fieldnames=COLUMNS, lineterminator="\n")
-        writer.writeheader()
-        cells = ({c: ("" if r[c] is None else r[c]) for c in COLUMNS} for r in rows)
-        writer.writerows(map(terminal_safe, cells) if is_terminal(out) else cells)
-    elif fmt == "json":
-        out.write(json.dumps(data, indent=2) + "\n")
-    else:
-        for row in rows:
-            out.write(json.dumps(row) + "\n")
+    return EvaluationSummary(labels=str(labels_path), root=str(root),
+                             files=len(result.submissions),
+                             unread=list(evaluation.missing_files), config=dict(result.config),
+                             parameters=dict(result.parameters), overall=rows[0],
+                             groups=rows[1:])
 
 
 def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
                    group: tuple[str, ...], params: dict[str, Any],
-                   progress: ProgressBar, output: Path | None = None) -> dict[str, Any]:
+                   progress: ProgressBar, output: Path | None = None) -> EvaluationSummary:
     """Load the labels, check ``output`` against them, compare their files, score."""
     labels = select(load_labels(labels_path), where, group)
     check_outputs([output], inputs=[labels_path, *params["base"],
@@ -183,11 +140,11 @@ def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tu
     try:
         data = run_evaluation(labels, root, where, group, params, progress, output)
         with common_output(output) as out:
-            write_output(data, fmt, out)
+            write(data, fmt, out)
     except OSError as error:
         click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
         exit_with(EXIT_FAILED)
     except WinnowError as error:
         fail(error)
         exit_with(EXIT_FAILED if isinstance(error, OutputError) else EXIT_USAGE)
-    exit_with(EXIT_SKIPPED if data["unread"] else EXIT_OK)
+    exit_with(EXIT_SKIPPED if data.unread else EXIT_OK)

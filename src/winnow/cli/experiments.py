@@ -13,13 +13,12 @@ from typing import Any
 
 import click
 
-from winnow.cli.common import format_option, output, output_option, write_records
+from winnow.cli.common import format_option, output, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.experiments import EXPERIMENTS
-from winnow.reports.table import safe
+from winnow.reports.listings import ExperimentFigures
+from winnow.reports.writers import write
 
-#: Columns of ``--format csv``.
-CSV_FIELDS = ["experiment", "figure", "measured", "paper"]
 #: ``--data`` when not given: the labelled sets beside the project, when present.
 DEFAULT_DATA = Path("../shared/data")
 
@@ -27,12 +26,6 @@ DEFAULT_DATA = Path("../shared/data")
 def _records(sections: list[Any]) -> list[dict[str, Any]]:
     return [{"experiment": s.key, "figure": f.name, "measured": f.value, "paper": f.paper}
             for s in sections for f in s.figures]
-
-
-def _number(value: float | None) -> str:
-    if value is None:
-        return "–"
-    return f"{value:,.0f}" if value.is_integer() and abs(value) >= 1 else f"{value:.6g}"
 
 
 @click.command("experiments")
@@ -78,15 +71,7 @@ def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
     sections = run_experiments(only or EXPERIMENTS, settings, progress)
     report = write_report(sections, settings, out_dir)
     click.echo(f"winnow: report written to {report}", err=True)
-    records = _records(sections)
+    figures = ExperimentFigures(_records(sections), [(s.key, s.skipped) for s in sections
+                                                     if s.skipped is not None])
     with output(out_path) as out:
-        if fmt != "table":
-            write_records(records, fmt, out, CSV_FIELDS)
-            return
-        click.echo(f"{'experiment':<11} {'figure':<48} {'measured':>14} {'paper':>14}", file=out)
-        for r in records:
-            click.echo(f"{r['experiment']:<11} {r['figure']:<48} {_number(r['measured']):>14} "
-                       f"{_number(r['paper']):>14}", file=out)
-        for section in sections:
-            if section.skipped is not None:
-                click.echo(f"{section.key:<11} skipped: {safe(section.skipped)}", file=out)
+        write(figures, fmt, out)

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 import click
 
@@ -18,7 +17,6 @@ from winnow.cli.common import (
     format_option,
     output,
     output_option,
-    write_records,
 )
 from winnow.cli.outputs import check_outputs
 from winnow.cli.tokens import build_frontend_options, frontend_options, read_documents
@@ -26,11 +24,8 @@ from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.frontends import default_params
 from winnow.model import Document, Span
-from winnow.reports.table import safe
-
-#: Columns of ``winnow fingerprint --format csv``: one row per fingerprint.
-CSV_FIELDS = ["path", "hash", "start", "end", "byte_start", "byte_end", "line_start",
-              "line_end"]
+from winnow.reports.documents import FingerprintListing
+from winnow.reports.writers import write
 
 
 def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
@@ -62,38 +57,6 @@ def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
         "warnings": list(doc.warnings),
         "fingerprints": prints,
     }
-
-
-def print_table(result: dict[str, Any], out: TextIO) -> None:
-    """One document's summary line, then a row per fingerprint."""
-    fps = result["fingerprints"]
-    lang = f" {result['language']}" if result["language"] else ""
-    click.echo(
-        f"== {safe(result['path'])}: {result['size']} bytes, front-end {result['frontend']}{lang}, "
-        f"{result['units']} units, {result['kgrams']} k-grams, "
-        f"{len(fps)} fingerprints, density {result['density']:.6f}", file=out
-    )
-    click.echo(f"{'hash':>20}  {'start':>10}  {'end':>10}  lines", file=out)
-    for fp in fps:
-        lines = f"{fp['line_start']}" if fp["line_start"] == fp["line_end"] \
-            else f"{fp['line_start']}-{fp['line_end']}"
-        click.echo(f"{fp['hash']:>20}  {fp['start']:>10}  {fp['end']:>10}  {lines}", file=out)
-
-
-def write_results(results: Iterable[dict[str, Any]], fmt: str, out: TextIO) -> None:
-    """``table``; ``csv`` (one row per fingerprint, :data:`CSV_FIELDS`); ``json`` (a list
-    of documents); ``jsonl`` (one document per line, as in ``json``)."""
-    if fmt == "table":
-        for result in results:
-            print_table(result, out)
-    elif fmt == "csv":
-        rows = ({"path": r["path"], **fp} for r in results for fp in r["fingerprints"])
-        write_records(rows, fmt, out, CSV_FIELDS)
-    elif fmt == "jsonl":
-        for result in results:
-            out.write(json.dumps(result) + "\n")
-    else:
-        write_records(results, fmt, out, [])
 
 
 @click.command("fingerprint")
@@ -129,6 +92,6 @@ def fingerprint_command(
             yield describe(doc, config)
 
     with output(out_path) as out:
-        write_results(described(read_documents(files, frontend, lang, options, failures)),
-                      fmt, out)
+        write(FingerprintListing(described(read_documents(files, frontend, lang, options,
+                                                          failures))), fmt, out)
     exit_with(EXIT_SKIPPED if failures else EXIT_OK)

@@ -13,8 +13,8 @@ from winnow.cli.index import db_option
 from winnow.cli.outputs import check_outputs
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
+from winnow.reports.writers import write
 from winnow.sif.groups import GroupOptions, find_groups
-from winnow.sif.render import write_groups
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -50,7 +50,7 @@ def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | Non
     with FingerprintIndex(db, read_only=True) as index:
         result = find_groups(index, options)
     with output(out_path) as out:
-        write_groups(result, fmt, out)
+        write(result, fmt, out)
 
 
 @click.command("groups")

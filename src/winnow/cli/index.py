@@ -6,13 +6,12 @@ parameters) and the end-of-run summary.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections import Counter
 from collections.abc import Callable
 from contextlib import ExitStack
-from dataclasses import asdict, fields
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -26,16 +25,15 @@ from winnow.cli.common import (
     format_option,
     output,
     output_option,
-    write_records,
 )
 from winnow.cli.outputs import check_outputs
 from winnow.config import METHODS, WinnowConfig
 from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
+from winnow.reports.writers import write
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
-from winnow.sif.render import info_text
 from winnow.sif.walk import NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -172,24 +170,12 @@ def compact_index(db: Path, quiet: bool) -> None:
                    err=True)
 
 
-#: Columns of ``winnow index --info --format csv`` (``params``: a JSON object).
-INFO_FIELDS = ["path", "documents", "fingerprints", "bytes_indexed", "index_bytes",
-               "percent_of_corpus", "params"]
-
-
 def print_info(db: Path, fmt: str, out_path: Path | None) -> None:
     """``--info``: the index's size and parameters, in any of the output formats."""
     with FingerprintIndex(db, read_only=True) as index:
         info = index.info()
-    record: dict[str, Any] = {**asdict(info), "percent_of_corpus": info.percent_of_corpus}
     with output(out_path) as out:
-        if fmt == "csv":
-            write_records([{**record, "params": json.dumps(info.params)}], fmt, out,
-                          INFO_FIELDS)
-        elif fmt in ("json", "jsonl"):
-            out.write(json.dumps(record, indent=2 if fmt == "json" else None) + "\n")
-        else:
-            out.write(info_text(info))
+        write(info, fmt, out)
 
 
 def report_missing(summary: BuildSummary) -> bool:

@@ -6,11 +6,10 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import format_option, output, output_option, write_records
+from winnow.cli.common import format_option, output, output_option
 from winnow.frontends import languages
-
-#: Columns of ``winnow languages --format csv``.
-CSV_FIELDS = ["language", "extensions", "backend"]
+from winnow.reports.listings import LanguageListing
+from winnow.reports.writers import write
 
 
 @click.command("languages")
@@ -22,16 +21,5 @@ def languages_command(fmt: str, out_path: Path | None) -> None:
     ``fast``: the table-driven lexers (several MB/s); ``fallback``: Pygments
     (slower).  ``--lang`` also accepts any other Pygments lexer alias.
     """
-    rows = [{"language": name, "extensions": " ".join(exts), "backend": backend}
-            for name, exts, backend in languages()]
     with output(out_path) as out:
-        if fmt != "table":
-            write_records(rows, fmt, out, CSV_FIELDS)
-            return
-        click.echo(f"{'language':<14} {'backend':<9} extensions", file=out)
-        for row in rows:
-            click.echo(f"{row['language']:<14} {row['backend']:<9} {row['extensions']}",
-                       file=out)
-        fast = sum(row["backend"] == "fast" for row in rows)
-        click.echo(f"{len(rows)} languages ({fast} fast, {len(rows) - fast} fallback)",
-                   file=out)
+        write(LanguageListing(languages()), fmt, out)

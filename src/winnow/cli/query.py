@@ -21,8 +21,9 @@ from winnow.cli.index import db_option
 from winnow.cli.outputs import check_outputs
 from winnow.errors import IndexCorrupt, WinnowError
 from winnow.index import FingerprintIndex
+from winnow.reports.sif import QueryReport
+from winnow.reports.writers import write
 from winnow.sif.query import Measure, QueryResult, query_file, score
-from winnow.sif.render import write_query
 
 
 def hint_if_empty(result: QueryResult, threshold: float, measure: Measure) -> None:
@@ -85,5 +86,5 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
         fail(error)
         exit_with(error.exit_code)
     with output(out_path) as out:
-        write_query(results, fmt, out, 100.0 * threshold)
+        write(QueryReport(results, 100.0 * threshold), fmt, out)
     exit_with(EXIT_SKIPPED if failed else EXIT_OK)

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from winnow.matching.model import ComparisonResult
 from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
+from winnow.reports.rows import is_terminal
 from winnow.reports.table import safe
 
 #: Pairs formatted at a time on the fast path (:func:`_scores_only_lines`).
@@ -27,14 +28,15 @@ CHUNK = 65536
 _FRACTIONS = ("containment_a", "containment_b", "jaccard", "weighted", "rarity")
 
 
-def write_csv(result: ComparisonResult, out: TextIO, terminal: bool = False) -> None:
-    """Write the pairs of ``result`` as CSV to ``out``; with ``terminal``, names
+def write_csv(result: ComparisonResult, out: TextIO) -> None:
+    """Write the pairs of ``result`` as CSV to ``out``; to a terminal, names
     have their control characters escaped (:func:`winnow.reports.table.safe`).
 
     Rows are written as the pairs are read (every pair of a class may be
     hundreds of thousands); the pairs without passages, when the sequence
     offers their scores as arrays (``score_arrays``), without an object per
     pair."""
+    terminal = is_terminal(out)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(PAIR_COLUMNS)
     clusters = cluster_of(result)

@@ -82,7 +82,7 @@ def run_job(data: str, job_id: str) -> dict[str, Any]:
     """Compare job ``job_id`` under ``data`` and write its reports (in a worker)."""
     from winnow.matching import CompareOptions, compare
     from winnow.reports.html import write_report
-    from winnow.reports.json import write_json
+    from winnow.reports.writers import write
 
     store = JobStore(data)
     job = store.load(job_id)
@@ -96,7 +96,7 @@ def run_job(data: str, job_id: str) -> dict[str, Any]:
     write_report(result, store.report_dir(job_id))
     tmp = store.result_path(job_id).with_suffix(".tmp")
     with open(tmp, "w", encoding="utf-8") as out:
-        write_json(result, out)
+        write(result, "json", out)
     tmp.replace(store.result_path(job_id))
     skipped = sum(issue.skipped for issue in result.issues)
     return {"submissions": len(result.submissions), "pairs": len(result.pairs),

@@ -6,9 +6,10 @@ import csv
 import io
 import json
 
+from winnow.reports.sif import QueryReport
+from winnow.reports.writers import write
 from winnow.sif.groups import Group, GroupOptions, GroupsResult, Member
 from winnow.sif.query import Match, QueryResult
-from winnow.sif.render import write_groups, write_query
 
 EVIL = "/tmp/a\nR100 /forged 1\x1b[31m.c"
 
@@ -24,7 +25,7 @@ def groups() -> GroupsResult:
 
 def test_groups_table_is_sifs_figure_3_and_escaped() -> None:
     out = io.StringIO()
-    write_groups(groups(), "table", out)
+    write(groups(), "table", out)
     text = out.getvalue()
     assert "The following 1 groups of files are similar. Minimum similarity = 25%" in text
     assert "R100 /src/foo.c 10763\n  79 /src/bar.c 10979\n" in text
@@ -33,12 +34,12 @@ def test_groups_table_is_sifs_figure_3_and_escaped() -> None:
 
 def test_groups_csv_and_json() -> None:
     out = io.StringIO()
-    write_groups(groups(), "csv", out)
+    write(groups(), "csv", out)
     rows = list(csv.DictReader(io.StringIO(out.getvalue())))
     assert out.getvalue().startswith("group,kind,path,similarity,size,reference\n")
     assert rows[-1]["path"] == EVIL and rows[2]["kind"] == "similar"
     out = io.StringIO()
-    write_groups(groups(), "json", out)
+    write(groups(), "json", out)
     data = json.loads(out.getvalue())
     assert data["counts"] == {"identical": 1, "similar": 1, "interesting": 0}
 
@@ -46,11 +47,25 @@ def test_groups_csv_and_json() -> None:
 def test_query_csv_header_and_booleans() -> None:
     match = Match("q.c", EVIL, 52.0, 48.5, 40, 30000, False, 55.0, 82)
     out = io.StringIO()
-    write_query([QueryResult("q.c", 29800, 80, 77, [match])], "csv", out, 5.0)
+    write(QueryReport([QueryResult("q.c", 29800, 80, 77, [match])], 5.0), "csv", out)
     header, *_ = out.getvalue().splitlines()
     assert header.startswith("query,match,contained,contains,shared,size,identical")
     (row,) = csv.DictReader(io.StringIO(out.getvalue()))
     assert row["match"] == EVIL and row["identical"] == "false" and row["contained"] == "52.0"
     out = io.StringIO()
-    write_query([QueryResult("q.c", 29800, 80, 77, [match])], "table", out, 5.0)
+    write(QueryReport([QueryResult("q.c", 29800, 80, 77, [match])], 5.0), "table", out)
     assert "\x1b" not in out.getvalue() and "\\x1b" in out.getvalue()
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_sif_csv_to_a_terminal_escapes_paths_and_to_a_pipe_keeps_them() -> None:
+    terminal, pipe = _Terminal(), io.StringIO()
+    write(groups(), "csv", terminal)
+    write(groups(), "csv", pipe)
+    shown = terminal.getvalue()
+    assert "\x1b" not in shown and "/tmp/a\\x0aR100 /forged 1\\x1b[31m.c" in shown
+    assert EVIL in pipe.getvalue()
