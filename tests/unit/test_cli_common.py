@@ -10,14 +10,10 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from winnow.cli.common import (
-    EXIT_FAILED,
-    WinnowGroup,
-    build_config,
-    resolve_kt,
-    write_records,
-)
+from winnow.cli.common import WinnowGroup, write_records
 from winnow.cli.compare import write_output
+from winnow.cli.options import build_config, resolve_kt
+from winnow.errors import EXIT_FAILED
 
 
 def test_missing_k_and_t_take_the_defaults() -> None:

@@ -9,21 +9,20 @@ from typing import Any, TextIO
 
 import click
 
-from winnow.cli.common import (
-    EXIT_OK,
-    EXIT_SKIPPED,
+from winnow.cli.common import exit_with, output, write_records
+from winnow.cli.options import (
     build_config,
+    build_frontend_options,
     engine_options,
-    exit_with,
     format_option,
-    output,
+    frontend_options,
     output_option,
-    write_records,
 )
 from winnow.cli.outputs import check_outputs
-from winnow.cli.tokens import build_frontend_options, frontend_options, read_documents
+from winnow.cli.tokens import read_documents
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
+from winnow.errors import EXIT_OK, EXIT_SKIPPED
 from winnow.frontends import default_params
 from winnow.model import Document, Span
 from winnow.reports.table import safe
@@ -102,7 +101,7 @@ def write_results(results: Iterable[dict[str, Any]], fmt: str, out: TextIO) -> N
 @engine_options
 @frontend_options
 @format_option()
-@output_option
+@output_option()
 def fingerprint_command(
     files: tuple[Path, ...], k: int | None, t: int | None, method: str, seed: int,
     frontend: str | None, lang: str | None, unit: str, keep: tuple[str, ...], fmt: str,

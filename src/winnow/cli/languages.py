@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import format_option, output, output_option, write_records
+from winnow.cli.common import output, write_records
+from winnow.cli.options import format_option, output_option
 from winnow.frontends import languages
 
 #: Columns of ``winnow languages --format csv``.
@@ -15,7 +16,7 @@ CSV_FIELDS = ["language", "extensions", "backend"]
 
 @click.command("languages")
 @format_option()
-@output_option
+@output_option()
 def languages_command(fmt: str, out_path: Path | None) -> None:
     """List the code front-end's languages, their file extensions and backend.
 
