@@ -261,6 +261,26 @@ def test_a_reader_that_stops_after_one_line_ends_every_command_alike(
     assert head.stdout.count(b"\n") == 1 and message == ""
 
 
+@pytest.mark.parametrize("args", [
+    ["--help"], ["--version"], ["languages"], ["tokens", "--help"],
+    ["tokens", "{a}"], ["compare", "-q", "-j", "1", "{a}", "{b}"],
+], ids=lambda args: "-".join(args[:2]).replace("{", "").replace("}", ""))
+def test_a_reader_gone_before_the_first_write_ends_every_command_alike(
+        args: list[str], work: Path) -> None:
+    """Standard output a pipe whose reader has closed: exit 0, nothing on standard error."""
+    paths = {"{a}": s(work, "a.py")[0], "{b}": s(work, "b.py")[0]}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "winnow",
+                               *(paths.get(arg, arg) for arg in args)],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True,
+                              timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
 def test_a_failed_write_to_the_output_file_names_it(work: Path) -> None:
     """``-o /dev/full``: the write itself fails (no space), after the checks."""
     for command, args in (("tokens", s(work, "a.py")), ("compare", [*s(work, "a.py", "b.py"),

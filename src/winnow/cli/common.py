@@ -104,7 +104,8 @@ class WinnowGroup(click.Group):
     process that died (killed by the system, e.g. out of memory) and any other
     exception (a defect of winnow's: one line, the traceback with ``--debug``)
     with :data:`~winnow.errors.EXIT_FAILED`.  A reader that stops early
-    (``winnow ... | head``, whichever command) ends the run quietly with
+    (``winnow ... | head``, whichever command, ``--help`` included) ends the run
+    quietly with
     :data:`~winnow.errors.EXIT_OK`: the reader had what it wanted, and the
     codes stay those of the table (a shell's 141 would fail ``set -o pipefail``
     scripts that only wanted the first lines).
@@ -115,6 +116,13 @@ class WinnowGroup(click.Group):
         self.params.append(click.Option(
             ["--debug"], is_flag=True, expose_value=False, callback=_set_debug,
             help="Show the traceback of an internal error (otherwise one line, exit 3)."))
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The group's own options; ``--help`` and ``--version`` print here."""
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            reader_gone()
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -133,8 +141,7 @@ class WinnowGroup(click.Group):
                        "perhaps out of memory); try fewer workers with -j", err=True)
             exit_with(EXIT_FAILED)
         except BrokenPipeError:
-            quiet_stdout()
-            raise SystemExit(EXIT_OK) from None
+            reader_gone()
         except OSError as error:
             where = error.filename if error.filename is not None \
                 else ctx.meta.get(OUTPUT_KEY, "output")
@@ -154,6 +161,12 @@ def internal_error(error: Exception, debug: bool) -> NoReturn:
     click.echo(f"winnow: error: internal error ({safe(detail)[:300]})"
                f"{'' if debug else '; rerun with --debug for the traceback'}", err=True)
     exit_with(EXIT_FAILED)
+
+
+def reader_gone() -> NoReturn:
+    """End the run quietly with :data:`EXIT_OK`: standard output's reader has gone."""
+    quiet_stdout()
+    raise SystemExit(EXIT_OK) from None
 
 
 def quiet_stdout() -> None:
