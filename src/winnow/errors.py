@@ -1,17 +1,51 @@
-"""The library's errors: one base class, one subclass per kind of failure.
+"""The library's errors: one base class, one subclass per kind of failure, each
+with the exit code the command line leaves with when it ends a command.
 
-Library code raises these; the CLI turns them into messages and exit codes
-(`exit_code` on each class).  Nothing in the library logs-and-returns-None.
+Library code raises these; the command group (:class:`winnow.cli.common.WinnowGroup`)
+alone turns them into a message on standard error and ``exit_code``.  Nothing in
+the library logs-and-returns-None.  Every class states its own ``exit_code``
+(``tests/unit/test_errors.py`` checks it) and the table of docs/cli.md is generated
+from this module (:func:`exit_code_table`).
+
+Not here, on purpose: :mod:`winnow.fileio`'s ``NotRegularFile``, ``FileChanged`` and
+``FileTooLarge``.  They are :class:`OSError` by contract (raised by fileio's
+non-blocking open in place of the system's own refusals, with an ``errno`` and
+the file name), so that every reader's ``except OSError`` turns them, like
+``ENOENT`` or ``EACCES``, into an :class:`InputError`.
 """
 
 from __future__ import annotations
+
+from typing import Final
+
+#: The exit codes shared by every command (docs/cli.md, "Exit codes").
+EXIT_OK: Final = 0
+EXIT_SKIPPED: Final = 1
+EXIT_USAGE: Final = 2
+EXIT_FAILED: Final = 3
+
+#: What each exit code means, for every command.
+EXIT_MEANINGS: Final = {
+    EXIT_OK: "done",
+    EXIT_SKIPPED: "some input could not be read or used (each named on standard error); "
+                  "the rest was processed",
+    EXIT_USAGE: "usage error: a bad option or parameter value, parameters other than an "
+                "index's, an unusable labels file, a missing optional dependency, or an "
+                "output that would overwrite an input or the index",
+    EXIT_FAILED: "failed for a reason outside the input: output or report not writable, "
+                 "standard output closed, index in use, a worker process killed, or an "
+                 "internal error (one line; `winnow --debug COMMAND ...` shows the "
+                 "traceback)",
+}
 
 
 class WinnowError(Exception):
     """Base class of every error winnow raises on purpose."""
 
-    exit_code = 1
+    exit_code: int = EXIT_FAILED
 
+
+# --- usage (2) -------------------------------------------------------------------
 
 class InvalidConfig(WinnowError, ValueError):
     """Parameters that break the algorithms' preconditions (e.g. ``t < k``).
@@ -19,17 +53,38 @@ class InvalidConfig(WinnowError, ValueError):
     ``problems`` lists every problem found, not only the first.
     """
 
-    exit_code = 2
+    exit_code = EXIT_USAGE
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
         super().__init__("; ".join(self.problems))
 
 
+class UnknownLanguage(WinnowError, ValueError):
+    """A language name that no lexer knows."""
+
+    exit_code = EXIT_USAGE
+
+
+class MissingExtra(WinnowError):
+    """An optional dependency is not installed (the message names the extra)."""
+
+    exit_code = EXIT_USAGE
+
+
+class JobRefused(WinnowError):
+    """A job ``winnow serve`` will not take; the message says why and is sent to
+    the client (the server goes on: the code is a usage error's, never an exit)."""
+
+    exit_code = EXIT_USAGE
+
+
+# --- input (1), with a path and a reason ---------------------------------------------
+
 class InputError(WinnowError):
     """An input that cannot be used: missing, unreadable, a directory, corrupt."""
 
-    exit_code = 1
+    exit_code = EXIT_SKIPPED
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
@@ -41,10 +96,79 @@ class InputError(WinnowError):
         return (type(self), (self.path, self.reason))
 
 
+class UnreadableContent(InputError):
+    """A file whose content a front-end could not process (the file is skipped)."""
+
+    exit_code = EXIT_SKIPPED
+
+
+class ContentTooLarge(InputError):
+    """A file whose content expands past a front-end's budget (a decompression
+    bomb, or simply too much): skipped rather than processed."""
+
+    exit_code = EXIT_SKIPPED
+
+
+class ArchiveRefused(InputError):
+    """The whole archive is unusable: corrupt, unreadable or over a limit."""
+
+    exit_code = EXIT_SKIPPED
+
+
+class UnknownFrontEnd(InputError):
+    """A ``--frontend`` name that is not registered."""
+
+    exit_code = EXIT_USAGE
+
+
+class InvalidLabels(InputError):
+    """A labels file (``winnow evaluate``) that cannot be used as a whole:
+    unreadable, a bad header or row, a path outside ``--root``.  Nothing can be
+    scored, so it is a usage error, not a skipped input."""
+
+    exit_code = EXIT_USAGE
+
+
+class DedupRefused(WinnowError):
+    """A file ``winnow dedup`` must not touch (it failed a check); the message
+    says why.  The file is skipped and named."""
+
+    exit_code = EXIT_SKIPPED
+
+
+# --- the index -----------------------------------------------------------------------
+
+class IndexMissing(WinnowError):
+    """No index at the path, or one that holds nothing yet (build it with
+    ``winnow index``)."""
+
+    exit_code = EXIT_SKIPPED
+
+
+class IndexCorrupt(WinnowError):
+    """A file that is not a winnow index, or one that cannot be read."""
+
+    exit_code = EXIT_SKIPPED
+
+
+class IndexMismatch(WinnowError):
+    """An index used with parameters other than those it was built with."""
+
+    exit_code = EXIT_USAGE
+
+
+class IndexBusy(WinnowError):
+    """The index database is locked by another process (one writer at a time)."""
+
+    exit_code = EXIT_FAILED
+
+
+# --- outputs (3) ---------------------------------------------------------------------
+
 class ReportError(WinnowError):
     """A report that cannot be written (unwritable path, missing key file ...)."""
 
-    exit_code = 3
+    exit_code = EXIT_FAILED
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
@@ -56,20 +180,20 @@ class OutputError(ReportError):
     """An output (``-o FILE``, standard output) that cannot be written; a report's
     kin (same fields, same exit code)."""
 
-
-class IndexBusy(WinnowError):
-    """The index database is locked by another process (one writer at a time)."""
-
-    exit_code = 3
+    exit_code = EXIT_FAILED
 
 
-class IndexMismatch(WinnowError):
-    """An index used with parameters other than those it was built with."""
+def error_classes() -> list[type[WinnowError]]:
+    """Every error class of this module, the base first, in the order defined."""
+    return [value for value in globals().values()
+            if isinstance(value, type) and issubclass(value, WinnowError)]
 
-    exit_code = 2
 
-
-class IndexCorrupt(WinnowError):
-    """A file that is not a winnow index, or one that cannot be read."""
-
-    exit_code = 1
+def exit_code_table() -> str:
+    """The Markdown table of exit codes, each with its meaning and its error classes."""
+    lines = ["| code | meaning | errors |", "|---|---|---|"]
+    for code, meaning in EXIT_MEANINGS.items():
+        names = ", ".join(f"`{cls.__name__}`" for cls in error_classes()
+                          if cls.exit_code == code and cls is not WinnowError)
+        lines.append(f"| {code} | {meaning} | {names or '-'} |")
+    return "\n".join(lines) + "\n"

@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.errors import InputError
+from winnow.errors import InvalidLabels
 from winnow.fileio import open_regular
 from winnow.matching.compare import compare
 from winnow.matching.model import ComparisonResult
@@ -183,14 +183,14 @@ def _parse_label(raw: str, where: str, path: str) -> int:
         return 1
     if value in ("0", "false", "no"):
         return 0
-    raise InputError(path, f"{where}: label must be 0 or 1, got {raw!r}")
+    raise InvalidLabels(path, f"{where}: label must be 0 or 1, got {raw!r}")
 
 
 def _check_relative(name: str, where: str, path: str) -> None:
     """A labelled path must stay under the root: relative, without ``..``."""
     parts = PurePosixPath(name.replace("\\", "/")).parts
     if PurePosixPath(name).is_absolute() or name.startswith("\\") or ".." in parts:
-        raise InputError(path, f"{where}: {name!r} is not a path inside --root "
+        raise InvalidLabels(path, f"{where}: {name!r} is not a path inside --root "
                                f"(absolute, or with '..')")
 
 
@@ -199,12 +199,12 @@ def _check_consistent(pair: LabelledPair, where: str,
     """The same pair labelled both 1 and 0 is a contradiction, not data."""
     label, first = first_seen.setdefault(pair.key, (pair.label, where))
     if label != pair.label:
-        raise InputError(path, f"{where}: {pair.file_a!r}, {pair.file_b!r} labelled "
+        raise InvalidLabels(path, f"{where}: {pair.file_a!r}, {pair.file_b!r} labelled "
                                f"{pair.label}, but {label} on {first}")
 
 
 def load_labels(path: Path) -> LabelSet:
-    """Read a labels CSV; every problem raises :class:`InputError` naming the line.
+    """Read a labels CSV; every problem raises :class:`InvalidLabels` naming the line.
 
     Paths must be relative and stay under the root (no ``..``); one pair may
     not be labelled both 1 and 0.
@@ -215,7 +215,7 @@ def load_labels(path: Path) -> LabelSet:
             header = [name.strip() for name in reader.fieldnames or []]
             missing = [c for c in REQUIRED_COLUMNS if c not in header]
             if missing:
-                raise InputError(str(path), f"header lacks column(s) {', '.join(missing)} "
+                raise InvalidLabels(str(path), f"header lacks column(s) {', '.join(missing)} "
                                  "(expected file_a,file_b,label[,extra columns])")
             reader.fieldnames = header
             extras = tuple(c for c in header if c not in REQUIRED_COLUMNS)
@@ -224,21 +224,21 @@ def load_labels(path: Path) -> LabelSet:
             for row in reader:
                 where = f"line {reader.line_num}"
                 if any(not (row.get(c) or "").strip() for c in REQUIRED_COLUMNS):
-                    raise InputError(str(path), f"{where}: empty file_a, file_b or label")
+                    raise InvalidLabels(str(path), f"{where}: empty file_a, file_b or label")
                 a, b = row["file_a"].strip(), row["file_b"].strip()
                 _check_relative(a, where, str(path))
                 _check_relative(b, where, str(path))
                 if pair_key(a, b)[0] == pair_key(a, b)[1]:
-                    raise InputError(str(path), f"{where}: a file paired with itself")
+                    raise InvalidLabels(str(path), f"{where}: a file paired with itself")
                 pairs.append(LabelledPair(a, b, _parse_label(row["label"], where, str(path)),
                                           {c: (row.get(c) or "").strip() for c in extras}))
                 _check_consistent(pairs[-1], where, first_seen, str(path))
     except OSError as error:
-        raise InputError(str(path), error.strerror or str(error)) from error
+        raise InvalidLabels(str(path), error.strerror or str(error)) from error
     except (UnicodeDecodeError, csv.Error) as error:
-        raise InputError(str(path), f"not a readable CSV: {error}") from error
+        raise InvalidLabels(str(path), f"not a readable CSV: {error}") from error
     if not pairs:
-        raise InputError(str(path), "no labelled pairs")
+        raise InvalidLabels(str(path), "no labelled pairs")
     return LabelSet(tuple(pairs), extras)
 
 
@@ -339,14 +339,14 @@ def labelled_submissions(label_set: LabelSet, root: Path,
                          read_options: ReadOptions | None = None) -> list[SubmissionSource]:
     """One submission per file the labels name, named by its path relative to ``root``.
 
-    Raises :class:`InputError` for a path that leads outside ``root`` through a
+    Raises :class:`InvalidLabels` for a path that leads outside ``root`` through a
     symbolic link (the labels may only name files under the root).
     """
     real_root = os.path.realpath(root)
     for name in label_set.files():
         real = os.path.realpath(root / name)
         if real != real_root and not real.startswith(real_root.rstrip(os.sep) + os.sep):
-            raise InputError(str(root / name), "leads outside --root (symbolic link); "
+            raise InvalidLabels(str(root / name), "leads outside --root (symbolic link); "
                                                "the labels may only name files under it")
     return [load_submission(str(root / name), read_options=read_options, name=name)
             for name in label_set.files()]

@@ -3,7 +3,8 @@
 0 done; 1 some input could not be read or used (named on standard error, the
 rest processed); 2 usage error (bad option or value, or parameters other than
 an index's); 3 failed for a reason outside the input (output not writable,
-index in use).  ``evaluate`` uses 2 for every library error it meets.
+index in use).  An error leaves with its own code whichever command raised it,
+and a reader that stops early ends every command the same way.
 """
 
 from __future__ import annotations
@@ -19,6 +20,13 @@ import pytest
 from click.testing import CliRunner
 
 from winnow.cli import main
+from winnow.errors import (
+    IndexBusy,
+    IndexMismatch,
+    InputError,
+    OutputError,
+    WinnowError,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 CODE = "def mean(xs):\n    total = 0\n    for x in xs:\n        total += x\n" \
@@ -175,3 +183,108 @@ def test_an_index_in_use_is_exit_3(command: str, busy_index: Path) -> None:
             "dedup": []}[command]
     got, err = run(command, *args, *db(w))
     assert got == 3 and "in use by another winnow process" in err
+
+
+# --- one mapping: the group's, whichever command raised --------------------------------
+
+#: Where each command's work can be made to fail: the first library call it makes.
+FAIL_AT: dict[str, tuple[str, list[str]]] = {
+    "compare": ("winnow.cli.compare.run_compare", ["a.py", "b.py", "-q"]),
+    "evaluate": ("winnow.cli.evaluate.run_evaluation", ["labels.csv", "--root", ".", "-q"]),
+    "fingerprint": ("winnow.cli.fingerprint.check_outputs", ["a.py"]),
+    "tokens": ("winnow.cli.tokens.check_outputs", ["a.py"]),
+    "languages": ("winnow.cli.languages.languages", []),
+    "index": ("winnow.cli.index.check_outputs", ["s", "-q"]),
+    "query": ("winnow.cli.query.check_outputs", ["a.py"]),
+    "groups": ("winnow.cli.groups.check_outputs", []),
+    "scan": ("winnow.cli.scan.check_outputs", ["s"]),
+    "dircmp": ("winnow.cli.dircmp.check_outputs", ["s", "t"]),
+    "dedup": ("winnow.cli.dedup.FingerprintIndex", []),
+    "experiments": ("winnow.cli.experiments.check_outputs", ["--quick"]),
+    "serve": ("winnow.serve.app.serve", ["--moss-port", "0", "--http-port", "0"]),
+}
+
+ERRORS = [InputError("in.py", "unreadable"), IndexMismatch("other parameters"),
+          IndexBusy("in use"), OutputError("out.csv", "not writable")]
+
+
+def test_every_command_can_be_made_to_fail() -> None:
+    assert set(FAIL_AT) == set(main.commands)
+
+
+@pytest.mark.parametrize("error", ERRORS, ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("command", sorted(FAIL_AT))
+def test_an_error_leaves_with_its_own_code_from_every_command(
+        command: str, error: WinnowError, monkeypatch: pytest.MonkeyPatch) -> None:
+    target, args = FAIL_AT[command]
+
+    def fails(*_: object, **__: object) -> None:
+        raise error
+
+    monkeypatch.setattr(target, fails)
+    got, err = run(command, *args)
+    assert got == error.exit_code, err
+    assert err.strip().splitlines()[-1] == f"winnow: error: {error}"
+
+
+# --- a reader that stops early: every command alike ------------------------------------
+
+@pytest.fixture(scope="module")
+def many(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Forty small programs: every output below is far beyond a pipe's 64 KiB."""
+    root = tmp_path_factory.mktemp("many")
+    for i in range(40):
+        (root / f"p{i:02d}.py").write_text(CODE * (5 + i % 4) + OTHER * (i % 3), "utf-8")
+    return root
+
+
+@pytest.mark.parametrize("args", [
+    ["compare", "-q", "-j", "1", "-n", "0", "--format", "jsonl"],
+    ["tokens", "--format", "jsonl"],
+    ["tokens"],
+], ids=["compare", "tokens-jsonl", "tokens-table"])
+def test_a_reader_that_stops_after_one_line_ends_every_command_alike(
+        args: list[str], many: Path, tmp_path: Path) -> None:
+    """``winnow ... | head -1`` through a real pipe: exit 0, nothing on standard error."""
+    files = sorted(str(path) for path in many.iterdir())
+    with (tmp_path / "stderr").open("w+b") as err:
+        writer = subprocess.Popen([sys.executable, "-m", "winnow", *args, *files],
+                                  stdout=subprocess.PIPE, stderr=err)
+        assert writer.stdout is not None
+        head = subprocess.run(["head", "-1"], stdin=writer.stdout, capture_output=True,
+                              timeout=120, check=True)
+        writer.stdout.close()  # head, the only reader, has gone
+        code = writer.wait(timeout=120)
+        err.seek(0)
+        message = err.read().decode()
+    assert code == 0, message
+    assert head.stdout.count(b"\n") == 1 and message == ""
+
+
+@pytest.mark.parametrize("args", [
+    ["--help"], ["--version"], ["languages"], ["tokens", "--help"],
+    ["tokens", "{a}"], ["compare", "-q", "-j", "1", "{a}", "{b}"],
+], ids=lambda args: "-".join(args[:2]).replace("{", "").replace("}", ""))
+def test_a_reader_gone_before_the_first_write_ends_every_command_alike(
+        args: list[str], work: Path) -> None:
+    """Standard output a pipe whose reader has closed: exit 0, nothing on standard error."""
+    paths = {"{a}": s(work, "a.py")[0], "{b}": s(work, "b.py")[0]}
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = subprocess.run([sys.executable, "-m", "winnow",
+                               *(paths.get(arg, arg) for arg in args)],
+                              stdout=write_end, stderr=subprocess.PIPE, text=True,
+                              timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+def test_a_failed_write_to_the_output_file_names_it(work: Path) -> None:
+    """``-o /dev/full``: the write itself fails (no space), after the checks."""
+    for command, args in (("tokens", s(work, "a.py")), ("compare", [*s(work, "a.py", "b.py"),
+                                                                   "-q"])):
+        got, err = run(command, *args, "-o", "/dev/full")
+        assert got == 3, err
+        assert "winnow: error: /dev/full: No space left on device" in err, err

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from winnow.cli import main
-from winnow.cli.common import FRACTION
+from winnow.cli.options import FRACTION
 
 
 def text(seed: int, size: int) -> bytes:

@@ -31,13 +31,14 @@ from tests.hostile.content_support import (
     mallory_pairs,
     others,
 )
+from winnow.errors import ArchiveRefused
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.frontends.documents import MAX_EXTRACTED_BYTES
 from winnow.index.params import IndexParams
 from winnow.matching import compare
 from winnow.sif.fingerprinting import process_file
 from winnow.sif.walk import Skipped, walk
-from winnow.sources.archives import ArchiveLimits, ArchiveRefused, RunBudget, read_archive
+from winnow.sources.archives import ArchiveLimits, RunBudget, read_archive
 from winnow.sources.submissions import ReadOptions, load_submissions
 
 MIB = 1 << 20

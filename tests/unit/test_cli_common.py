@@ -9,12 +9,9 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from winnow.cli.common import (
-    EXIT_FAILED,
-    WinnowGroup,
-    build_config,
-    resolve_kt,
-)
+from winnow.cli.common import WinnowGroup
+from winnow.cli.options import build_config, resolve_kt
+from winnow.errors import EXIT_FAILED
 
 
 def test_missing_k_and_t_take_the_defaults() -> None:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from winnow.config import WinnowConfig
-from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
+from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch, IndexMissing
 from winnow.index import FORMAT_VERSION, FingerprintIndex, IndexParams, NewDocument
 
 
@@ -119,7 +119,7 @@ def test_not_an_index(tmp_path: Path) -> None:
     con = duckdb.connect(str(other), read_only=True)
     assert [r[0] for r in con.execute("SHOW TABLES").fetchall()] == ["sales"]
     con.close()
-    with pytest.raises(IndexCorrupt, match="no such index"):
+    with pytest.raises(IndexMissing, match="no such index"):
         FingerprintIndex(tmp_path / "missing.db", read_only=True)
 
 

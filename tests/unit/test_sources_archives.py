@@ -11,13 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from winnow.sources.archives import (
-    ArchiveLimits,
-    ArchiveRefused,
-    is_archive,
-    read_archive,
-    safe_member_path,
-)
+from winnow.errors import ArchiveRefused
+from winnow.sources.archives import ArchiveLimits, is_archive, read_archive, safe_member_path
 
 
 @pytest.mark.parametrize(("name", "safe"), [

@@ -10,7 +10,7 @@ from typing import BinaryIO
 
 import pytest
 
-from winnow.cli.common import FORMATS
+from winnow.cli.options import FORMATS
 from winnow.reports import writers
 from winnow.reports.listings import LanguageListing
 from winnow.reports.rows import write_csv_rows, write_json_listing

@@ -1,126 +1,27 @@
-"""Pieces shared by the commands: parameter options, output choice, errors."""
+"""Pieces shared by the commands: the command group (the one place that turns errors
+into messages and exit codes), the output, warnings and records.
+
+The options themselves are in :mod:`winnow.cli.options`; the exit codes and the
+error classes in :mod:`winnow.errors`.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any, NoReturn, TextIO, TypeVar
+from typing import Any, NoReturn, TextIO
 
 import click
 
-from winnow.config import METHODS, WinnowConfig
-from winnow.errors import InvalidConfig, OutputError, WinnowError
+from winnow.cli.options import OUTPUT_KEY
+from winnow.errors import EXIT_FAILED, EXIT_OK, OutputError, WinnowError
 from winnow.outputs import atomic_text
 from winnow.reports.table import safe
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-FORMATS = ("table", "csv", "json", "jsonl")
-
-#: Exit codes shared by every command (documented in docs/cli.md):
-#: 0 done; 1 some input could not be read or used (each named on standard
-#: error, the rest is processed); 2 usage error (bad option or parameters,
-#: parameters other than an index's, an output onto an input or the index);
-#: 3 failed for a reason outside the input (output or report not writable,
-#: index in use by another process) or an internal error (a defect).
-EXIT_OK, EXIT_SKIPPED, EXIT_USAGE, EXIT_FAILED = 0, 1, 2, 3
-
-
-class Fraction(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
-    """A threshold or share, as a fraction from 0 to 1: the one unit of every
-    winnow option (``0.25`` is 25 %).
-
-    A percent sign states the other unit explicitly (``25%`` is read as 0.25);
-    a bare number above 1 is refused with the fraction it probably meant, so
-    a percentage is never silently read as a fraction nor the reverse.
-    """
-
-    name = "fraction"
-
-    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
-        return "FRACTION"
-
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
-        if isinstance(value, float):
-            return value
-        text = str(value).strip()
-        percent = text.endswith("%")
-        try:
-            number = float(text[:-1] if percent else text)
-        except ValueError:
-            self.fail(f"{value!r} is not a number (a fraction from 0 to 1, e.g. 0.5)",
-                      param, ctx)
-        if percent:
-            number /= 100.0
-        if not 0.0 <= number <= 1.0:  # also refuses nan
-            hint = (f"; did you mean {number / 100:g} ({number:g}%)?"
-                    if not percent and 1.0 < number <= 100.0 else "")
-            self.fail(f"{text} is not a fraction from 0 to 1 (thresholds are fractions: "
-                      f"0.5 = 50%){hint}", param, ctx)
-        return number
-
-
-#: The parameter type of every threshold option (see :class:`Fraction`).
-FRACTION = Fraction()
-
-
-def engine_options(func: F) -> F:
-    """``-k``, ``-t``, ``--method`` and ``--seed``, named as in the paper."""
-    options = [
-        click.option("-k", "k", type=int, default=None,
-                     help="Noise threshold: k-gram length in code units "
-                          "(default: the front-end's, see `winnow.frontends.default_params`)."),
-        click.option("-t", "t", type=int, default=None,
-                     help="Guarantee threshold: matches this long are always found "
-                          "(default: keeps the front-end's window w = t - k + 1)."),
-        click.option("--method", type=click.Choice(METHODS), default="robust",
-                     show_default=True, help="Fingerprint selection method."),
-        click.option("--seed", type=int, default=0, show_default=True,
-                     help="Hash seed (every stored hash depends on it)."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def resolve_kt(k: int | None, t: int | None, defaults: tuple[int, int]) -> tuple[int, int]:
-    """``k`` and ``t`` from the options, missing ones from a front-end's defaults.
-
-    A ``k`` given without ``t`` keeps the default window ``w = t - k + 1``.
-    """
-    default_k, default_t = defaults
-    k_value = default_k if k is None else k
-    return k_value, (k_value + default_t - default_k) if t is None else t
-
-
-def build_config(k: int | None, t: int | None, method: str, seed: int,
-                 *, defaults: tuple[int, int]) -> WinnowConfig:
-    """Turn the engine options into a validated config, or a usage error."""
-    k_value, t_value = resolve_kt(k, t, defaults)
-    try:
-        return WinnowConfig(k=k_value, t=t_value, method=method, seed=seed)
-    except InvalidConfig as error:
-        raise click.UsageError("; ".join(error.problems)) from error
-
-
-def format_option(default: str = "table") -> Callable[[F], F]:
-    """``--format`` with the choices every result-printing command shares."""
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default=default,
-                        show_default=True, help="Output format.")
-
-
-def output_option(func: F) -> F:
-    """``-o/--output FILE``: where the result goes (default: standard output)."""
-    return click.option("-o", "--output", "out_path",
-                        type=click.Path(path_type=Path, readable=False),
-                        default=None, metavar="FILE",
-                        help="Write the result to FILE instead of standard output.")(func)
 
 
 @contextmanager
@@ -160,13 +61,19 @@ DEBUG_KEY = "winnow.debug"
 
 
 class WinnowGroup(click.Group):
-    """The command group, turning errors no command handled into messages and exit codes.
+    """The command group: the one place where errors become messages and exit codes.
 
-    A :class:`WinnowError` leaves with its ``exit_code``; an :class:`OSError`
-    (typically ``-o FILE`` not writable), a worker process that died (killed
-    by the system, e.g. out of memory) and any other exception (a defect of
-    winnow's: one line, the traceback with ``--debug``) with :data:`EXIT_FAILED`.
-    A reader that stops early (``winnow ... | head``) ends the run quietly.
+    Commands raise; they do not catch to report.  A :class:`WinnowError` leaves
+    with its own ``exit_code`` (:mod:`winnow.errors`); an :class:`OSError`
+    (typically ``-o FILE`` not writable: the message names it), a worker
+    process that died (killed by the system, e.g. out of memory) and any other
+    exception (a defect of winnow's: one line, the traceback with ``--debug``)
+    with :data:`~winnow.errors.EXIT_FAILED`.  A reader that stops early
+    (``winnow ... | head``, whichever command, ``--help`` included) ends the run
+    quietly with
+    :data:`~winnow.errors.EXIT_OK`: the reader had what it wanted, and the
+    codes stay those of the table (a shell's 141 would fail ``set -o pipefail``
+    scripts that only wanted the first lines).
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -175,9 +82,22 @@ class WinnowGroup(click.Group):
             ["--debug"], is_flag=True, expose_value=False, callback=_set_debug,
             help="Show the traceback of an internal error (otherwise one line, exit 3)."))
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The group's own options; ``--help`` and ``--version`` print here."""
+        try:
+            return super().parse_args(ctx, args)
+        except BrokenPipeError:
+            reader_gone()
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            if sys.stdout is not None:  # a reader gone before the last write shows here
+                sys.stdout.flush()
+            return result
+        except (click.exceptions.ClickException, click.exceptions.Exit,
+                click.exceptions.Abort):
+            raise
         except WinnowError as error:
             fail(error)
             exit_with(error.exit_code)
@@ -186,16 +106,13 @@ class WinnowGroup(click.Group):
                        "perhaps out of memory); try fewer workers with -j", err=True)
             exit_with(EXIT_FAILED)
         except BrokenPipeError:
-            quiet_stdout()
-            raise SystemExit(EXIT_OK) from None
+            reader_gone()
         except OSError as error:
-            where = error.filename if error.filename is not None else "output"
+            where = error.filename if error.filename is not None \
+                else ctx.meta.get(OUTPUT_KEY, "output")
             click.echo(f"winnow: error: {safe(str(where))}: {error.strerror or error}",
                        err=True)
             exit_with(EXIT_FAILED)
-        except (click.exceptions.ClickException, click.exceptions.Exit,
-                click.exceptions.Abort):
-            raise
         except Exception as error:  # a defect: one line, the traceback on request
             internal_error(error, bool(ctx.meta.get(DEBUG_KEY)))
 
@@ -209,6 +126,12 @@ def internal_error(error: Exception, debug: bool) -> NoReturn:
     click.echo(f"winnow: error: internal error ({safe(detail)[:300]})"
                f"{'' if debug else '; rerun with --debug for the traceback'}", err=True)
     exit_with(EXIT_FAILED)
+
+
+def reader_gone() -> NoReturn:
+    """End the run quietly with :data:`EXIT_OK`: standard output's reader has gone."""
+    quiet_stdout()
+    raise SystemExit(EXIT_OK) from None
 
 
 def quiet_stdout() -> None:

@@ -1,15 +1,14 @@
 """``winnow compare``: rank the suspicious pairs of a batch of submissions.
 
-Exit codes: 0 every input was compared; 1 the comparison completed but some
-input was skipped (each named in a warning on standard error); 2 usage error
-(bad option values); 3 the command could not complete (e.g. the output or
-the report could not be written).
+Exit codes: those of every command (:mod:`winnow.errors`); 1 when the
+comparison completed but some input was skipped (each named in a warning on
+standard error), 3 when the HTML report could not be written (the output
+still is).
 """
 
 from __future__ import annotations
 
 import math
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,24 +17,21 @@ from typing import Any, TypeVar
 
 import click
 
-from winnow.cli.common import EXIT_FAILED as EXIT_FAILED
-from winnow.cli.common import EXIT_OK as EXIT_OK
-from winnow.cli.common import EXIT_SKIPPED as EXIT_SKIPPED
-from winnow.cli.common import EXIT_USAGE as EXIT_USAGE
-from winnow.cli.common import (
-    FRACTION,
-    engine_options,
-    exit_with,
-    fail,
-    format_option,
-    resolve_kt,
-    warn,
-)
+from winnow.cli.common import exit_with, fail, warn
 from winnow.cli.common import output as common_output
+from winnow.cli.options import (
+    FRACTION,
+    build_frontend_options,
+    engine_options,
+    format_option,
+    frontend_options,
+    jobs_option,
+    output_option,
+    resolve_kt,
+)
 from winnow.cli.outputs import check_outputs
-from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
-from winnow.errors import InvalidConfig, WinnowError
+from winnow.errors import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, InvalidConfig, WinnowError
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.matching.options import default_configs
@@ -95,8 +91,7 @@ def compare_options(func: F) -> F:
                      default=DEFAULT_MAX_FILE_BYTES >> 20, show_default=True, metavar="MIB",
                      help="Skip files (and archive members) larger than this many MiB, "
                           "with a note naming each."),
-        click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
-                     help="Processes fingerprinting files (0 = all cores)."),
+        jobs_option("Processes fingerprinting files (0 = all cores)."),
         frontend_options,
         engine_options,
     ]
@@ -256,8 +251,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
                    "pairs only; the others get scores, their passage columns left empty. "
                    "0 = every reported pair.")
 @format_option()
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the result here instead of standard output.")
+@output_option("output")
 @click.option("--report", type=click.Path(path_type=Path),
               help="Also write the HTML report: a folder, or one FILE.html.")
 @click.option("--anonymize", is_flag=True,
@@ -296,29 +290,18 @@ def compare_command(
     if anonymize or anonymize_all:
         key_file = pseudonym_key_path(report, output, pseudonyms, anonymize_all)
     report_failed = False
-    try:
-        keys = [] if key_file is None else [key_file]
-        check_outputs([output, *keys], inputs=[*paths, *archive, *params["base"]],
-                      report=report)
-        result = run_compare(paths, each, archive, params, progress)
-        check_lang(result, params["lang"])
-        _report_issues(result)
-        if len(result.submissions) < 2:
-            warn("fewer than two submissions: nothing to compare")
-        shown = result if key_file is None else _anonymized(result, key_file, anonymize_all)
-        if report is not None:  # before the output, which is still written if this fails
-            report_failed = _write_report(result, report, key_file is not None)
-        with common_output(output) as out:
-            write(shown, fmt, out)
-    except BrokenPipeError:  # the reader (e.g. `head`) stopped early: not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(EXIT_OK) from None
-    except OSError as error:
-        click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
-        exit_with(EXIT_FAILED)
-    except WinnowError as error:
-        fail(error)
-        exit_with(EXIT_USAGE if isinstance(error, InvalidConfig) else EXIT_FAILED)
+    keys = [] if key_file is None else [key_file]
+    check_outputs([output, *keys], inputs=[*paths, *archive, *params["base"]], report=report)
+    result = run_compare(paths, each, archive, params, progress)
+    check_lang(result, params["lang"])
+    _report_issues(result)
+    if len(result.submissions) < 2:
+        warn("fewer than two submissions: nothing to compare")
+    shown = result if key_file is None else _anonymized(result, key_file, anonymize_all)
+    if report is not None:  # before the output, which is still written if this fails
+        report_failed = _write_report(result, report, key_file is not None)
+    with common_output(output) as out:
+        write(shown, fmt, out)
     exit_with(EXIT_FAILED if report_failed else EXIT_SKIPPED if result.skipped else EXIT_OK)
 
 

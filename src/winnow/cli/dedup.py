@@ -6,17 +6,9 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import (
-    EXIT_OK,
-    EXIT_SKIPPED,
-    exit_with,
-    fail,
-    format_option,
-    output,
-    output_option,
-)
-from winnow.cli.index import db_option
-from winnow.errors import InputError, InvalidConfig, WinnowError
+from winnow.cli.common import exit_with, fail, output
+from winnow.cli.options import db_option, format_option, output_option
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
 from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
@@ -24,7 +16,7 @@ from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
 
 @click.command("dedup")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@db_option
+@db_option()
 @click.option("--link", is_flag=True,
               help="Replace each duplicate by a hard link to the kept copy (same file "
                    "system only).")
@@ -34,7 +26,7 @@ from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
 @click.option("--keep", type=click.Choice(KEEP_RULES), default="first", show_default=True,
               help="The copy of each group that stays: first path, oldest or newest mtime.")
 @format_option()
-@output_option
+@output_option()
 def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, dry_run: bool,
                   keep: str, fmt: str, out_path: Path | None) -> None:
     """List the exact duplicates in the index (the files under PATHS, if given)
@@ -57,12 +49,8 @@ def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, d
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
     writes = options.apply and options.action == "delete"
-    try:
-        with FingerprintIndex(db, read_only=not writes) as index:
-            result = deduplicate(index, options, [str(p) for p in paths] if paths else None)
-    except WinnowError as error:
-        fail(error)
-        exit_with(error.exit_code)
+    with FingerprintIndex(db, read_only=not writes) as index:
+        result = deduplicate(index, options, [str(p) for p in paths] if paths else None)
     for row in result.skipped:
         fail(InputError(row.path, row.reason))
     with output(out_path) as out:

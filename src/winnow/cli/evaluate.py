@@ -1,10 +1,10 @@
 """``winnow evaluate``: score the comparison's ranking against labelled pairs.
 
 Takes every option of ``winnow compare`` (the same decorator), so a setting
-tuned here is used as is there.  Exit codes: 0 every labelled file was
-compared; 1 done, but some labelled file could not be used (named on standard
-error; its pairs score 0); 2 usage error or unusable labels file; 3 the output
-could not be written.
+tuned here is used as is there.  Exit codes: those of every command
+(:mod:`winnow.errors`); 1 when some labelled file could not be used (named on
+standard error; its pairs score 0), 2 for an unusable labels file
+(:class:`~winnow.errors.InvalidLabels`).
 """
 
 from __future__ import annotations
@@ -15,20 +15,12 @@ from typing import Any
 
 import click
 
-from winnow.cli.common import exit_with, fail, format_option, warn
+from winnow.cli.common import exit_with, warn
 from winnow.cli.common import output as common_output
-from winnow.cli.compare import (
-    EXIT_FAILED,
-    EXIT_OK,
-    EXIT_SKIPPED,
-    EXIT_USAGE,
-    ProgressBar,
-    compare_options,
-    read_options_of,
-    settings,
-)
+from winnow.cli.compare import ProgressBar, compare_options, read_options_of, settings
+from winnow.cli.options import format_option, output_option
 from winnow.cli.outputs import check_outputs
-from winnow.errors import OutputError, WinnowError
+from winnow.errors import EXIT_OK, EXIT_SKIPPED
 from winnow.evaluation import (
     Evaluation,
     LabelSet,
@@ -122,8 +114,7 @@ def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
                    "every extra column).")
 @compare_options
 @format_option()
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write the result here instead of standard output.")
+@output_option("output")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tuple[str, ...],
                      fmt: str, output: Path | None, quiet: bool, **params: Any) -> None:
@@ -137,14 +128,7 @@ def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tu
     only positive pairs is scored against every negative pair).
     """
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
-    try:
-        data = run_evaluation(labels, root, where, group, params, progress, output)
-        with common_output(output) as out:
-            write(data, fmt, out)
-    except OSError as error:
-        click.echo(f"winnow: error: {error.filename or output}: {error.strerror}", err=True)
-        exit_with(EXIT_FAILED)
-    except WinnowError as error:
-        fail(error)
-        exit_with(EXIT_FAILED if isinstance(error, OutputError) else EXIT_USAGE)
+    data = run_evaluation(labels, root, where, group, params, progress, output)
+    with common_output(output) as out:
+        write(data, fmt, out)
     exit_with(EXIT_SKIPPED if data.unread else EXIT_OK)

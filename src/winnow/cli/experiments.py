@@ -13,7 +13,8 @@ from typing import Any
 
 import click
 
-from winnow.cli.common import format_option, output, output_option
+from winnow.cli.common import output
+from winnow.cli.options import format_option, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.experiments import EXPERIMENTS
 from winnow.reports.listings import ExperimentFigures
@@ -43,7 +44,7 @@ def _records(sections: list[Any]) -> list[dict[str, Any]]:
 @click.option("--quick", is_flag=True, help="Small inputs (seconds, not the papers' sizes).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random input.")
 @format_option()
-@output_option
+@output_option()
 def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
                         only: tuple[str, ...], quick: bool, seed: int, fmt: str,
                         out_path: Path | None) -> None:

@@ -8,20 +8,20 @@ from typing import Any
 
 import click
 
-from winnow.cli.common import (
-    EXIT_OK,
-    EXIT_SKIPPED,
+from winnow.cli.common import exit_with, output
+from winnow.cli.options import (
     build_config,
+    build_frontend_options,
     engine_options,
-    exit_with,
     format_option,
-    output,
+    frontend_options,
     output_option,
 )
 from winnow.cli.outputs import check_outputs
-from winnow.cli.tokens import build_frontend_options, frontend_options, read_documents
+from winnow.cli.tokens import read_documents
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
+from winnow.errors import EXIT_OK, EXIT_SKIPPED
 from winnow.frontends import default_params
 from winnow.model import Document, Span
 from winnow.reports.documents import FingerprintListing
@@ -65,7 +65,7 @@ def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
 @engine_options
 @frontend_options
 @format_option()
-@output_option
+@output_option()
 def fingerprint_command(
     files: tuple[Path, ...], k: int | None, t: int | None, method: str, seed: int,
     frontend: str | None, lang: str | None, unit: str, keep: tuple[str, ...], fmt: str,

@@ -8,10 +8,9 @@ from typing import Any, TypeVar
 
 import click
 
-from winnow.cli.common import FRACTION, exit_with, fail, format_option, output, output_option
-from winnow.cli.index import db_option
+from winnow.cli.common import output
+from winnow.cli.options import FRACTION, db_option, format_option, output_option, threshold_option
 from winnow.cli.outputs import check_outputs
-from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
 from winnow.sif.groups import GroupOptions, find_groups
@@ -22,9 +21,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 def group_options(func: F) -> F:
     """Post-processing options: none of them re-reads a file."""
     options = [
-        click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
-                     help="Minimum similarity, a fraction (0.5 = 50%): the share of the "
-                          "reference file's fingerprints found in the other file."),
+        threshold_option("Minimum similarity, a fraction (0.5 = 50%): the share of the "
+                         "reference file's fingerprints found in the other file."),
         click.option("--size-ratio", type=FRACTION, default=None,
                      help="Only pair files whose smaller size is at least this fraction "
                           "of the larger."),
@@ -54,10 +52,10 @@ def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | Non
 
 
 @click.command("groups")
-@db_option
+@db_option()
 @group_options
 @format_option()
-@output_option
+@output_option()
 def groups_command(db: Path, threshold: float, size_ratio: float | None, same_suffix: bool,
                    mix_kinds: bool, max_df: int, include_empty: bool, interesting: bool,
                    fmt: str, out_path: Path | None) -> None:
@@ -72,8 +70,4 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     check_outputs([out_path], index=db)
-    try:
-        print_groups(db, options, fmt, out_path)
-    except WinnowError as error:
-        fail(error)
-        exit_with(error.exit_code)
+    print_groups(db, options, fmt, out_path)

@@ -1,7 +1,6 @@
 """``winnow index``: build, update, inspect or shrink the sif index (one DuckDB file).
 
-Also the option sets the other sif commands share (``--db``, the index
-parameters) and the end-of-run summary.
+Also the index parameters ``scan`` shares, and the end-of-run summary.
 """
 
 from __future__ import annotations
@@ -18,17 +17,11 @@ from typing import Any, TypeVar
 import click
 from tqdm import tqdm
 
-from winnow.cli.common import (
-    EXIT_SKIPPED,
-    exit_with,
-    fail,
-    format_option,
-    output,
-    output_option,
-)
+from winnow.cli.common import exit_with, fail, output
+from winnow.cli.options import db_option, format_option, jobs_option, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.config import METHODS, WinnowConfig
-from winnow.errors import InputError, InvalidConfig, WinnowError
+from winnow.errors import EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
 from winnow.reports.writers import write
@@ -37,15 +30,6 @@ from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
 from winnow.sif.walk import NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
-
-DEFAULT_DB = "winnow.db"
-
-
-def db_option(func: F) -> F:
-    return click.option("--db", type=click.Path(dir_okay=False, path_type=Path),
-                        default=DEFAULT_DB, show_default=True,
-                        help="The index database file.")(func)
-
 
 def params_options(func: F) -> F:
     """How fingerprints are made; omitted options mean "what the index has"."""
@@ -188,10 +172,9 @@ def report_missing(summary: BuildSummary) -> bool:
 
 @click.command("index")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path, readable=False))
-@db_option
+@db_option()
 @params_options
-@click.option("-j", "--jobs", type=click.IntRange(0), default=None,
-              help="Worker processes for fingerprinting (default or 0: all cores).")
+@jobs_option("Worker processes for fingerprinting (0 = all cores).")
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links (loops are skipped).")
 @click.option("--max-file-size", "max_mb", type=click.IntRange(1), default=64,
               show_default=True,
@@ -199,7 +182,7 @@ def report_missing(summary: BuildSummary) -> bool:
 @click.option("--remove", is_flag=True, help="Remove PATHS (files or folders) from the index.")
 @click.option("--info", is_flag=True, help="Show the index's size and parameters.")
 @format_option()
-@output_option
+@output_option()
 @click.option("--compact", is_flag=True,
               help="Rewrite the index file without the space of removed files "
                    "(after indexing PATHS, if any).")
@@ -207,7 +190,7 @@ def report_missing(summary: BuildSummary) -> bool:
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | None,
                   method: str | None, bits: int | None, seed: int | None,
-                  frontend: str | None, frontend_options: tuple[str, ...], jobs: int | None,
+                  frontend: str | None, frontend_options: tuple[str, ...], jobs: int,
                   follow_links: bool, max_mb: int, remove: bool, info: bool, compact: bool,
                   show_skipped: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Index the files under PATHS into one database file (sif's index).
@@ -219,23 +202,19 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
     """
     params = build_params(k, t, method, bits, seed, frontend, frontend_options)
     check_outputs([out_path] if info else [], inputs=paths, index=db)
-    try:
-        if info:
-            print_info(db, fmt, out_path)
-        elif remove:
-            with FingerprintIndex(db) as index:
-                n = remove_paths(index, list(paths))
-            click.echo(f"winnow index: removed {n} files", err=True)
-        elif not paths and not compact:
-            raise click.UsageError("give PATHS to index (or --info / --remove / --compact)")
-        elif paths:
-            summary = run_index(db, paths, params, jobs, follow_links, quiet, max_mb << 20)
-            if not quiet:
-                print_summary(summary, show_skipped)
-            if report_missing(summary):
-                exit_with(EXIT_SKIPPED)
-        if compact and not info:
-            compact_index(db, quiet)
-    except WinnowError as error:
-        fail(error)
-        exit_with(error.exit_code)
+    if info:
+        print_info(db, fmt, out_path)
+    elif remove:
+        with FingerprintIndex(db) as index:
+            n = remove_paths(index, list(paths))
+        click.echo(f"winnow index: removed {n} files", err=True)
+    elif not paths and not compact:
+        raise click.UsageError("give PATHS to index (or --info / --remove / --compact)")
+    elif paths:
+        summary = run_index(db, paths, params, jobs, follow_links, quiet, max_mb << 20)
+        if not quiet:
+            print_summary(summary, show_skipped)
+        if report_missing(summary):
+            exit_with(EXIT_SKIPPED)
+    if compact and not info:
+        compact_index(db, quiet)

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import format_option, output, output_option
+from winnow.cli.common import output
+from winnow.cli.options import format_option, output_option
 from winnow.frontends import languages
 from winnow.reports.listings import LanguageListing
 from winnow.reports.writers import write
@@ -14,7 +15,7 @@ from winnow.reports.writers import write
 
 @click.command("languages")
 @format_option()
-@output_option
+@output_option()
 def languages_command(fmt: str, out_path: Path | None) -> None:
     """List the code front-end's languages, their file extensions and backend.
 

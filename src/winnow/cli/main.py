@@ -1,9 +1,8 @@
 """The ``winnow`` command group: a thin skin over the library.
 
-Each command lives in its own module and is registered here.  Library errors
-(:class:`winnow.errors.WinnowError`) a command does not handle itself become
-messages and exit codes in :class:`winnow.cli.common.WinnowGroup`; nothing
-here does real work.
+Each command lives in its own module and is registered here.  Errors become
+messages and exit codes in one place, :class:`winnow.cli.common.WinnowGroup`;
+nothing here does real work.
 """
 
 from __future__ import annotations

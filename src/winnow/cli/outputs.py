@@ -71,6 +71,10 @@ def _writable_file(target: Path) -> None:
     """Raise :class:`OutputError` unless ``target`` can be created or replaced."""
     if target.is_dir():
         raise OutputError(str(target), "is a folder (give a file name)")
+    if target.exists() and not target.is_file():  # /dev/null, a FIFO: written in place
+        if not os.access(target, os.W_OK):
+            raise OutputError(str(target), "not writable")
+        return
     folder = Path(os.path.realpath(target)).parent
     if not folder.is_dir():
         raise OutputError(str(target), "its folder does not exist")

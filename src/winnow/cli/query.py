@@ -6,20 +6,10 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import (
-    EXIT_OK,
-    EXIT_SKIPPED,
-    FRACTION,
-    exit_with,
-    fail,
-    format_option,
-    output,
-    output_option,
-    warn,
-)
-from winnow.cli.index import db_option
+from winnow.cli.common import exit_with, fail, output, warn
+from winnow.cli.options import db_option, format_option, output_option, threshold_option
 from winnow.cli.outputs import check_outputs
-from winnow.errors import IndexCorrupt, WinnowError
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, IndexMissing, WinnowError
 from winnow.index import FingerprintIndex
 from winnow.reports.sif import QueryReport
 from winnow.reports.writers import write
@@ -41,9 +31,8 @@ def hint_if_empty(result: QueryResult, threshold: float, measure: Measure) -> No
 @click.command("query")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(path_type=Path, readable=False))
-@db_option
-@click.option("--threshold", type=FRACTION, default=0.5, show_default=True,
-              help="Minimum similarity (of --measure), a fraction (0.5 = 50%).")
+@db_option()
+@threshold_option("Minimum similarity (of --measure), a fraction (0.5 = 50%).")
 @click.option("--measure", type=click.Choice(["contained", "contains", "max"]),
               default="contained", show_default=True,
               help="contained: share of the query found in the file (sif's figure); "
@@ -52,7 +41,7 @@ def hint_if_empty(result: QueryResult, threshold: float, measure: Measure) -> No
 @click.option("--top", type=click.IntRange(1), default=None,
               help="Show only the best N matches of each query.")
 @format_option()
-@output_option
+@output_option()
 def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: Measure,
                   include_self: bool, top: int | None, fmt: str,
                   out_path: Path | None) -> None:
@@ -68,23 +57,19 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
     check_outputs([out_path], inputs=files, index=db)
     results: list[QueryResult] = []
     failed = False
-    try:
-        with FingerprintIndex(db, read_only=True) as index:
-            params = index.params
-            if params is None:
-                raise IndexCorrupt(f"{db}: the index is empty (run `winnow index` first)")
-            for path in files:
-                try:
-                    results.append(query_file(index, params, str(path),
-                                              threshold=100.0 * threshold, measure=measure,
-                                              include_self=include_self, limit=top))
-                    hint_if_empty(results[-1], threshold, measure)
-                except WinnowError as error:
-                    fail(error)
-                    failed = True
-    except WinnowError as error:
-        fail(error)
-        exit_with(error.exit_code)
+    with FingerprintIndex(db, read_only=True) as index:
+        params = index.params
+        if params is None:
+            raise IndexMissing(f"{db}: the index is empty (run `winnow index` first)")
+        for path in files:
+            try:
+                results.append(query_file(index, params, str(path),
+                                          threshold=100.0 * threshold, measure=measure,
+                                          include_self=include_self, limit=top))
+                hint_if_empty(results[-1], threshold, measure)
+            except WinnowError as error:  # this FILE is skipped, the others are queried
+                fail(error)
+                failed = True
     with output(out_path) as out:
         write(QueryReport(results, 100.0 * threshold), fmt, out)
     exit_with(EXIT_SKIPPED if failed else EXIT_OK)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import click
 
 from winnow.cli.main import main
+from winnow.errors import exit_code_table
 
 #: Fixed width, so the text does not depend on the terminal that generates it.
 WIDTH = 88
@@ -43,25 +44,15 @@ Generated from each command's `--help` by `python -m winnow.cli.reference > docs
   one that cannot be written fails at once (exit 3).  `FILE` is written to a
   temporary file beside it and renamed over it at the end, so a failed run
   leaves the old file whole; new files get the mode the umask allows.
-* A reader that stops early (`winnow compare ... | head`) ends the run quietly.
+* A reader that stops early (`winnow compare ... | head -1`, any command) ends
+  the run quietly, with exit code 0.
 
 ## Exit codes
 
-The same for every command (`winnow.cli.common.EXIT_*`; library errors carry
-theirs in `winnow.errors.WinnowError.exit_code`):
+The same for every command.  Each error winnow reports is a class of
+`winnow.errors` carrying its code (`exit_code`), turned into the message
+`winnow: error: ...` and that code by the command group alone:
 
-| code | meaning |
-|---|---|
-| 0 | done |
-| 1 | some input could not be read or used (each named on standard error); the rest was processed |
-| 2 | usage error: a bad option or parameter value, parameters other than an index's, \
-or an output that would overwrite an input or the index |
-| 3 | failed for a reason outside the input: output or report not writable, standard \
-output closed, index in use, or an internal error (one line; `winnow --debug COMMAND ...` \
-shows the traceback) |
-
-`winnow evaluate` uses 2 for every error in its input (e.g. an unreadable labels file, a
-path outside `--root`, a pair labelled both 1 and 0).
 """
 
 
@@ -79,7 +70,8 @@ def command_help(name: str | None) -> str:
 
 def cli_reference() -> str:
     """The whole of docs/cli.md."""
-    parts = [HEADER, "## winnow\n", "```text\n" + command_help(None) + "\n```\n"]
+    parts = [HEADER + exit_code_table(), "## winnow\n",
+             "```text\n" + command_help(None) + "\n```\n"]
     for name in sorted(main.commands):
         parts += [f"## winnow {name}\n", "```text\n" + command_help(name) + "\n```\n"]
     return "\n".join(parts)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from winnow.cli.common import EXIT_SKIPPED, exit_with, fail, format_option, output_option
+from winnow.cli.common import exit_with
 from winnow.cli.groups import group_options, print_groups
 from winnow.cli.index import (
     build_params,
@@ -16,44 +16,39 @@ from winnow.cli.index import (
     report_missing,
     run_index,
 )
+from winnow.cli.options import db_option, format_option, jobs_option, output_option
 from winnow.cli.outputs import check_outputs
-from winnow.errors import WinnowError
+from winnow.errors import EXIT_SKIPPED
 from winnow.sif.groups import GroupOptions
 
 
 @click.command("scan")
 @click.argument("paths", nargs=-1, required=True,
                 type=click.Path(path_type=Path, readable=False))
-@click.option("--db", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Keep the index in this file (default: a temporary one).")
+@db_option(None, "Keep the index in this file (default: a temporary one).")
 @params_options
 @group_options
-@click.option("-j", "--jobs", type=click.IntRange(0), default=None,
-              help="Worker processes (default or 0: all cores).")
+@jobs_option()
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 @format_option()
-@output_option
+@output_option()
 def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int | None,
                  method: str | None, bits: int | None, seed: int | None,
                  frontend: str | None, frontend_options: tuple[str, ...], threshold: float,
                  size_ratio: float | None, same_suffix: bool, mix_kinds: bool, max_df: int,
-                 include_empty: bool, interesting: bool, jobs: int | None,
+                 include_empty: bool, interesting: bool, jobs: int,
                  follow_links: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Find identical and similar files under PATHS in one command (index + groups)."""
     params = build_params(k, t, method, bits, seed, frontend, frontend_options)
     check_outputs([out_path], inputs=paths, index=db)
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
-    try:
-        with tempfile.TemporaryDirectory(prefix="winnow-scan-") as tmp:
-            target = db if db is not None else Path(tmp) / "scan.db"
-            summary = run_index(target, paths, params, jobs, follow_links, quiet)
-            if not quiet:
-                print_summary(summary)
-            print_groups(target, options, fmt, out_path)
-        if report_missing(summary):
-            exit_with(EXIT_SKIPPED)
-    except WinnowError as error:
-        fail(error)
-        exit_with(error.exit_code)
+    with tempfile.TemporaryDirectory(prefix="winnow-scan-") as tmp:
+        target = db if db is not None else Path(tmp) / "scan.db"
+        summary = run_index(target, paths, params, jobs, follow_links, quiet)
+        if not quiet:
+            print_summary(summary)
+        print_groups(target, options, fmt, out_path)
+    if report_missing(summary):
+        exit_with(EXIT_SKIPPED)

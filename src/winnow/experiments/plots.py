@@ -10,23 +10,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from winnow.errors import WinnowError
+from winnow.errors import MissingExtra
 from winnow.experiments.report import LinePlot
 
 
-class PlottingUnavailable(WinnowError):
-    """matplotlib is not installed."""
-
-    exit_code = 2
-
-
 def require_matplotlib() -> None:
-    """Raise :class:`PlottingUnavailable` now, before any experiment runs, if
+    """Raise :class:`~winnow.errors.MissingExtra` now, before any experiment runs, if
     matplotlib cannot be imported."""
     try:
         import matplotlib  # noqa: F401
     except ImportError as error:
-        raise PlottingUnavailable(
+        raise MissingExtra(
             "the plots need matplotlib: pip install 'winnow[experiments]'") from error
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from winnow.errors import UnknownFrontEnd, UnknownLanguage, UnreadableContent
 from winnow.frontends.languages import LANGUAGES, find_language, is_text_lang
 from winnow.frontends.options import (
     DEFAULT_PARAMS,
@@ -29,22 +30,18 @@ if TYPE_CHECKING:
     from winnow.frontends.base import DocumentFrontEnd, FrontEnd
     from winnow.frontends.dispatch import (
         FRONTENDS,
-        UnknownFrontEnd,
-        UnreadableContent,
         choose_frontend,
         make_document,
         read_document,
     )
-    from winnow.frontends.lexpygments import UnknownLanguage
     from winnow.model import Document
 
 #: Names imported from their modules on first use: the front-ends load numpy
 #: and their compiled kernels, which ``winnow languages`` (the tables above)
 #: does not need.
 _LAZY = {
-    "FRONTENDS": "dispatch", "UnknownFrontEnd": "dispatch", "UnreadableContent": "dispatch",
-    "choose_frontend": "dispatch", "make_document": "dispatch", "read_document": "dispatch",
-    "DocumentFrontEnd": "base", "FrontEnd": "base", "UnknownLanguage": "lexpygments",
+    "FRONTENDS": "dispatch", "choose_frontend": "dispatch", "make_document": "dispatch",
+    "read_document": "dispatch", "DocumentFrontEnd": "base", "FrontEnd": "base",
 }
 
 

@@ -14,15 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from winnow.errors import InputError
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
 from winnow.sources.sniff import Decoded, decode, sniff
-
-
-class ContentTooLarge(InputError):
-    """A file whose content expands past a front-end's budget (a decompression
-    bomb, or simply too much): skipped rather than processed."""
 
 
 class FrontEnd(Protocol):

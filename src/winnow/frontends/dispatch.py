@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path, PurePath
 
-from winnow.errors import InputError, WinnowError
+from winnow.errors import InputError, UnknownFrontEnd, UnreadableContent, WinnowError
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, read_regular
 from winnow.frontends.base import DocumentFrontEnd, Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
@@ -30,16 +30,6 @@ FRONTENDS: dict[str, DocumentFrontEnd] = {
 
 _HTML_EXT = {".html", ".htm", ".xhtml", ".shtml"}
 _DOC_EXT = {".pdf", ".docx"}
-
-
-class UnreadableContent(InputError):
-    """A file whose content a front-end could not process (the file is skipped)."""
-
-
-class UnknownFrontEnd(InputError):
-    """A ``--frontend`` name that is not registered."""
-
-    exit_code = 2
 
 
 def choose_frontend(data: bytes, name: str, lang: str | None = None) -> str:

@@ -11,7 +11,7 @@ and the warning says why (naming the extra when it is missing).
 What extraction produces is bounded by :data:`MAX_EXTRACTED_BYTES`: a DOCX
 whose XML parts decompress to more (counted while decompressing, in chunks,
 before any parser sees them), or a PDF whose text grows past it page by page,
-raises :class:`~winnow.frontends.base.ContentTooLarge` (the file is skipped).
+raises :class:`~winnow.errors.ContentTooLarge` (the file is skipped).
 pypdf itself caps each decompressed stream (75 MB).
 """
 
@@ -23,8 +23,8 @@ import warnings
 import zipfile
 from pathlib import PurePath
 
-from winnow.errors import InputError
-from winnow.frontends.base import ContentTooLarge, Input, Result
+from winnow.errors import ContentTooLarge, InputError, MissingExtra
+from winnow.frontends.base import Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.text import text_stream
 from winnow.model import Stream
@@ -36,10 +36,6 @@ EXTRA_HINT = "pip install 'winnow[documents]'"
 #: The most bytes a document may expand to: a DOCX's XML parts, decompressed,
 #: or a PDF's extracted text (UTF-8).  Real coursework is far below this.
 MAX_EXTRACTED_BYTES = 32 << 20
-
-
-class MissingExtra(Exception):
-    """An optional dependency is not installed."""
 
 
 def extract_pdf(data: bytes, name: str = "document.pdf",

@@ -29,7 +29,7 @@ from pygments.token import (
 )
 from pygments.util import ClassNotFound
 
-from winnow.errors import WinnowError
+from winnow.errors import UnknownLanguage
 from winnow.frontends.ids import stable_id
 from winnow.frontends.lexfast import OPERATORS
 from winnow.sources.sniff import codepoints, utf8_widths
@@ -38,12 +38,6 @@ I64 = npt.NDArray[np.int64]
 
 #: Multi-character punctuation kept whole (``->``, ``:=``, Prolog's ``:-`` ...).
 _OPERATORS = frozenset([*OPERATORS, ":-", "?-", "=>", "<=", "/=", "=="])
-
-
-class UnknownLanguage(WinnowError, ValueError):
-    """A language name that no lexer knows."""
-
-    exit_code = 2
 
 
 @lru_cache(maxsize=128)

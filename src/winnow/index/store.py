@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
+from winnow.errors import IndexCorrupt, IndexMismatch, IndexMissing
 from winnow.index.connection import connect, quote_identifier, refuse_special
 from winnow.index.params import FORMAT_VERSION, IndexParams
 
@@ -116,7 +116,7 @@ class FingerprintIndex:
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
         if read_only and not self.path.exists():
-            raise IndexCorrupt(f"{self.path}: no such index (build one with `winnow index`)")
+            raise IndexMissing(f"{self.path}: no such index (build one with `winnow index`)")
         refuse_special(self.path)
         self._con = connect(self.path, read_only)
         self.read_only = read_only
@@ -287,7 +287,8 @@ class FingerprintIndex:
         atomic rename: a crash leaves the old file or the new one).
         """
         if self.read_only:
-            raise IndexBusy(f"{self.path}: opened read-only, cannot compact")
+            # a caller's mistake, not a lock held by another process (IndexBusy)
+            raise ValueError(f"{self.path}: opened read-only, cannot compact")
         fresh = self.path.with_name(self.path.name + ".compact")
         leftovers = (fresh, fresh.with_name(fresh.name + ".wal"))
         for stale in leftovers:

@@ -31,7 +31,8 @@ from typing import Any
 import jinja2
 from aiohttp import BodyPartReader, web
 
-from winnow.serve.intake import Intake, Refused
+from winnow.errors import JobRefused
+from winnow.serve.intake import Intake
 from winnow.serve.languages import MOSS_LANGUAGES, moss_language
 from winnow.serve.protocol import CHUNK, Context
 from winnow.serve.store import Job
@@ -162,7 +163,7 @@ async def _field(part: BodyPartReader) -> str:
     while chunk := await part.read_chunk(1024):
         data += chunk
         if len(data) > _FIELD_LIMIT:
-            raise Refused(f"form field {part.name!r} is too long")
+            raise JobRefused(f"form field {part.name!r} is too long")
     return data.decode("utf-8", "replace").strip()
 
 
@@ -174,16 +175,16 @@ async def _chunks(part: BodyPartReader) -> AsyncIterator[bytes]:
 def _new_intake(ctx: Context, fields: dict[str, str]) -> Intake:
     user = fields.get("user", "")
     if not user or (ctx.users is not None and user not in ctx.users):
-        raise Refused("user id not allowed on this server")
+        raise JobRefused("user id not allowed on this server")
     language = fields.get("language", "c").lower()
     if moss_language(language) is None:
-        raise Refused(f"unknown language {language[:40]!r}")
+        raise JobRefused(f"unknown language {language[:40]!r}")
     try:
         max_matches, show = int(fields.get("m") or 10), int(fields.get("n") or 250)
     except ValueError:
-        raise Refused("-m and -n must be numbers") from None
+        raise JobRefused("-m and -n must be numbers") from None
     if max_matches < 0 or show < 0:
-        raise Refused("-m and -n must not be negative")
+        raise JobRefused("-m and -n must not be negative")
     return Intake(ctx.store, ctx.limits, user, language=language, source="upload",
                   directory=fields.get("directory") == "1", max_matches=max_matches,
                   show=show, comment=fields.get("comment", "")[:1000])
@@ -192,14 +193,14 @@ def _new_intake(ctx: Context, fields: dict[str, str]) -> Intake:
 async def _receive(request: web.Request, ctx: Context) -> Intake:
     """Read the upload form; the text fields come before the files."""
     if request.content_type != "multipart/form-data":
-        raise Refused("send the form as multipart/form-data")
+        raise JobRefused("send the form as multipart/form-data")
     fields: dict[str, str] = {}
     intake: Intake | None = None
     reader = await request.multipart()
     try:
         while (part := await reader.next()) is not None:
             if not isinstance(part, BodyPartReader):
-                raise Refused("nested multipart is not accepted")
+                raise JobRefused("nested multipart is not accepted")
             if part.filename is None:
                 fields[part.name or ""] = await _field(part)
                 continue
@@ -212,12 +213,12 @@ async def _receive(request: web.Request, ctx: Context) -> Intake:
                              name, _chunks(part))
     except BaseException as error:
         if intake is not None:
-            intake.fail(str(error) if isinstance(error, Refused) else "the upload broke off")
+            intake.fail(str(error) if isinstance(error, JobRefused) else "the upload broke off")
         raise
     if intake is None or not any(f.moss_id for f in intake.job.files):
         if intake is not None:
             intake.fail("no files were submitted")
-        raise Refused("no files were submitted")
+        raise JobRefused("no files were submitted")
     return intake
 
 
@@ -225,7 +226,7 @@ async def upload(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     try:
         intake = await _receive(request, ctx)
-    except Refused as refusal:
+    except JobRefused as refusal:
         return _page("error.html.j2", status=400, message=str(refusal))
     except ValueError as error:  # a malformed multipart body
         return _page("error.html.j2", status=400, message=f"bad upload: {error}")

@@ -2,7 +2,7 @@
 
 Every file is streamed to ``files/NNNNNN`` of its job as it arrives (never held
 whole in memory) and counted against the :class:`Limits`; the first file, byte
-or count over a limit refuses the whole job (:class:`Refused`, whose message is
+or count over a limit refuses the whole job (:class:`JobRefused`, whose message is
 sent to the client).  The name a client gives a file is only shown: it is
 cleaned (:func:`clean_name`) and kept in the job's state, never used as a path.
 """
@@ -14,14 +14,11 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
+from winnow.errors import JobRefused
 from winnow.fileio import printable
 from winnow.serve.store import Job, JobStore, StoredFile
 
 MAX_NAME = 255
-
-
-class Refused(Exception):
-    """A job the server will not take; the message says why (sent to the client)."""
 
 
 @dataclass(frozen=True)
@@ -60,18 +57,18 @@ class Intake:
         """Refuse one more file (of ``size`` bytes, when known) if it breaks a limit."""
         limits = self.limits
         if len(self.job.files) >= limits.max_files:
-            raise Refused(f"too many files: the limit is {limits.max_files} files per job")
+            raise JobRefused(f"too many files: the limit is {limits.max_files} files per job")
         if size is not None:
             self._check_size(size, self.job.total_bytes + size)
 
     def _check_size(self, size: int, total: int) -> None:
         if size > self.limits.max_file_bytes:
-            raise Refused(f"file over the size limit of {self.limits.max_file_bytes} bytes")
+            raise JobRefused(f"file over the size limit of {self.limits.max_file_bytes} bytes")
         if total > self.limits.max_job_bytes:
-            raise Refused(f"job over the limit of {self.limits.max_job_bytes} bytes in all")
+            raise JobRefused(f"job over the limit of {self.limits.max_job_bytes} bytes in all")
 
     async def add(self, moss_id: int, name: str, chunks: AsyncIterator[bytes]) -> None:
-        """Store the next file, read from ``chunks``; :class:`Refused` if over a limit."""
+        """Store the next file, read from ``chunks``; :class:`JobRefused` if over a limit."""
         self.check_next()
         index = len(self.job.files)
         shown = clean_name(name, f"file-{index + 1}")

@@ -26,7 +26,8 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from winnow.serve.intake import Intake, Limits, Refused
+from winnow.errors import JobRefused
+from winnow.serve.intake import Intake, Limits
 from winnow.serve.jobs import Runner
 from winnow.serve.languages import moss_language
 from winnow.serve.store import JobStore
@@ -66,9 +67,9 @@ def _number(word: str, what: str) -> int:
     try:
         value = int(word)
     except ValueError:
-        raise Refused(f"{what} is not a number: {word[:40]!r}") from None
+        raise JobRefused(f"{what} is not a number: {word[:40]!r}") from None
     if value < 0:
-        raise Refused(f"{what} is negative")
+        raise JobRefused(f"{what} is negative")
     return value
 
 
@@ -111,7 +112,7 @@ class Session:
         if command == "moss":
             user = args[0] if args else ""
             if not user or (self.ctx.users is not None and user not in self.ctx.users):
-                raise Refused("user id not allowed on this server")
+                raise JobRefused("user id not allowed on this server")
             head.user = user
         elif command in ("directory", "X", "maxmatches", "show") and len(args) == 1:
             value = _number(args[0], command)
@@ -128,16 +129,16 @@ class Session:
             head.language = args[0].lower()
             await self._send("yes")
         else:
-            raise Refused(f"unknown command: {command[:40]!r}")
+            raise JobRefused(f"unknown command: {command[:40]!r}")
         return True
 
     async def _file(self, args: list[str], rest: str) -> None:
         if len(args) < 4:
-            raise Refused("a file line is 'file ID LANGUAGE SIZE NAME'")
+            raise JobRefused("a file line is 'file ID LANGUAGE SIZE NAME'")
         moss_id, size = _number(args[0], "file id"), _number(args[2], "file size")
         if self.intake is None:
             if self.header.user is None:
-                raise Refused("the first command must be 'moss USERID'")
+                raise JobRefused("the first command must be 'moss USERID'")
             head = self.header
             self.intake = Intake(
                 self.ctx.store, self.ctx.limits, head.user or "", language=head.language,
@@ -147,7 +148,7 @@ class Session:
 
     async def _query(self, comment: str) -> None:
         if self.intake is None or not self.intake.job.files:
-            raise Refused("no files were submitted")
+            raise JobRefused("no files were submitted")
         job = self.intake.job
         job.comment = comment[:1000]
         self.ctx.runner.enqueue(job)
@@ -171,7 +172,7 @@ class Session:
                 await self._query(line.split(" ", 2)[2] if line.count(" ") >= 2 else "")
                 return
             elif self.intake is not None:
-                raise Refused(f"unexpected command after the files: {command[:40]!r}")
+                raise JobRefused(f"unexpected command after the files: {command[:40]!r}")
             elif not await self._header_line(command, args):
                 return
         if self.intake is not None:
@@ -198,7 +199,7 @@ async def handle(ctx: Context, reader: asyncio.StreamReader,
     answer = True  # whether the client is told the reason
     try:
         await session.run()
-    except Refused as refusal:
+    except JobRefused as refusal:
         reason = str(refusal)
     except ValueError:  # a line over LINE_LIMIT (StreamReader.readline)
         reason = "command line too long"

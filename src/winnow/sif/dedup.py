@@ -35,7 +35,7 @@ import stat
 from collections import Counter
 from dataclasses import dataclass, field
 
-from winnow.errors import InvalidConfig
+from winnow.errors import DedupRefused, InvalidConfig
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.groups import identical_sets
 
@@ -99,10 +99,6 @@ class DedupResult:
         return [row for row in self.rows if row.status == "skipped"]
 
 
-class Refused(Exception):
-    """A file that must not be touched; the message says why."""
-
-
 @dataclass(frozen=True)
 class FileState:
     """What must not change between checking a file and acting on it."""
@@ -132,22 +128,22 @@ def current_state(path: str) -> FileState:
         parent = os.path.dirname(path)
         real_parent = os.path.realpath(parent)
     except FileNotFoundError as error:
-        raise Refused("gone since it was indexed") from error
+        raise DedupRefused("gone since it was indexed") from error
     except OSError as error:
-        raise Refused(error.strerror or str(error)) from error
+        raise DedupRefused(error.strerror or str(error)) from error
     if stat.S_ISLNK(st.st_mode):
-        raise Refused("a symbolic link (never followed)")
+        raise DedupRefused("a symbolic link (never followed)")
     if not stat.S_ISREG(st.st_mode):
-        raise Refused("not a regular file")
+        raise DedupRefused("not a regular file")
     if real_parent != parent:
-        raise Refused("a folder on its path is a symbolic link (never followed)")
+        raise DedupRefused("a folder on its path is a symbolic link (never followed)")
     return FileState.of(st)
 
 
 def check_indexed(row: DocRow, state: FileState) -> None:
     """Refuse ``row``'s file unless its size and mtime are still the indexed ones."""
     if (state.size, state.mtime_ns) != (row.size, row.mtime_ns):
-        raise Refused("changed since it was indexed (run `winnow index` again)")
+        raise DedupRefused("changed since it was indexed (run `winnow index` again)")
 
 
 def _open(path: str, expected: FileState) -> int:
@@ -155,7 +151,7 @@ def _open(path: str, expected: FileState) -> int:
     fd = os.open(path, flags)
     if not FileState.of(os.fstat(fd)).unchanged(expected):
         os.close(fd)
-        raise Refused("changed while being checked")
+        raise DedupRefused("changed while being checked")
     return fd
 
 
@@ -205,22 +201,22 @@ def _act(options: DedupOptions, keeper: str, keeper_state: FileState, path: str,
          state: FileState) -> str:
     """Do (or, in a dry run, check that one could do) the action on one duplicate."""
     if options.action == "link" and state.dev != keeper_state.dev:
-        raise Refused("on another file system than the kept copy (hard links cannot cross)")
+        raise DedupRefused("on another file system than the kept copy (hard links cannot cross)")
     if not options.apply or options.action == "list":
         return "planned"
     if not same_bytes(keeper, keeper_state, path, state):
-        raise Refused("content differs from the kept copy's (run `winnow index` again)")
+        raise DedupRefused("content differs from the kept copy's (run `winnow index` again)")
     # right before acting: both files are still the ones compared
     if not (current_state(keeper).unchanged(keeper_state)
             and current_state(path).unchanged(state)):
-        raise Refused("changed while being checked")
+        raise DedupRefused("changed while being checked")
     try:
         if options.action == "link":
             _link_over(keeper, path)
         else:
             os.unlink(path)
     except OSError as error:
-        raise Refused(error.strerror or str(error)) from error
+        raise DedupRefused(error.strerror or str(error)) from error
     return "done"
 
 
@@ -258,7 +254,7 @@ def dedup_group(number: int, rows: list[DocRow], options: DedupOptions) -> list[
                 continue
             statuses[row.path] = _act(options, keeper[0].path, keeper[1], row.path, state)
             acted.append((row, state))
-        except Refused as refused:
+        except DedupRefused as refused:
             out.append(Row(number, action, row.path, row.size, "skipped", str(refused)))
     freed = _freed(acted)
     out += [Row(number, action, row.path, row.size, statuses[row.path],

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import IO, Final
 
-from winnow.errors import InputError
+from winnow.errors import ArchiveRefused, InputError
 from winnow.fileio import printable
 
 #: File-name endings read as archives (lower-cased comparison).
@@ -83,10 +83,6 @@ class Member:
     path: str
     data: bytes
     where: str = ""  #: ``archive/member`` as stored, for messages
-
-
-class ArchiveRefused(InputError):
-    """The whole archive is unusable: corrupt, unreadable or over a limit."""
 
 
 def is_archive(name: str) -> bool:

@@ -39,7 +39,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, Protocol
 
-from winnow.errors import InputError
+from winnow.errors import ArchiveRefused, InputError
 from winnow.fileio import (
     DEFAULT_MAX_FILE_BYTES,
     FileChanged,
@@ -49,13 +49,7 @@ from winnow.fileio import (
 )
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document
-from winnow.sources.archives import (
-    ArchiveLimits,
-    ArchiveRefused,
-    RunBudget,
-    is_archive,
-    read_archive,
-)
+from winnow.sources.archives import ArchiveLimits, RunBudget, is_archive, read_archive
 
 Role = Literal["new", "archive", "base"]
 

@@ -1,0 +1,85 @@
+"""The error classes: all in winnow.errors, each with its own documented exit code."""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import pickle
+from pathlib import Path
+
+import pytest
+
+from winnow import errors
+from winnow.errors import (
+    EXIT_MEANINGS,
+    ArchiveRefused,
+    InputError,
+    InvalidLabels,
+    WinnowError,
+    error_classes,
+    exit_code_table,
+)
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "winnow"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
+
+#: Exception classes defined outside winnow.errors, each with its reason:
+#: fileio's refusals are OSErrors by contract (see winnow.errors' docstring);
+#: a private signal that never leaves its function is not an error.
+OUTSIDE = {
+    ("fileio.py", "NotRegularFile"), ("fileio.py", "FileChanged"),
+    ("fileio.py", "FileTooLarge"), ("sif/interesting.py", "_OutOfBudget"),
+}
+
+
+def test_every_error_class_states_its_own_documented_exit_code() -> None:
+    classes = error_classes()
+    assert len(classes) > 10 and classes[0] is WinnowError
+    for cls in classes:
+        assert "exit_code" in vars(cls), f"{cls.__name__} inherits its exit code"
+        assert cls.exit_code in EXIT_MEANINGS and cls.exit_code != 0, cls.__name__
+
+
+def test_the_documented_table_names_every_class_under_its_code() -> None:
+    table = exit_code_table()
+    assert table in DOCS.read_text(encoding="utf-8")
+    rows = {int(line.split("|")[1]): line for line in table.splitlines()[2:]}
+    for cls in error_classes()[1:]:
+        assert f"`{cls.__name__}`" in rows[cls.exit_code], cls.__name__
+    assert f"`{InvalidLabels.__name__}`" not in rows[1]
+
+
+#: Names a class derives from when it is an exception: Python's and winnow's.
+EXCEPTION_NAMES = {name for name, value in vars(builtins).items()
+                   if isinstance(value, type) and issubclass(value, BaseException)}
+EXCEPTION_NAMES |= {cls.__name__ for cls in error_classes()}
+
+
+def _exception_classes(path: Path) -> list[str]:
+    """Names of the classes in ``path`` that derive from an exception class."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+            and any(ast.unparse(base).rsplit(".", 1)[-1] in EXCEPTION_NAMES
+                    for base in node.bases)]
+
+
+def test_no_error_class_is_defined_outside_winnow_errors() -> None:
+    found = {(str(path.relative_to(SRC)), name)
+             for path in SRC.rglob("*.py") if path.name != "errors.py"
+             for name in _exception_classes(path)}
+    assert found == OUTSIDE
+
+
+@pytest.mark.parametrize("cls", [InputError, ArchiveRefused, InvalidLabels])
+def test_input_errors_survive_worker_processes(cls: type[InputError]) -> None:
+    error = pickle.loads(pickle.dumps(cls("a.zip", "corrupt")))
+    assert type(error) is cls and (error.path, error.reason) == ("a.zip", "corrupt")
+
+
+def test_errors_module_has_no_dependencies() -> None:
+    tree = ast.parse(Path(errors.__file__).read_text(encoding="utf-8"))
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    imported |= {node.module or "" for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom)}
+    assert imported <= {"__future__", "typing"}
