@@ -160,7 +160,8 @@ class _Matcher:
         if len(rows) >= 2:
             ids = np.array([row.id for row in rows], dtype=np.int32)
             by_id = {row.id: row for row in rows}
-            for x, y, shared in zip(*index.shared_counts(ids, 1 << 30), strict=True):
+            counts = index.pair_counts(ids, 1 << 30)
+            for x, y, shared in zip(counts.a, counts.b, counts.shared, strict=True):
                 (sx, rx), (sy, ry) = rel_of[int(x)], rel_of[int(y)]
                 if sx == sy:
                     continue

@@ -30,6 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.index.store import DocRow, FingerprintIndex
+from winnow.tables import PairCounter
 
 IntArray = npt.NDArray[np.int64]
 
@@ -107,16 +108,17 @@ def _suffix(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOptions) -> Pairs:
-    """Pairs of ``docs`` sharing fingerprints, with the filters applied."""
+def load_pairs(table: PairCounter, docs: list[DocRow], options: GroupOptions) -> Pairs:
+    """Pairs of ``docs`` sharing fingerprints, with the filters applied: any
+    fingerprint table that holds them (their ``id`` its owner ids) counts them."""
     if len(docs) < 2:
         empty = np.zeros(0, dtype=np.int64)
         return Pairs(docs, empty, empty, empty)
     ids = np.array([row.id for row in docs], dtype=np.int64)
     position = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
     position[ids] = np.arange(ids.size)
-    a_id, b_id, shared = index.shared_counts(ids.astype(np.int32), options.max_df)
-    a, b = position[a_id], position[b_id]
+    counts = table.pair_counts(ids, options.max_df)
+    a, b, shared = position[counts.a], position[counts.b], counts.shared
     keep = np.ones(a.size, dtype=bool)
     if not options.mix_kinds:
         kinds = np.array([row.kind for row in docs])
