@@ -26,7 +26,7 @@ from winnow.frontends.options import (
 )
 
 if TYPE_CHECKING:
-    from winnow.frontends.base import DocumentFrontEnd, FrontEnd
+    from winnow.frontends.base import DocumentFrontEnd
     from winnow.frontends.dispatch import (
         FRONTENDS,
         UnknownFrontEnd,
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 _LAZY = {
     "FRONTENDS": "dispatch", "UnknownFrontEnd": "dispatch", "UnreadableContent": "dispatch",
     "choose_frontend": "dispatch", "make_document": "dispatch", "read_document": "dispatch",
-    "DocumentFrontEnd": "base", "FrontEnd": "base", "UnknownLanguage": "lexpygments",
+    "DocumentFrontEnd": "base", "UnknownLanguage": "lexpygments",
 }
 
 
@@ -69,7 +69,6 @@ __all__ = [
     "FRONTENDS",
     "Document",
     "DocumentFrontEnd",
-    "FrontEnd",
     "FrontEndOptions",
     "UnknownFrontEnd",
     "UnknownLanguage",
