@@ -18,7 +18,7 @@ from winnow.cli.common import (
 from winnow.cli.index import db_option
 from winnow.errors import InputError, InvalidConfig, WinnowError
 from winnow.index import FingerprintIndex
-from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
+from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
 from winnow.sif.render import write_dedup
 
 
@@ -36,7 +36,7 @@ from winnow.sif.render import write_dedup
 @format_option()
 @output_option
 def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, dry_run: bool,
-                  keep: str, fmt: str, out_path: Path | None) -> None:
+                  keep: KeepRule, fmt: str, out_path: Path | None) -> None:
     """List the exact duplicates in the index (the files under PATHS, if given)
     with the bytes they take, or replace them by hard links or delete them.
 

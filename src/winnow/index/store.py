@@ -42,6 +42,7 @@ import numpy.typing as npt
 from winnow.errors import IndexBusy, IndexCorrupt, IndexMismatch
 from winnow.index.connection import connect, quote_identifier, refuse_special
 from winnow.index.params import FORMAT_VERSION, IndexParams
+from winnow.model import Kind
 from winnow.tables import PairCounts, SharedCounts
 
 _SCHEMA = (
@@ -59,29 +60,31 @@ FLUSH_ROWS = 1_000_000
 
 @dataclass(frozen=True)
 class DocRow:
-    """One indexed file as stored."""
+    """One indexed file as stored; ``frontend`` is ``None`` for a file only
+    checksummed (too large to fingerprint)."""
 
     id: int
     path: str
     size: int
     mtime_ns: int
     checksum: str
-    kind: str
-    frontend: str
+    kind: Kind
+    frontend: str | None
     n_fp: int
     n_distinct: int
 
 
 @dataclass(frozen=True)
 class NewDocument:
-    """A fingerprinted file ready to store (``hashes``/``positions`` aligned)."""
+    """A fingerprinted file ready to store (``hashes``/``positions`` aligned);
+    ``frontend`` is ``None`` for a file only checksummed (no fingerprints)."""
 
     path: str
     size: int
     mtime_ns: int
     checksum: str
-    kind: str
-    frontend: str
+    kind: Kind
+    frontend: str | None
     hashes: npt.NDArray[np.int64]
     positions: npt.NDArray[np.int64]
 
