@@ -4,9 +4,11 @@ A configuration (:class:`winnow.config.WinnowConfig`), ``--method`` on the
 command line and the parameters an index stores all name a method of
 :data:`SELECTORS`; :func:`selector_for` turns a configuration into the
 selector object the engine, compare and the index call.  Adding a method is
-one class here (or in its own engine module, like
-:class:`winnow.engine.anchors.Anchors`) decorated with :func:`register`,
-and its name in :data:`winnow.config.METHODS` (a test checks they agree).
+one class here (or in an engine module of its own, like
+:class:`winnow.engine.anchors.Anchors`) decorated with :func:`register`;
+its name goes in :data:`winnow.config.METHODS` too, which the CLI and a
+config read without loading the engine (a test checks both agree), and a
+parameter of a new kind becomes a :class:`WinnowConfig` field.
 """
 
 from __future__ import annotations
@@ -26,14 +28,14 @@ from winnow.engine.hashing import HashArray, kgram_hashes
 from winnow.engine.selection import (
     Fingerprints,
     _check_bits,
-    _check_hashes,
     _check_positive,
-    _compiled,
     _pack,
     bottom_n,
     mod_p,
+    robust_winnow,
     safe_mod_p,
     sif_select,
+    winnow,
     winnow_units,
 )
 from winnow.errors import InvalidConfig
@@ -124,8 +126,7 @@ class Winnowing(Selector):
         return cls(w=_check_positive("w", w))
 
     def select(self, hashes: npt.ArrayLike) -> Fingerprints:
-        array = _check_hashes(hashes)
-        return _pack(array, _compiled().winnow_positions(array, self.w, self.robust))
+        return robust_winnow(hashes, self.w) if self.robust else winnow(hashes, self.w)
 
     def fingerprint(self, units: npt.ArrayLike, k: int, seed: int) -> Fingerprints:
         return winnow_units(units, k, self.w, robust=self.robust, seed=seed)
