@@ -26,8 +26,7 @@ from pathlib import Path
 
 PEERS = Path(os.environ.get("WINNOW_PEERS_SCRIPTS", "/work/shared/peers"))
 ROOT = Path(__file__).resolve().parent.parent
-WINNOW = [sys.executable, "-m", "winnow.cli"] if os.environ.get("WINNOW_AS_MODULE") else [
-    str(Path(sys.executable).with_name("winnow"))]
+WINNOW = [str(Path(sys.executable).with_name("winnow"))]
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ Fast because it skips the CLI: each file is read and normalised once per
 front-end setting, fingerprinted once per ``(k, w, literal k, seed)`` (with
 ``--literal-k``, in both channels as ``winnow compare`` does), and only the labelled
 pairs are scored, with the same formulas as :mod:`winnow.matching.scores`
-(and the IDF of :func:`winnow.matching.counting.idf_weights`) plus candidate
+(and the IDF of :func:`winnow.tables.idf_weights`) plus candidate
 scores not (yet) offered by ``winnow compare``:
 
 * ``wdice``: IDF-weighted Dice, ``2 Σ_{h∈S} idf(h) / (W_a + W_b)``;
@@ -37,10 +37,10 @@ from winnow.evaluation import LabelSet, evaluate, evaluation_rows, load_labels
 from winnow.frontends import FrontEndOptions
 from winnow.matching import CompareOptions
 from winnow.matching.compare import literal_config
-from winnow.matching.counting import idf_weights
 from winnow.matching.prints import distinct, document_prints
 from winnow.model import Document
 from winnow.sources.submissions import ReadOptions, load_submission
+from winnow.tables import idf_weights
 
 SCORES = ("dice", "jaccard", "containment-max", "weighted", "wdice", "wjaccard", "wcosine",
           "cosine")

@@ -20,10 +20,10 @@ from collections.abc import Mapping, Sequence
 from winnow.config import WinnowConfig
 from winnow.errors import InputError
 from winnow.matching import CompareOptions, ComparisonResult, compare
+from winnow.model import Role
 from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import (
     ReadOptions,
-    Role,
     SourceFile,
     SubmissionSource,
     load_submissions,

@@ -13,14 +13,15 @@ the on-disk index, which refuses to be used with different parameters.
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
 from winnow.errors import InvalidConfig
 
-#: The selection methods :func:`winnow.select_fingerprints` knows.
-METHODS: Final = ("winnow", "robust", "mod-p", "safe-mod-p", "sif", "bottom-n")
+#: The names of the selection methods (:data:`winnow.engine.selectors.SELECTORS`,
+#: where each is implemented with its parameters and their defaults), here so that
+#: a config is validated and the CLI lists them without loading the engine.
+METHODS: Final = ("winnow", "robust", "mod-p", "safe-mod-p", "sif", "bottom-n", "anchors")
 
 #: Default hash seed.  Changing it changes every stored hash (an index-format bump).
 DEFAULT_SEED: Final = 0
@@ -30,9 +31,11 @@ DEFAULT_SEED: Final = 0
 class WinnowConfig:
     """Fingerprinting parameters, validated on construction.
 
-    ``p`` (mod-p, safe-mod-p), ``bits`` (sif) and ``n`` (bottom-n) are the
-    method's own parameters; ``None`` means the method's documented default,
-    resolved by :meth:`method_params`.
+    ``p`` (mod-p, safe-mod-p), ``bits`` (sif), ``n`` (bottom-n) and
+    ``anchors`` (anchors: the strings whose occurrences start a fingerprint)
+    are the method's own parameters; ``None`` means the method's documented
+    default, resolved by its selector
+    (:func:`winnow.engine.selectors.selector_for`).
     """
 
     k: int = 50
@@ -42,9 +45,16 @@ class WinnowConfig:
     p: int | None = None
     bits: int | None = None
     n: int | None = None
+    anchors: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         problems: list[str] = []
+        if self.anchors is not None:  # a list read back from JSON: stored as a tuple
+            object.__setattr__(self, "anchors", tuple(self.anchors))
+            if not self.anchors or not all(isinstance(a, str) and a for a in self.anchors):
+                problems.append(f"anchors must be non-empty strings, got {self.anchors!r}")
+        elif self.method == "anchors":
+            problems.append("the anchors method needs at least one anchor")
         for name in ("k", "t", "seed"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -77,39 +87,10 @@ class WinnowConfig:
         """The winnowing window, ``t - k + 1`` (paper, section 3)."""
         return self.t - self.k + 1
 
-    def method_params(self) -> dict[str, int]:
-        """The keyword parameters :func:`select_fingerprints` gets for ``method``."""
-        return method_defaults(self.method, self.k, self.w, p=self.p, bits=self.bits, n=self.n)
-
     def as_dict(self) -> dict[str, Any]:
-        """Plain-data form, for JSON output and the index's stored parameters."""
-        return {**asdict(self), "w": self.w}
+        """Plain-data form, for JSON output and the index's stored parameters
+        (``anchors`` only when set, as a list)."""
+        data = {**asdict(self), "w": self.w}
+        anchors = data.pop("anchors")
+        return data if anchors is None else {**data, "anchors": list(anchors)}
 
-
-def method_defaults(
-    method: str, k: int, w: int, *, p: int | None, bits: int | None, n: int | None
-) -> dict[str, int]:
-    """Resolve a method's own parameters, filling documented defaults.
-
-    * mod-p: ``p = round((w + 1) / 2)``, the density of winnowing (section 3.1.1).
-    * safe-mod-p: ``p = round(w / ln w)``, the optimum of section 3.1.2.
-    * sif: ``bits = 8`` (Manber selects hashes whose last 8 bits are zero) and
-      ``k`` to skip overlapping k-grams.
-    * bottom-n: ``n = 100``.
-    """
-    if method == "mod-p":
-        return {"p": p if p is not None else max(1, round((w + 1) / 2))}
-    if method == "safe-mod-p":
-        return {"p": p if p is not None else optimal_safe_p(w)}
-    if method == "sif":
-        return {"bits": bits if bits is not None else 8, "k": k}
-    if method == "bottom-n":
-        return {"n": n if n is not None else 100}
-    return {}
-
-
-def optimal_safe_p(w: int) -> int:
-    """The ``p`` minimising Safe 0 mod p's density, ``1 / P0`` with ``P0 = ln(w)/w``."""
-    if w < 3:
-        return 1
-    return max(1, round(w / math.log(w)))

@@ -16,6 +16,13 @@ import numpy.typing as npt
 
 Kind = Literal["text", "binary"]
 
+#: A submission's part in a comparison: ``new``, a submission of this batch;
+#: ``archive`` (``--archive``, earlier years), compared with new submissions
+#: only, never with each other; ``base`` (``--base``), the starter code whose
+#: fingerprints are never counted as shared.  Results hold ``new`` and
+#: ``archive`` submissions only.
+Role = Literal["new", "archive", "base"]
+
 
 @dataclass(frozen=True, slots=True)
 class Span:

@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import winnow
-from winnow.config import optimal_safe_p
 from winnow.engine import mod_p, robust_winnow, safe_mod_p
 from winnow.engine import winnow as plain_winnow
+from winnow.engine.selectors import optimal_safe_p
 
 K, W = 50, 100
 

@@ -6,7 +6,8 @@ import dataclasses
 
 import pytest
 
-from winnow.config import WinnowConfig, optimal_safe_p
+from winnow.config import METHODS, WinnowConfig
+from winnow.engine.selectors import SELECTORS, optimal_safe_p, selector_for
 from winnow.errors import InvalidConfig
 
 
@@ -41,7 +42,22 @@ def test_t_equal_to_k_is_a_window_of_one() -> None:
      ("sif", {"bits": 8, "k": 50}), ("bottom-n", {"n": 100}), ("winnow", {})],
 )
 def test_method_defaults(method: str, expected: dict[str, int]) -> None:
-    assert WinnowConfig(method=method).method_params() == expected
+    assert selector_for(WinnowConfig(method=method)).params() == expected
+
+
+def test_the_config_names_every_registered_selector() -> None:
+    assert tuple(SELECTORS) == METHODS
+    for cls in SELECTORS.values():  # every parameter a selector reads is a config field
+        assert set(cls.takes) <= {f.name for f in dataclasses.fields(WinnowConfig)}
+
+
+def test_anchors_need_anchors_and_survive_the_round_trip() -> None:
+    with pytest.raises(InvalidConfig, match="needs at least one anchor"):
+        WinnowConfig(method="anchors")
+    config = WinnowConfig(method="anchors", anchors=["th", "ab"])  # type: ignore[arg-type]
+    assert config.anchors == ("th", "ab")
+    assert config.as_dict()["anchors"] == ["th", "ab"]
+    assert "anchors" not in WinnowConfig().as_dict()
 
 
 def test_optimal_safe_p_is_w_over_ln_w() -> None:

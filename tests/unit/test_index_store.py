@@ -87,8 +87,9 @@ def test_lookup_counts_distinct_and_occurrences(tmp_path: Path) -> None:
         ids = {d.path: d.id for d in index.documents()}
         rows = {r[0]: r[1:] for r in index.lookup(np.array([2, 3, 3, 7], dtype=np.int64))}
         assert rows == {ids["/a"]: (2, 3), ids["/b"]: (1, 1)}
-        a, b, shared = index.shared_counts(np.array(list(ids.values()), dtype=np.int32), 10)
-        assert list(zip(a.tolist(), b.tolist(), shared.tolist(), strict=True)) == [
+        counts = index.shared_counts(np.array(list(ids.values()), dtype=np.int32), 10)
+        assert list(zip(counts.a.tolist(), counts.b.tolist(), counts.shared.tolist(),
+                        strict=True)) == [
             (ids["/a"], ids["/b"], 1)]
         assert index.documents(["/a"])[0].n_distinct == 3
 

@@ -218,6 +218,7 @@ def test_files_over_the_size_limit_are_checksummed_only(tree: Path, tmp_path: Pa
         rows = {Path(d.path).name: d for d in index.documents()}
         assert summary.checksum_only == 3  # b.txt and big-copy.txt (7000 B), sub/c.txt
         assert rows["a.txt"].n_fp > 0 and rows["b.txt"].n_fp == rows["c.txt"].n_fp == 0
+        assert rows["a.txt"].frontend == "bytes" and rows["b.txt"].frontend is None
         assert rows["b.txt"].checksum == rows["big-copy.txt"].checksum
         from winnow.sif.fingerprinting import checksum
         from winnow.sif.groups import GroupOptions, find_groups

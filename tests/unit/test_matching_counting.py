@@ -9,14 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from winnow.matching.counting import (
-    count_shared,
-    distinct_postings,
-    group_bounds,
-    idf_weights,
-    resolve_cap,
-)
+from winnow.matching.counting import count_shared, group_bounds, resolve_cap
 from winnow.matching.scores import pair_scores, rank
+from winnow.tables import idf_weights
+
+
+def distinct_postings(hashes: np.ndarray, owners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct ``(hash, owner)`` rows, sorted by hash then owner."""
+    rows = np.unique(np.stack([hashes.astype(np.uint64), owners.astype(np.uint64)], axis=1)
+                     .reshape(-1, 2), axis=0)
+    return rows[:, 0].astype(np.uint64), rows[:, 1].astype(np.int64)
 
 
 def _rows(sets: list[set[int]]) -> tuple[np.ndarray, np.ndarray]:

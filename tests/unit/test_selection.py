@@ -22,6 +22,7 @@ from winnow.engine import (
     winnow_units,
 )
 from winnow.engine import winnow as plain_winnow
+from winnow.engine.selectors import SELECTORS
 from winnow.errors import InvalidConfig
 
 # Small value ranges give many ties (low entropy); wide ones behave like hashes.
@@ -98,9 +99,13 @@ def test_each_window_has_a_selected_position() -> None:
         assert chosen[0] <= 9 and chosen[-1] >= len(hashes) - 10
 
 
+#: The methods that select from k-gram hashes (anchors select from the units).
+HASH_METHODS = [m for m in winnow.METHODS if SELECTORS[m].from_hashes]
+
+
 def test_select_fingerprints_dispatch_and_structured_result() -> None:
     hashes = winnow.kgram_hashes(np.random.default_rng(1).integers(0, 256, 4000), 5)
-    for method in winnow.METHODS:
+    for method in HASH_METHODS:
         params = {"k": 5} if method == "sif" else {}
         selected = winnow.select_fingerprints(hashes, 8, method, **params)
         assert selected.dtype.names == ("hash", "pos")
@@ -130,8 +135,29 @@ def test_window_must_be_positive() -> None:
         winnow.select_fingerprints(np.arange(10, dtype=np.uint64), 0)
 
 
-def test_empty_input_selects_nothing() -> None:
+def test_every_method_is_reachable_from_a_config() -> None:
+    units = np.random.default_rng(2).integers(97, 101, 4000).astype(np.uint8)  # a-d
+    hashes = winnow.kgram_hashes(units, 5)
     for method in winnow.METHODS:
+        config = winnow.WinnowConfig(k=5, t=12, method=method, anchors=("ab", "dc"))
+        selected = winnow.fingerprint(units, config)
+        assert selected.dtype.names == ("hash", "pos")
+        assert len(selected) > 0
+        assert np.array_equal(selected["hash"], hashes[selected["pos"]])
+        if method in HASH_METHODS:
+            params = {"k": 5} if method == "sif" else {}
+            expected = winnow.select_fingerprints(hashes, config.w, method, **params)
+            assert np.array_equal(selected, expected)
+
+
+def test_anchors_select_from_units_only() -> None:
+    with pytest.raises(InvalidConfig, match="not from hashes"):
+        winnow.select_fingerprints(np.arange(10, dtype=np.uint64), 3, "anchors",
+                                   anchors=("a",))
+
+
+def test_empty_input_selects_nothing() -> None:
+    for method in HASH_METHODS:
         params = {"k": 5} if method == "sif" else {}
         assert len(winnow.select_fingerprints(np.zeros(0, np.uint64), 4, method, **params)) == 0
 

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from winnow.engine import fingerprint
+from winnow.errors import InvalidConfig
 from winnow.index import SIF_DEFAULT, FingerprintIndex
 from winnow.sif.build import update_index
 from winnow.sif.groups import GroupOptions, find_groups, load_pairs, representatives
@@ -204,3 +205,13 @@ def test_greedy_fallback_gives_maximal_cliques_covering_every_edge(
     assert set(greedy) <= exact
     edges = {frozenset((a, b)) for a in graph for b in graph[a]}
     assert all(any(e <= c for c in greedy) for e in edges)  # every similar pair shown
+
+
+def test_group_options_are_validated_with_every_problem_at_once() -> None:
+    with pytest.raises(InvalidConfig) as caught:
+        GroupOptions(threshold=150.0, size_ratio=2.0, max_df=1)
+    assert [p.split(" must")[0] for p in caught.value.problems] == [
+        "threshold", "size_ratio", "max_df"]
+    with pytest.raises(InvalidConfig, match="threshold"):
+        GroupOptions(threshold=float("nan"))
+    assert GroupOptions(threshold=0.0, size_ratio=1.0, max_df=2).max_df == 2

@@ -121,11 +121,13 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
     Raises :class:`click.UsageError` on bad values."""
     read = read_options_of(params)
     try:
+        anchors = tuple(params.get("anchors", ())) or None
         config, frontend_configs = default_configs(subs, read, method=params["method"],
-                                                   seed=params["seed"])
+                                                   seed=params["seed"], anchors=anchors)
         if params["k"] is not None or params["t"] is not None:
             k, t = resolve_kt(params["k"], params["t"], (config.k, config.t))
-            config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"])
+            config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"],
+                                  anchors=anchors)
             frontend_configs = {}
         options = CompareOptions(
             max_occurrences=params["max_occurrences"], top=params.get("top", 0),

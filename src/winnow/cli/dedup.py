@@ -11,7 +11,7 @@ from winnow.cli.options import db_option, format_option, output_option
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
-from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
+from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
 
 
 @click.command("dedup")
@@ -28,7 +28,7 @@ from winnow.sif.dedup import KEEP_RULES, DedupOptions, deduplicate
 @format_option()
 @output_option()
 def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, dry_run: bool,
-                  keep: str, fmt: str, out_path: Path | None) -> None:
+                  keep: KeepRule, fmt: str, out_path: Path | None) -> None:
     """List the exact duplicates in the index (the files under PATHS, if given)
     with the bytes they take, or replace them by hard links or delete them.
 

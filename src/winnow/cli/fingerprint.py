@@ -67,9 +67,9 @@ def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
 @format_option()
 @output_option()
 def fingerprint_command(
-    files: tuple[Path, ...], k: int | None, t: int | None, method: str, seed: int,
-    frontend: str | None, lang: str | None, unit: str, keep: tuple[str, ...], fmt: str,
-    out_path: Path | None,
+    files: tuple[Path, ...], k: int | None, t: int | None, method: str,
+    anchors: tuple[str, ...], seed: int, frontend: str | None, lang: str | None, unit: str,
+    keep: tuple[str, ...], fmt: str, out_path: Path | None,
 ) -> None:
     """Print the fingerprints selected for each FILE, with positions, lines and density.
 
@@ -87,7 +87,7 @@ def fingerprint_command(
 
     def described(docs: Iterable[Document]) -> Iterator[dict[str, Any]]:
         for doc in docs:
-            config = build_config(k, t, method, seed,
+            config = build_config(k, t, method, seed, anchors=anchors,
                                   defaults=default_params(doc.frontend, options))
             yield describe(doc, config)
 

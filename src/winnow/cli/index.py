@@ -18,9 +18,15 @@ import click
 from tqdm import tqdm
 
 from winnow.cli.common import exit_with, fail, output
-from winnow.cli.options import db_option, format_option, jobs_option, output_option
+from winnow.cli.options import (
+    anchor_option,
+    db_option,
+    format_option,
+    jobs_option,
+    output_option,
+)
 from winnow.cli.outputs import check_outputs
-from winnow.config import METHODS, WinnowConfig
+from winnow.config import METHODS
 from winnow.errors import EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
@@ -38,11 +44,13 @@ def params_options(func: F) -> F:
                      help="k-gram length in front-end units (sif default 50 bytes)."),
         click.option("-t", "t", type=int, default=None,
                      help="Guarantee threshold for winnowing methods (default k + 99)."),
-        click.option("--method", type=click.Choice(METHODS), default=None,
+        click.option("--method", "--selection", "method", type=click.Choice(METHODS),
+                     default=None,
                      help="Fingerprint selection (default sif: hash's last --bits bits zero, "
                           "no overlaps)."),
         click.option("--bits", type=int, default=None,
                      help="sif selection: keep about one k-gram in 2^bits (default 8)."),
+        anchor_option,
         click.option("--seed", type=int, default=None, help="Hash seed (default 0)."),
         click.option("--frontend", default=None,
                      help="Front-end: bytes (default, sif's way), text, code, auto ..."),
@@ -78,13 +86,13 @@ def frontend_option(item: str) -> tuple[str, Any]:
 
 def build_params(k: int | None, t: int | None, method: str | None, bits: int | None,
                  seed: int | None, frontend: str | None,
-                 frontend_options: tuple[str, ...]) -> IndexParams | None:
-    """The requested parameters, or ``None`` when none was given."""
-    if all(v is None for v in (k, t, method, bits, seed, frontend)) and not frontend_options:
+                 frontend_options: tuple[str, ...], anchors: tuple[str, ...] = ()
+                 ) -> IndexParams | None:
+    """The requested parameters (defaults: :meth:`IndexParams.create`), or
+    ``None`` when none was given."""
+    if all(v is None for v in (k, t, method, bits, seed, frontend)) and not (
+            frontend_options or anchors):
         return None
-    method = method or "sif"
-    k_value = 50 if k is None else k
-    t_value = t if t is not None else (k_value if method == "sif" else k_value + 99)
     fe_options: dict[str, Any] = {}
     for item in frontend_options:
         name, value = frontend_option(item)
@@ -99,12 +107,11 @@ def build_params(k: int | None, t: int | None, method: str | None, bits: int | N
     except (TypeError, ValueError) as error:
         raise click.UsageError(f"bad --frontend-option: {error}") from error
     try:
-        config = WinnowConfig(k=k_value, t=t_value, method=method, seed=seed or 0,
-                              bits=bits if bits is not None or method != "sif" else 8)
+        return IndexParams.create(k=k, t=t, method=method, seed=seed, frontend=frontend,
+                                  frontend_options=fe_options, bits=bits,
+                                  anchors=anchors or None)
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
-    return IndexParams(config=config, frontend=frontend or "bytes",
-                       frontend_options=fe_options)
 
 
 def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, jobs: int | None,
@@ -189,7 +196,8 @@ def report_missing(summary: BuildSummary) -> bool:
 @click.option("--show-skipped", is_flag=True, help="List every skipped path.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
 def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | None,
-                  method: str | None, bits: int | None, seed: int | None,
+                  method: str | None, bits: int | None, anchors: tuple[str, ...],
+                  seed: int | None,
                   frontend: str | None, frontend_options: tuple[str, ...], jobs: int,
                   follow_links: bool, max_mb: int, remove: bool, info: bool, compact: bool,
                   show_skipped: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
@@ -200,7 +208,7 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
     transaction: interrupted, the index keeps its previous state.  The
     summary goes to standard error; --format and -o apply to --info.
     """
-    params = build_params(k, t, method, bits, seed, frontend, frontend_options)
+    params = build_params(k, t, method, bits, seed, frontend, frontend_options, anchors)
     check_outputs([out_path] if info else [], inputs=paths, index=db)
     if info:
         print_info(db, fmt, out_path)

@@ -120,8 +120,16 @@ def threshold_option(help: str, default: float = 0.5) -> Callable[[F], F]:
                         help=help)
 
 
+#: ``--anchor TEXT``: the strings of the ``anchors`` selection method (repeatable).
+anchor_option = click.option(
+    "--anchor", "anchors", multiple=True, metavar="TEXT",
+    help="With --method anchors: fingerprint the k-gram at each occurrence of TEXT "
+         "(repeatable; sif's anchors).")
+
+
 def engine_options(func: F) -> F:
-    """``-k``, ``-t``, ``--method`` and ``--seed``, named as in the paper."""
+    """``-k``, ``-t``, ``--method`` (or ``--selection``), ``--anchor`` and
+    ``--seed``, named as in the paper."""
     return _apply(func, [
         click.option("-k", "k", type=int, default=None,
                      help="Noise threshold: k-gram length in code units "
@@ -129,8 +137,10 @@ def engine_options(func: F) -> F:
         click.option("-t", "t", type=int, default=None,
                      help="Guarantee threshold: matches this long are always found "
                           "(default: keeps the front-end's window w = t - k + 1)."),
-        click.option("--method", type=click.Choice(METHODS), default="robust",
-                     show_default=True, help="Fingerprint selection method."),
+        click.option("--method", "--selection", "method", type=click.Choice(METHODS),
+                     default="robust", show_default=True,
+                     help="Fingerprint selection method."),
+        anchor_option,
         click.option("--seed", type=int, default=0, show_default=True,
                      help="Hash seed (every stored hash depends on it)."),
     ])
@@ -147,11 +157,12 @@ def resolve_kt(k: int | None, t: int | None, defaults: tuple[int, int]) -> tuple
 
 
 def build_config(k: int | None, t: int | None, method: str, seed: int,
-                 *, defaults: tuple[int, int]) -> WinnowConfig:
+                 *, defaults: tuple[int, int], anchors: tuple[str, ...] = ()) -> WinnowConfig:
     """Turn the engine options into a validated config, or a usage error."""
     k_value, t_value = resolve_kt(k, t, defaults)
     try:
-        return WinnowConfig(k=k_value, t=t_value, method=method, seed=seed)
+        return WinnowConfig(k=k_value, t=t_value, method=method, seed=seed,
+                            anchors=anchors or None)
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
 

@@ -34,13 +34,14 @@ from winnow.sif.groups import GroupOptions
 @format_option()
 @output_option()
 def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int | None,
-                 method: str | None, bits: int | None, seed: int | None,
+                 method: str | None, bits: int | None, anchors: tuple[str, ...],
+                 seed: int | None,
                  frontend: str | None, frontend_options: tuple[str, ...], threshold: float,
                  size_ratio: float | None, same_suffix: bool, mix_kinds: bool, max_df: int,
                  include_empty: bool, interesting: bool, jobs: int,
                  follow_links: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Find identical and similar files under PATHS in one command (index + groups)."""
-    params = build_params(k, t, method, bits, seed, frontend, frontend_options)
+    params = build_params(k, t, method, bits, seed, frontend, frontend_options, anchors)
     check_outputs([out_path], inputs=paths, index=db)
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)

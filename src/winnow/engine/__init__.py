@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.engine.anchors import anchor_fingerprints, anchor_positions
+from winnow.engine.anchors import Anchors, anchor_fingerprints, anchor_positions
 from winnow.engine.hashing import HashArray, kgram_hash_reference, kgram_hashes
 from winnow.engine.selection import (
     FINGERPRINT_DTYPE,
@@ -21,30 +21,39 @@ from winnow.engine.selection import (
     query_winnow,
     robust_winnow,
     safe_mod_p,
-    select_fingerprints,
     sif_select,
     winnow,
     winnow_units,
+)
+from winnow.engine.selectors import (
+    SELECTORS,
+    Selector,
+    optimal_safe_p,
+    register,
+    select_fingerprints,
+    selector,
+    selector_for,
 )
 
 
 def fingerprint(units: npt.ArrayLike, config: WinnowConfig) -> Fingerprints:
     """Hash the k-grams of ``units`` and select fingerprints as ``config`` says.
 
-    The same result as ``select_fingerprints(kgram_hashes(units, k), w, method)``;
-    winnowing and robust winnowing run fused (one pass, no array of all hashes).
+    The method is ``config``'s selector (:func:`selector_for`); for the methods
+    that select from hashes, the same result as
+    ``select_fingerprints(kgram_hashes(units, k), w, method)``.  Winnowing and
+    robust winnowing run fused (one pass, no array of all hashes).
     """
-    if config.method in ("winnow", "robust"):
-        return winnow_units(units, config.k, config.w, robust=config.method == "robust",
-                            seed=config.seed)
-    hashes = kgram_hashes(units, config.k, seed=config.seed)
-    return select_fingerprints(hashes, config.w, config.method, **config.method_params())
+    return selector_for(config).fingerprint(units, config.k, config.seed)
 
 
 __all__ = [
     "FINGERPRINT_DTYPE",
+    "SELECTORS",
+    "Anchors",
     "Fingerprints",
     "HashArray",
+    "Selector",
     "anchor_fingerprints",
     "anchor_positions",
     "as_pairs",
@@ -54,10 +63,14 @@ __all__ = [
     "kgram_hash_reference",
     "kgram_hashes",
     "mod_p",
+    "optimal_safe_p",
     "query_winnow",
+    "register",
     "robust_winnow",
     "safe_mod_p",
     "select_fingerprints",
+    "selector",
+    "selector_for",
     "sif_select",
     "winnow",
     "winnow_units",

@@ -7,11 +7,15 @@ anchor share that fingerprint, wherever the passage sits.
 
 Anchors are located with an Aho-Corasick automaton (``pyahocorasick``), so the
 cost is linear in the document length whatever the number of anchors.
+:class:`Anchors` makes it a selection method like the others
+(``method="anchors"``, ``--method anchors --anchor TEXT``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 import ahocorasick
 import numpy as np
@@ -20,6 +24,7 @@ import numpy.typing as npt
 from winnow.config import DEFAULT_SEED
 from winnow.engine.hashing import as_units, kgram_hashes
 from winnow.engine.selection import Fingerprints, _pack
+from winnow.engine.selectors import Selector, register
 from winnow.errors import InvalidConfig
 
 _MAX_UNIT = 0x10FFFF
@@ -74,3 +79,35 @@ def anchor_fingerprints(
     starts = anchor_positions(array, anchors)
     starts = starts[starts < hashes.shape[0]]
     return _pack(hashes, starts)
+
+
+@register
+@dataclass(frozen=True)
+class Anchors(Selector):
+    """sif's anchors as a selection method: the k-gram at every occurrence of
+    one of ``anchors`` (UTF-8 strings, matched against the units as bytes or
+    characters; a front-end whose units are token ids rarely contains them)."""
+
+    name: ClassVar[str] = "anchors"
+    takes: ClassVar[tuple[str, ...]] = ("anchors",)
+    from_hashes: ClassVar[bool] = False
+    anchors: tuple[str, ...]
+
+    @classmethod
+    def create(cls, k: int | None, w: int, given: Mapping[str, Any]) -> Selector:
+        anchors = tuple(given.get("anchors") or ())
+        if not anchors:
+            raise InvalidConfig(["the anchors method needs at least one anchor"])
+        for anchor in anchors:
+            _anchor_text(anchor)  # refuses empty and out-of-range anchors now
+        return cls(anchors=anchors)
+
+    def select(self, hashes: npt.ArrayLike) -> Fingerprints:
+        raise InvalidConfig(["anchors select at positions in the units, not from hashes: "
+                             "use winnow.fingerprint(units, config)"])
+
+    def fingerprint(self, units: npt.ArrayLike, k: int, seed: int) -> Fingerprints:
+        return anchor_fingerprints(units, k, self.anchors, seed=seed)
+
+    def params(self) -> dict[str, Any]:
+        return {"anchors": list(self.anchors)}

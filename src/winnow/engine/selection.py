@@ -8,13 +8,12 @@ the k-gram, so the fingerprint covers units ``[pos, pos + k)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from winnow.config import DEFAULT_SEED, METHODS, method_defaults
+from winnow.config import DEFAULT_SEED
 from winnow.engine.hashing import HashArray, as_units, hash_base, hash_key
 from winnow.errors import InvalidConfig
 
@@ -54,6 +53,12 @@ def _check_positive(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
         raise InvalidConfig([f"{name} must be an integer >= 1, got {value!r}"])
     return int(value)
+
+
+def _check_bits(bits: object) -> int:
+    if isinstance(bits, bool) or not isinstance(bits, int | np.integer) or not 0 <= bits <= 63:
+        raise InvalidConfig([f"bits must be an integer in [0, 63], got {bits!r}"])
+    return int(bits)
 
 
 def winnow(hashes: npt.ArrayLike, w: int) -> Fingerprints:
@@ -102,9 +107,8 @@ def sif_select(hashes: npt.ArrayLike, bits: int, k: int) -> Fingerprints:
     last ``bits`` bits are zero (about one in ``2^bits``), never overlapping —
     after selecting k-gram ``i`` the next candidate is ``i + k``."""
     array = _check_hashes(hashes)
-    if isinstance(bits, bool) or not isinstance(bits, int | np.integer) or not 0 <= bits <= 63:
-        raise InvalidConfig([f"bits must be an integer in [0, 63], got {bits!r}"])
-    return _pack(array, _compiled().sif_positions(array, int(bits), _check_positive("k", k)))
+    positions = _compiled().sif_positions(array, _check_bits(bits), _check_positive("k", k))
+    return _pack(array, positions)
 
 
 def bottom_n(hashes: npt.ArrayLike, n: int) -> Fingerprints:
@@ -155,45 +159,6 @@ def winnow_units(
     out["hash"] = hashes
     out["pos"] = positions
     return out
-
-
-_DISPATCH: Final[dict[str, Callable[..., Fingerprints]]] = {
-    "winnow": lambda h, w: winnow(h, w),
-    "robust": lambda h, w: robust_winnow(h, w),
-    "mod-p": lambda h, w, p: mod_p(h, p),
-    "safe-mod-p": lambda h, w, p: safe_mod_p(h, w, p),
-    "sif": lambda h, w, bits, k: sif_select(h, bits, k),
-    "bottom-n": lambda h, w, n: bottom_n(h, n),
-}
-assert tuple(_DISPATCH) == METHODS
-
-
-def select_fingerprints(
-    hashes: npt.ArrayLike, w: int, method: str = "winnow", **params: Any
-) -> Fingerprints:
-    """Select fingerprints from k-gram hashes with one of :data:`METHODS`.
-
-    ``params`` are the method's own parameters (``p`` for ``mod-p`` and
-    ``safe-mod-p``, ``bits`` and ``k`` for ``sif``, ``n`` for ``bottom-n``);
-    missing ones take the defaults of :func:`winnow.config.method_defaults`.
-    The result is a numpy structured array with fields ``hash`` and ``pos``;
-    ``len()`` counts fingerprints and iterating yields ``(hash, pos)`` records.
-    """
-    if method not in _DISPATCH:
-        raise InvalidConfig([f"method must be one of {', '.join(METHODS)}; got {method!r}"])
-    w = _check_positive("w", w)
-    known = {"p", "bits", "n", "k"}
-    unknown = set(params) - known
-    if unknown:
-        raise InvalidConfig([f"unknown parameter(s) for {method}: {', '.join(sorted(unknown))}"])
-    k = params.get("k")
-    if method == "sif" and k is None:
-        raise InvalidConfig(["sif selection needs k (the k-gram length) to skip overlaps"])
-    resolved = method_defaults(
-        method, k if k is not None else 1, w,
-        p=params.get("p"), bits=params.get("bits"), n=params.get("n"),
-    )
-    return _DISPATCH[method](hashes, w, **resolved)
 
 
 def as_pairs(fingerprints: Fingerprints) -> list[tuple[int, int]]:

@@ -26,14 +26,17 @@ import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.engine.hashing import HashArray, as_units, hash_base, hash_key
-from winnow.engine.selection import Fingerprints, _pack, bottom_n
+from winnow.engine.selection import Fingerprints
+from winnow.engine.selectors import SELECTORS, Selector, selector_for
 
 #: Streams up to this many units are fingerprinted by :func:`fingerprint_short`
 #: with numpy (a few arrays of 8 bytes per unit); longer ones by the kernels.
 SHORT_UNITS: Final = 1 << 20
 
-#: The selection methods :func:`fingerprint_short` computes with numpy.
-VECTORISED_METHODS: Final = frozenset({"sif", "mod-p", "bottom-n"})
+#: The selection methods :func:`fingerprint_short` computes with numpy: those
+#: whose selector has a numpy form.
+VECTORISED_METHODS: Final = frozenset(
+    name for name, cls in SELECTORS.items() if cls.select_numpy is not Selector.select_numpy)
 
 _U64 = np.uint64
 _MOD = 1 << 64
@@ -71,32 +74,16 @@ def rolling_hashes(units: npt.NDArray[np.integer], k: int, seed: int) -> HashArr
     return _fmix64(grams ^ _U64(key))
 
 
-def sif_positions(hashes: HashArray, bits: int, k: int) -> npt.NDArray[np.int64]:
-    """sif's selection: low ``bits`` bits zero, the next candidate ``k`` later."""
-    mask = _U64((1 << bits) - 1)
-    chosen: list[int] = []
-    after = 0
-    for at in np.flatnonzero((hashes & mask) == 0).tolist():
-        if at >= after:
-            chosen.append(at)
-            after = at + k
-    return np.array(chosen, dtype=np.int64)
-
-
 def fingerprint_short(units: npt.ArrayLike, config: WinnowConfig) -> Fingerprints:
     """``winnow.engine.fingerprint(units, config)``, with numpy alone when the
-    stream is short (:data:`SHORT_UNITS`) and the method vectorises
-    (:data:`VECTORISED_METHODS`); otherwise through the compiled kernels."""
+    stream is short (:data:`SHORT_UNITS`) and the method has a numpy form
+    (:meth:`Selector.select_numpy <winnow.engine.selectors.Selector.select_numpy>`,
+    :data:`VECTORISED_METHODS`); otherwise through the compiled kernels."""
     array = as_units(units)
     if array.shape[0] > SHORT_UNITS or config.method not in VECTORISED_METHODS:
         from winnow.engine import fingerprint
 
         return fingerprint(array, config)
-    hashes = rolling_hashes(array, config.k, config.seed)
-    params = config.method_params()
-    if config.method == "bottom-n":
-        return bottom_n(hashes, int(params["n"]))
-    if config.method == "mod-p":
-        p = int(params["p"])
-        return _pack(hashes, np.flatnonzero(hashes % _U64(p) == 0).astype(np.int64))
-    return _pack(hashes, sif_positions(hashes, int(params["bits"]), int(params["k"])))
+    selected = selector_for(config).select_numpy(rolling_hashes(array, config.k, config.seed))
+    assert selected is not None  # every VECTORISED_METHODS selector has a numpy form
+    return selected

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from winnow.config import optimal_safe_p
 from winnow.engine import kgram_hashes, mod_p, robust_winnow, safe_mod_p, winnow
+from winnow.engine.selectors import optimal_safe_p
 from winnow.experiments.measures import (
     expected_longest_mod_p_gap,
     longest_gap,

@@ -27,7 +27,7 @@ from winnow.frontends.options import (
 )
 
 if TYPE_CHECKING:
-    from winnow.frontends.base import DocumentFrontEnd, FrontEnd
+    from winnow.frontends.base import DocumentFrontEnd
     from winnow.frontends.dispatch import (
         FRONTENDS,
         choose_frontend,
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 #: does not need.
 _LAZY = {
     "FRONTENDS": "dispatch", "choose_frontend": "dispatch", "make_document": "dispatch",
-    "read_document": "dispatch", "DocumentFrontEnd": "base", "FrontEnd": "base",
+    "read_document": "dispatch", "DocumentFrontEnd": "base",
 }
 
 
@@ -66,7 +66,6 @@ __all__ = [
     "FRONTENDS",
     "Document",
     "DocumentFrontEnd",
-    "FrontEnd",
     "FrontEndOptions",
     "UnknownFrontEnd",
     "UnknownLanguage",

@@ -4,9 +4,9 @@ A front-end removes what should not distinguish documents (layout, comments,
 identifier names, case ...) and knows nothing of hashing (winnowing paper,
 section 5.2).  It must give every unit the byte range it came from.
 
-:class:`FrontEnd` is the minimal interface; :class:`DocumentFrontEnd` adds
-``process``, which :func:`winnow.frontends.make_document` calls with the
-already sniffed and decoded input, the language and the options.
+:class:`DocumentFrontEnd` is the interface: ``process``, which
+:func:`winnow.frontends.make_document` calls with the already sniffed and
+decoded input, the language and the options.
 """
 
 from __future__ import annotations
@@ -17,17 +17,6 @@ from typing import Protocol
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
 from winnow.sources.sniff import Decoded, decode, sniff
-
-
-class FrontEnd(Protocol):
-    """What every front-end provides."""
-
-    #: Registry name, as given to ``--frontend`` (``text``, ``code``, ``bytes`` ...).
-    name: str
-
-    def stream(self, data: bytes, name: str) -> Stream:
-        """Normalise one document.  ``name`` (a path) may guide decisions."""
-        ...
 
 
 @dataclass(frozen=True)
@@ -66,8 +55,12 @@ class Result:
     kind: str | None = None
 
 
-class DocumentFrontEnd(FrontEnd, Protocol):
-    """A front-end that :func:`winnow.frontends.make_document` can drive."""
+class DocumentFrontEnd(Protocol):
+    """What every front-end provides: :func:`winnow.frontends.make_document`
+    drives it."""
+
+    #: Registry name, as given to ``--frontend`` (``text``, ``code``, ``bytes`` ...).
+    name: str
 
     #: True when the front-end reads raw bytes (PDF, DOCX, bytes), not decoded text.
     binary_input: bool

@@ -27,7 +27,7 @@ from winnow.frontends.lexfast import FAST_LEXERS
 from winnow.frontends.lexpygments import lex_pygments, pygments_lexer
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, decode, sniff
+from winnow.sources.sniff import Decoded
 
 I64 = npt.NDArray[np.int64]
 
@@ -126,9 +126,6 @@ class CodeFrontEnd:
 
     name = "code"
     binary_input = False
-
-    def stream(self, data: bytes, name: str) -> Stream:
-        return self.process(Input(data, name, decode(data, sniff(data)))).stream
 
     def process(self, inp: Input) -> Result:
         decoded = inp.text()

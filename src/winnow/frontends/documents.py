@@ -27,7 +27,6 @@ from winnow.errors import ContentTooLarge, InputError, MissingExtra
 from winnow.frontends.base import Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.text import text_stream
-from winnow.model import Stream
 from winnow.sources.sniff import Decoded
 
 EXTRA_HINT = "pip install 'winnow[documents]'"
@@ -111,9 +110,6 @@ class DocumentsFrontEnd:
 
     name = "document"
     binary_input = True
-
-    def stream(self, data: bytes, name: str) -> Stream:
-        return self.process(Input(data, name, None)).stream
 
     def process(self, inp: Input) -> Result:
         try:

@@ -20,10 +20,10 @@ import numpy as np
 
 from winnow.frontends.base import Input, Result
 from winnow.frontends.mapped import Assembled, char_offsets
-from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.frontends.options import FrontEndOptions
 from winnow.frontends.text import Units, char_units, word_units
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, decode, sniff
+from winnow.sources.sniff import Decoded
 
 _HIDDEN = {"script", "style", "template", "noscript"}
 _REF = re.compile(r"&(?:#[xX]?[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);?")
@@ -207,9 +207,6 @@ class HtmlFrontEnd:
 
     name = "html"
     binary_input = False
-
-    def stream(self, data: bytes, name: str) -> Stream:
-        return html_stream(decode(data, sniff(data)), DEFAULT_OPTIONS)
 
     def process(self, inp: Input) -> Result:
         decoded = inp.text()

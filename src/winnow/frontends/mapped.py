@@ -9,7 +9,7 @@ run on the assembled text and still report offsets into the original file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -23,34 +23,6 @@ def char_offsets(text: str) -> I64:
     """UTF-8 byte offset of every character of ``text``, plus the total length."""
     widths = utf8_widths(codepoints(text))
     return np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(widths)]).astype(np.int64)
-
-
-@dataclass
-class Assembler:
-    """Collects pieces; :meth:`done` gives the :class:`Assembled` text."""
-
-    texts: list[str] = field(default_factory=list)
-    starts: list[I64] = field(default_factory=list)
-    ends: list[I64] = field(default_factory=list)
-
-    def copy(self, text: str, src_starts: I64, src_ends: I64) -> None:
-        """A piece copied from the source: character ``i`` came from the given range."""
-        self.texts.append(text)
-        self.starts.append(src_starts)
-        self.ends.append(src_ends)
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        """A piece standing for the source bytes ``[start, end)`` as a whole."""
-        self.texts.append(text)
-        self.starts.append(np.full(len(text), start, dtype=np.int64))
-        self.ends.append(np.full(len(text), end, dtype=np.int64))
-
-    def done(self) -> Assembled:
-        if not self.texts:
-            return Assembled.from_chars("", np.zeros(0, dtype=np.int64),
-                                        np.zeros(0, dtype=np.int64))
-        return Assembled.from_chars("".join(self.texts), np.concatenate(self.starts),
-                                    np.concatenate(self.ends))
 
 
 @dataclass(frozen=True)

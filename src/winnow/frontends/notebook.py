@@ -24,7 +24,7 @@ from winnow.frontends.mapped import Assembled, char_offsets
 from winnow.frontends.options import FrontEndOptions
 from winnow.frontends.text import text_stream
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, decode, sniff
+from winnow.sources.sniff import Decoded
 
 _DECODER = json.JSONDecoder()
 _SOURCE_KEY = re.compile(r'"source"\s*:\s*')
@@ -235,9 +235,6 @@ class NotebookFrontEnd:
 
     name = "notebook"
     binary_input = False
-
-    def stream(self, data: bytes, name: str) -> Stream:
-        return self.process(Input(data, name, decode(data, sniff(data)))).stream
 
     def process(self, inp: Input) -> Result:
         decoded = inp.text()

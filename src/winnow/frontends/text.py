@@ -47,7 +47,7 @@ from winnow.frontends.base import Input, Result
 from winnow.frontends.ids import stable_id
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, decode, sniff
+from winnow.sources.sniff import Decoded
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
@@ -322,10 +322,6 @@ class TextFrontEnd:
 
     name = "text"
     binary_input = False
-
-    def stream(self, data: bytes, name: str) -> Stream:
-        """Normalise ``data`` with the default options."""
-        return text_stream(decode(data, sniff(data)), DEFAULT_OPTIONS)
 
     def process(self, inp: Input) -> Result:
         decoded = inp.text()

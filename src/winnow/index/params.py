@@ -11,6 +11,7 @@ silently mixing incomparable fingerprints.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -47,9 +48,30 @@ class IndexParams:
         """Low bits dropped from stored hashes: sif's selection keeps only hashes
         whose last ``bits`` bits are zero, so "their values should be shifted
         ... before storing them to save space" (Manber 1994, section 2)."""
-        if self.config.method == "sif":
-            return int(self.config.method_params()["bits"])
-        return 0
+        from winnow.engine.selectors import selector_for  # numpy: only when indexing
+
+        return selector_for(self.config).hash_shift
+
+    @classmethod
+    def create(cls, *, k: int | None = None, t: int | None = None, method: str | None = None,
+               seed: int | None = None, frontend: str | None = None,
+               frontend_options: Mapping[str, Any] | None = None,
+               **method_params: Any) -> IndexParams:
+        """The parameters of a new index, each missing one from the defaults:
+        :data:`SIF_DEFAULT`'s method and ``k`` (and, for sif, its ``bits``),
+        ``t = k`` for sif (unused by it) and ``k + 99`` otherwise (a window of
+        100), seed 0, :data:`DEFAULT_FRONTEND`.  ``method_params`` are the
+        method's own (``p``, ``bits``, ``n``, ``anchors``).  Raises
+        :class:`~winnow.errors.InvalidConfig`."""
+        method = method or SIF_DEFAULT.method
+        k_value = SIF_DEFAULT.k if k is None else k
+        t_value = t if t is not None else (k_value if method == "sif" else k_value + 99)
+        if method == SIF_DEFAULT.method and method_params.get("bits") is None:
+            method_params["bits"] = SIF_DEFAULT.bits
+        config = WinnowConfig(k=k_value, t=t_value, method=method,
+                              seed=SIF_DEFAULT.seed if seed is None else seed, **method_params)
+        return cls(config=config, frontend=frontend or DEFAULT_FRONTEND,
+                   frontend_options=dict(frontend_options or {}))
 
     def as_dict(self) -> dict[str, Any]:
         """Plain data, as stored in the index (with the format version)."""

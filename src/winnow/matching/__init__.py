@@ -14,11 +14,11 @@ from winnow.matching.model import (
     PairResult,
     Passage,
     Region,
-    Role,
     Submission,
     SubmittedFile,
 )
 from winnow.matching.options import SIMILARITIES, CompareOptions, default_configs
+from winnow.model import Role
 
 __all__ = [
     "SIMILARITIES",

@@ -14,7 +14,7 @@ import numpy as np
 
 from winnow.config import WinnowConfig
 from winnow.matching.base import base_hashes
-from winnow.matching.model import Issue, Role, Submission, SubmittedFile
+from winnow.matching.model import Issue, Submission, SubmittedFile
 from winnow.matching.options import CompareOptions
 from winnow.matching.prints import (
     FileLike,
@@ -29,7 +29,7 @@ from winnow.matching.prints import (
     parallel_map,
 )
 from winnow.matching.table import FingerprintTable, build_table
-from winnow.model import Document
+from winnow.model import Document, Role
 
 
 @dataclass

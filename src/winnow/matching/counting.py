@@ -13,35 +13,25 @@ the frequency cap (MOSS ``-m``) bounds ``d``, so the work is
 ``O(U log U + Σ_h C(df(h), 2))`` for ``U`` distinct ``(hash, owner)`` rows.
 
 Everything is plain functions over numpy arrays (no per-fingerprint Python
-objects), reusable by any index.
+objects), reusable by any index: compare's table
+(:class:`winnow.matching.table.MemoryTable`) answers the fingerprint-table
+protocol (:class:`winnow.tables.PairCounter`) with them.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from winnow.matching import _kernels
+from winnow.tables import SharedCounts
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
-
-
-def distinct_postings(hashes: U64, owners: I64) -> tuple[U64, I64]:
-    """The distinct ``(hash, owner)`` rows, sorted by hash then owner."""
-    if hashes.shape[0] == 0:
-        return hashes.astype(np.uint64), owners.astype(np.int64)
-    order = np.lexsort((owners, hashes))
-    h = hashes[order]
-    o = owners[order]
-    keep = np.ones(h.shape[0], dtype=bool)
-    keep[1:] = (h[1:] != h[:-1]) | (o[1:] != o[:-1])
-    return h[keep], o[keep].astype(np.int64)
 
 
 def group_bounds(sorted_hashes: U64) -> tuple[I64, I64]:
@@ -64,29 +54,6 @@ def resolve_cap(max_occurrences: float, n_owners: int) -> int:
     if 0 < max_occurrences < 1:
         return max(2, math.ceil(max_occurrences * n_owners))
     return int(max_occurrences)
-
-
-def idf_weights(df: I64, n_owners: int) -> F64:
-    """Smoothed inverse document frequency ``1 + ln((1 + N) / (1 + df))``.
-
-    compare50's idea of weighting rare shared fragments more; the smoothing
-    keeps every weight positive (with ``N = 2`` a plain ``ln(N / df)`` would
-    give every shared fingerprint weight 0).
-    """
-    return 1.0 + np.log((1.0 + n_owners) / (1.0 + df.astype(np.float64)))
-
-
-@dataclass(frozen=True)
-class SharedCounts:
-    """Per pair of owners ``a < b`` that share at least one kept fingerprint:
-    ``shared`` distinct hashes, the sum of their ``weight`` and of their ``df``.
-    Pairs come grouped by ``a`` (ascending), in a deterministic order."""
-
-    a: I64
-    b: I64
-    shared: I64
-    weight: F64
-    df_sum: F64
 
 
 #: Pairs generated from shared hashes (``Σ_h C(df(h), 2)``) beyond which only
@@ -122,8 +89,8 @@ def count_shared(
 ) -> SharedCounts:
     """Count, for every pair of owners, the distinct hashes they share.
 
-    ``hashes``/``owners`` are distinct rows sorted by hash then owner (see
-    :func:`distinct_postings`), already stripped of capped and base hashes.
+    ``hashes``/``owners`` are distinct rows sorted by hash then owner,
+    already stripped of capped and base hashes.
     ``weights`` gives each row's hash weight (equal within a hash group).
     ``excluded_owner_pairs`` marks owners whose pairs with *each other* are
     never counted (archives of earlier years); pairs within one owner never

@@ -18,13 +18,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from winnow.model import Document, Span
-
-#: ``new``: a submission of this batch; ``archive``: from ``--archive`` (earlier
-#: years), compared with new submissions only, never with each other.
-Role = Literal["new", "archive"]
+from winnow.model import Document, Role, Span
 
 #: Key of one file in :attr:`ComparisonResult.documents`: (submission name, file path).
 FileKey = tuple[str, str]

@@ -113,7 +113,7 @@ class CompareOptions:
 
 def default_configs(
     submissions: Sequence[SubmissionLike], read_options: ReadOptions | None = None, *,
-    method: str = "robust", seed: int = DEFAULT_SEED,
+    method: str = "robust", seed: int = DEFAULT_SEED, **method_params: Any,
 ) -> tuple[WinnowConfig, dict[str, WinnowConfig]]:
     """The engine settings of a comparison given no ``k`` and ``t``, as
     ``(config, frontend_configs)`` for :func:`~winnow.matching.compare`.
@@ -126,16 +126,18 @@ def default_configs(
     ``read_options`` default to those the files carry
     (:attr:`SourceFile.read_options <winnow.sources.submissions.SourceFile>`).
     ``compare()`` without a config and ``winnow compare`` without ``-k``/``-t``
-    both use this.  Raises :class:`~winnow.errors.InvalidConfig` for a bad
-    ``method`` or ``seed``.
+    both use this.  ``method_params`` are the method's own (``p``, ``bits``,
+    ``n``, ``anchors``: :class:`~winnow.config.WinnowConfig`).  Raises
+    :class:`~winnow.errors.InvalidConfig` for a bad ``method``, its
+    parameters or ``seed``.
     """
     from winnow.frontends import FRONTENDS
 
     read = read_options or read_options_of(submissions)
     by_frontend = {name: WinnowConfig(*default_params(name, read.options), method=method,
-                                      seed=seed) for name in FRONTENDS}
+                                      seed=seed, **method_params) for name in FRONTENDS}
     config = WinnowConfig(*default_params(dominant_frontend(submissions, read), read.options),
-                          method=method, seed=seed)
+                          method=method, seed=seed, **method_params)
     return config, by_frontend
 
 

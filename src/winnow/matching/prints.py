@@ -24,7 +24,7 @@ from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.errors import InputError, WinnowError
 from winnow.matching.base import in_base
-from winnow.model import Document
+from winnow.model import Document, Role
 from winnow.workers import WorkerPool
 
 U64 = npt.NDArray[np.uint64]
@@ -56,7 +56,7 @@ class SubmissionLike(Protocol):
     def name(self) -> str: ...
 
     @property
-    def role(self) -> str: ...
+    def role(self) -> Role: ...
 
     @property
     def files(self) -> Sequence[FileLike]: ...

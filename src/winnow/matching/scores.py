@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from winnow.matching.counting import SharedCounts
+from winnow.tables import SharedCounts
 
 F64 = npt.NDArray[np.float64]
 I64 = npt.NDArray[np.int64]

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from winnow.matching.counting import SharedCounts, count_shared, idf_weights
+from winnow.matching.counting import count_shared, group_bounds
+from winnow.tables import PairCounts, SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -133,6 +134,53 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
     )
 
 
+@dataclass(frozen=True)
+class MemoryTable:
+    """compare's postings as a fingerprint table (:class:`winnow.tables.PairCounter`).
+
+    ``hashes``/``owners`` the distinct ``(hash, owner)`` postings sorted by
+    hash then owner; ``own[i]`` says posting ``i`` has an occurrence outside
+    the base code (base postings count in document frequencies, never as
+    shared); ``archive[x]`` marks owners never paired with each other;
+    ``df[i]``, when known, the number of owners holding ``hashes[i]``
+    (counted again otherwise).
+    """
+
+    hashes: U64
+    owners: I64
+    own: Bools
+    archive: Bools
+    df: I64 | None = None
+
+    def pair_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> PairCounts:
+        """:meth:`winnow.tables.PairCounter.pair_counts` (the weights come free)."""
+        return self.shared_counts(owners, max_df)
+
+    def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> SharedCounts:
+        """:meth:`winnow.tables.PairCounter.shared_counts`: one pass over the
+        postings of ``owners`` (:func:`winnow.matching.counting.count_shared`);
+        no posting array is copied when every posting counts."""
+        n_all = self.archive.shape[0]
+        chosen = np.asarray(owners, dtype=np.int64)
+        hashes, posting_owner, own, df = self.hashes, self.owners, self.own, self.df
+        if chosen.shape[0] != n_all or not np.array_equal(chosen, np.arange(n_all)):
+            member = np.zeros(n_all, dtype=bool)
+            member[chosen] = True
+            rows = member[self.owners]
+            hashes, posting_owner, own, df = hashes[rows], posting_owner[rows], own[rows], None
+        if df is None:
+            _starts, sizes = group_bounds(hashes)
+            df = np.repeat(sizes, sizes)
+        weights = idf_weights(df, chosen.shape[0])
+        shared = own & (df <= max_df)
+        del df
+        if not shared.all():
+            hashes, posting_owner, weights = hashes[shared], posting_owner[shared], weights[shared]
+        del shared
+        return count_shared(hashes, posting_owner, n_all, weights=weights,
+                            excluded_owner_pairs=self.archive)
+
+
 def build_table(
     hashes: U64, files: I32, file_owner: I64, n_owners: int, *,
     cap: int, archive: Bools, own: Bools | None = None,
@@ -157,9 +205,9 @@ def build_table(
                                       own[by_owner])
     groups = _group(hashes, owners, files, own, n_files, cap)
     del hashes, files, owners, own
+    postings = MemoryTable(groups.hashes, groups.owners, groups.own, archive, groups.df)
+    counts = postings.shared_counts(np.arange(n_owners), cap)
     idf = idf_weights(groups.df, n_owners)
-    counts = count_shared(groups.hashes[groups.own], groups.owners[groups.own], n_owners,
-                          weights=idf[groups.own], excluded_owner_pairs=archive)
     return FingerprintTable(
         excluded=groups.capped.astype(np.uint64),
         sizes=np.bincount(groups.owners, minlength=n_owners).astype(np.int64),

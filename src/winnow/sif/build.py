@@ -231,7 +231,7 @@ def _apply(index: FingerprintIndex, outcome: Outcome, stored: dict[str, DocRow],
         summary.unchanged += 1
         return
     assert isinstance(outcome, NewDocument)
-    if outcome.frontend.startswith("none"):
+    if outcome.frontend is None:  # too large: checksummed only
         summary.checksum_only += 1
     if old is not None:
         replaced.append(old.id)

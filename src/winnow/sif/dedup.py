@@ -34,13 +34,16 @@ import os
 import stat
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 from winnow.errors import DedupRefused, InvalidConfig
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.groups import identical_sets
 
-ACTIONS = ("list", "link", "delete")
-KEEP_RULES = ("first", "oldest", "newest")
+Action = Literal["list", "link", "delete"]
+KeepRule = Literal["first", "oldest", "newest"]
+ACTIONS: tuple[Action, ...] = get_args(Action)
+KEEP_RULES: tuple[KeepRule, ...] = get_args(KeepRule)
 #: Bytes compared at a time.
 CHUNK = 1 << 20
 
@@ -51,9 +54,9 @@ class DedupOptions:
     ``apply``: do it (else a dry run); ``keep``: which copy of a group stays
     (the first path, or the oldest or newest by mtime, ties by path)."""
 
-    action: str = "list"
+    action: Action = "list"
     apply: bool = False
-    keep: str = "first"
+    keep: KeepRule = "first"
 
     def __post_init__(self) -> None:
         problems = []

@@ -30,19 +30,22 @@ from __future__ import annotations
 import os
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Literal, get_args
 
 import numpy as np
 
 from winnow.errors import InputError
 from winnow.index.store import DocRow, FingerprintIndex
 
+#: What became of a file between the two trees.
+Status = Literal["identical", "renamed", "copied", "modified", "similar", "only-a", "only-b"]
 #: Every row status, in the order rows are listed.
-STATUSES = ("identical", "renamed", "copied", "modified", "similar", "only-a", "only-b")
+STATUSES: tuple[Status, ...] = get_args(Status)
 
 
 @dataclass(frozen=True)
 class DirEntry:
-    status: str
+    status: Status
     path_a: str | None
     path_b: str | None
     similarity: float
@@ -113,7 +116,7 @@ class _Matcher:
         self.left_b = set(self.b)
         self.entries: list[DirEntry] = []
 
-    def pair(self, status: str, ra: str, rb: str, similarity: float) -> None:
+    def pair(self, status: Status, ra: str, rb: str, similarity: float) -> None:
         """Record the row ``ra``/``rb``; both files are then accounted for."""
         x, y = self.a[ra], self.b[rb]
         self.entries.append(DirEntry(status, ra, rb, similarity, x.size, y.size))
@@ -160,7 +163,8 @@ class _Matcher:
         if len(rows) >= 2:
             ids = np.array([row.id for row in rows], dtype=np.int32)
             by_id = {row.id: row for row in rows}
-            for x, y, shared in zip(*index.shared_counts(ids, 1 << 30), strict=True):
+            counts = index.pair_counts(ids, 1 << 30)
+            for x, y, shared in zip(counts.a, counts.b, counts.shared, strict=True):
                 (sx, rx), (sy, ry) = rel_of[int(x)], rel_of[int(y)]
                 if sx == sy:
                     continue

@@ -20,6 +20,7 @@ from winnow.errors import InputError
 from winnow.fileio import open_regular, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import NewDocument
+from winnow.model import Kind
 from winnow.sif.walk import FileEntry, Skipped, describe_error
 from winnow.sources.sniff import sniff
 
@@ -45,7 +46,7 @@ def checksum(data: bytes) -> str:
 class Fingerprinted:
     """One document's fingerprints under some parameters."""
 
-    kind: str
+    kind: Kind
     frontend: str
     hashes: npt.NDArray[np.int64]
     positions: npt.NDArray[np.int64]
@@ -109,7 +110,7 @@ def _large_file(entry: FileEntry) -> NewDocument:
             chunk = handle.read(1 << 20) or b""
     return NewDocument(path=entry.path, size=size, mtime_ns=entry.mtime_ns,
                        checksum=digest.hexdigest(), kind=sniff(head).kind,
-                       frontend="none (too large)", hashes=_EMPTY, positions=_EMPTY)
+                       frontend=None, hashes=_EMPTY, positions=_EMPTY)
 
 
 def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | None,

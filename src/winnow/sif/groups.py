@@ -25,18 +25,27 @@ import os
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
 
+from winnow.errors import InvalidConfig
 from winnow.index.store import DocRow, FingerprintIndex
+from winnow.tables import PairCounter
 
 IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
 class GroupOptions:
-    """Post-processing choices; none of them requires re-reading files."""
+    """Post-processing choices; none of them requires re-reading files.
+
+    ``threshold`` a percentage (0 to 100) of the reference file's fingerprints;
+    ``size_ratio`` a fraction (0 to 1) or ``None``; ``max_df`` at least 2 (a
+    fingerprint in fewer files pairs none).  Validated on construction, every
+    problem reported at once (:class:`~winnow.errors.InvalidConfig`).
+    """
 
     threshold: float = 50.0
     size_ratio: float | None = None
@@ -45,6 +54,25 @@ class GroupOptions:
     max_df: int = 200
     include_empty: bool = False
     interesting: bool = False
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not _number_in(self.threshold, 0.0, 100.0):
+            problems.append(f"threshold must be a percentage from 0 to 100, got "
+                            f"{self.threshold!r}")
+        if self.size_ratio is not None and not _number_in(self.size_ratio, 0.0, 1.0):
+            problems.append(f"size_ratio must be a fraction from 0 to 1, got "
+                            f"{self.size_ratio!r}")
+        if isinstance(self.max_df, bool) or not isinstance(self.max_df, int) or self.max_df < 2:
+            problems.append(f"max_df must be an integer >= 2, got {self.max_df!r}")
+        if problems:
+            raise InvalidConfig(problems)
+
+
+def _number_in(value: object, low: float, high: float) -> bool:
+    """``low <= value <= high`` for a real number (not a bool; NaN never)."""
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and low <= value <= high)
 
 
 @dataclass(frozen=True)
@@ -59,10 +87,14 @@ class Member:
     reference: bool
 
 
+#: What a group is: copies, files similar to a reference, or sif's interesting set.
+GroupKind = Literal["identical", "similar", "interesting"]
+
+
 @dataclass(frozen=True)
 class Group:
     number: int
-    kind: str  # "identical", "similar" or "interesting"
+    kind: GroupKind
     members: tuple[Member, ...]
 
 
@@ -107,16 +139,17 @@ def _suffix(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOptions) -> Pairs:
-    """Pairs of ``docs`` sharing fingerprints, with the filters applied."""
+def load_pairs(table: PairCounter, docs: list[DocRow], options: GroupOptions) -> Pairs:
+    """Pairs of ``docs`` sharing fingerprints, with the filters applied: any
+    fingerprint table that holds them (their ``id`` its owner ids) counts them."""
     if len(docs) < 2:
         empty = np.zeros(0, dtype=np.int64)
         return Pairs(docs, empty, empty, empty)
     ids = np.array([row.id for row in docs], dtype=np.int64)
     position = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
     position[ids] = np.arange(ids.size)
-    a_id, b_id, shared = index.shared_counts(ids.astype(np.int32), options.max_df)
-    a, b = position[a_id], position[b_id]
+    counts = table.pair_counts(ids, options.max_df)
+    a, b, shared = position[counts.a], position[counts.b], counts.shared
     keep = np.ones(a.size, dtype=bool)
     if not options.mix_kinds:
         kinds = np.array([row.kind for row in docs])

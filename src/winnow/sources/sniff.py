@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from winnow.model import Kind
+
 #: How many leading bytes are inspected to decide text vs binary.
 SNIFF_BYTES = 64 * 1024
 
@@ -51,7 +53,7 @@ _CONTROL[127] = True
 class Sniffed:
     """The verdict on one file: ``kind`` text or binary, encoding, why."""
 
-    kind: str
+    kind: Kind
     encoding: str | None
     bom: int = 0
     reason: str = ""

@@ -37,7 +37,7 @@ import stat
 import zlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Literal, Protocol
+from typing import Protocol
 
 from winnow.errors import ArchiveRefused, InputError
 from winnow.fileio import (
@@ -48,10 +48,8 @@ from winnow.fileio import (
     read_regular,
 )
 from winnow.frontends.options import FrontEndOptions
-from winnow.model import Document
+from winnow.model import Document, Role
 from winnow.sources.archives import ArchiveLimits, RunBudget, is_archive, read_archive
-
-Role = Literal["new", "archive", "base"]
 
 _IGNORED_NAMES = frozenset({"__MACOSX", "__pycache__"})
 
