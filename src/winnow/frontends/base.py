@@ -16,8 +16,8 @@ from typing import Protocol
 
 from winnow.errors import InputError
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.frontends.sniff import Decoded, decode, sniff
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, decode, sniff
 
 
 class ContentTooLarge(InputError):

@@ -26,9 +26,9 @@ from pathlib import PurePath
 from winnow.errors import InputError
 from winnow.frontends.base import ContentTooLarge, Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
+from winnow.frontends.sniff import Decoded
 from winnow.frontends.text import text_stream
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded
 
 EXTRA_HINT = "pip install 'winnow[documents]'"
 

@@ -18,10 +18,10 @@ import numpy.typing as npt
 from winnow.engine import fingerprint
 from winnow.errors import InputError
 from winnow.fileio import open_regular, read_regular
+from winnow.frontends.sniff import sniff
 from winnow.index.params import IndexParams
 from winnow.index.store import NewDocument
 from winnow.sif.walk import FileEntry, Skipped, describe_error
-from winnow.sources.sniff import sniff
 
 
 @dataclass(frozen=True)
