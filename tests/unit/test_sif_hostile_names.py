@@ -82,16 +82,16 @@ def test_a_pool_made_with_the_index_open_is_not_forked(tree: Path, tmp_path: Pat
     forking them mid-work is how pools deadlock, so ``update_index(jobs=2)``
     (the library path: the index is open before the pool exists) uses a fork
     server.  The CLI makes its pool before opening the index and may fork."""
-    import winnow.sif.build as build
+    import winnow.parallel as parallel
 
     methods: list[str] = []
-    real = build.WorkerPool
+    real = parallel.WorkerPool
 
     def recording(workers: int, context: object, **kwargs: object) -> object:
         methods.append(context.get_start_method())  # type: ignore[attr-defined]
         return real(workers, context, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build, "WorkerPool", recording)
+    monkeypatch.setattr(parallel, "WorkerPool", recording)
     with FingerprintIndex(tmp_path / "p.db") as index:
         summary = update_index(index, [tree], jobs=2)
     assert methods == ["forkserver"] and summary.added == 1
