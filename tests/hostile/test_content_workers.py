@@ -27,11 +27,10 @@ import winnow.sif.fingerprinting as fingerprinting
 from tests.hostile.content_support import HOSTILE, make_class, mallory_pairs, others
 from winnow.index import FingerprintIndex
 from winnow.matching import compare
-from winnow.model import Document
-from winnow.sif.build import update_index
-from winnow.sif.walk import Skipped
-from winnow.sources.submissions import SourceFile, load_submissions
+from winnow.model import Document, Skipped
 from winnow.parallel import WORKER_DIED, WorkerPool
+from winnow.sif.build import update_index
+from winnow.sources.submissions import SourceFile, load_submissions
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="fork and prctl: Linux")
 

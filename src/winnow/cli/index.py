@@ -36,7 +36,7 @@ from winnow.parallel import worker_count
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
 from winnow.sif.render import info_text
-from winnow.sif.walk import NOT_FOUND
+from winnow.sources.walk import NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -31,6 +31,7 @@ import numpy as np
 from winnow.engine import fingerprint
 from winnow.index.params import SIF_DEFAULT, IndexParams
 from winnow.index.store import DocRow, FingerprintIndex, NewDocument
+from winnow.model import Skipped
 from winnow.parallel import Progress, WorkerPool, start_pool, submit
 from winnow.sif.fingerprinting import (
     MAX_FINGERPRINT_BYTES,
@@ -38,7 +39,7 @@ from winnow.sif.fingerprinting import (
     Unchanged,
     process_batch,
 )
-from winnow.sif.walk import GONE, FileEntry, Skipped, walk
+from winnow.sources.walk import GONE, FileEntry, WalkPolicy, walk
 
 Task = list[tuple[FileEntry, str | None]]
 
@@ -217,7 +218,7 @@ def update_index(
                                 max_file_bytes=max_file_bytes)
     started = time.perf_counter()
     absolute = [os.path.abspath(os.fspath(root)) for root in roots]
-    found = walk(absolute, follow_links=follow_links)
+    found = walk(absolute, WalkPolicy(links="always" if follow_links else "never"))
     found.files = [entry for entry in found.files if not _is_index_file(entry.path, index)]
     summary = BuildSummary(files_seen=len(found.files), skipped=list(found.skipped),
                            bytes_total=sum(entry.size for entry in found.files))

@@ -21,7 +21,8 @@ from winnow.fileio import open_regular, read_regular
 from winnow.frontends.sniff import sniff
 from winnow.index.params import IndexParams
 from winnow.index.store import NewDocument
-from winnow.sif.walk import FileEntry, Skipped, describe_error
+from winnow.model import Skipped
+from winnow.sources.walk import FileEntry, describe_error
 
 
 @dataclass(frozen=True)
