@@ -226,21 +226,19 @@ def folder_policy(opts: ReadOptions) -> WalkPolicy:
 def _walk(root: str, opts: ReadOptions, run: RunBudget, files: list[SourceFile],
           problems: list[InputError]) -> None:
     """The files of the folder ``root`` (and of the archives in it) and its
-    problems, each in name order, depth first (the walk looks at a folder's
-    entries before entering its subfolders: its findings are sorted here)."""
-    found: list[tuple[list[str], list[SourceFile], list[InputError]]] = []
+    problems, each in name order, depth first (the walk reports what it skips
+    folder by folder: those are sorted here)."""
+    found: list[tuple[list[str], list[InputError]]] = []
     for item in scan([root], folder_policy(opts)):
-        key = item.path.split(os.sep)  # name order, depth first: by path components
         if not isinstance(item, FileEntry):
-            found.append((key, [], [_problem(item.path, item.reason)]))
+            found.append((item.path.split(os.sep), [_problem(item.path, item.reason)]))
         elif is_archive(item.path.rsplit(os.sep, 1)[-1]):
-            found.append((key, [], []))
-            _add_archive(item.path, item.rel + "/", opts, found[-1][1], found[-1][2], run)
+            found.append((item.path.split(os.sep), []))
+            _add_archive(item.path, item.rel + "/", opts, files, found[-1][1], run)
         else:
-            found.append((key, [_disk_file(item, opts)], []))
-    found.sort(key=lambda entry: entry[0])
-    for _, its_files, its_problems in found:
-        files += its_files
+            files.append(_disk_file(item, opts))
+    found.sort(key=lambda entry: entry[0])  # by path components: name order, depth first
+    for _, its_problems in found:
         problems += its_problems
 
 

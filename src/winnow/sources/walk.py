@@ -30,9 +30,10 @@ with a reason (worded by the policy's ``describe`` and ``special``), and the
 walk goes on.  Iterative, so a tree nested thousands of folders deep is walked
 like any other.
 
-Order: the entries of a folder are looked at in name order, all of them
-before any of its subfolders is entered; the subfolders then follow, depth
-first, in name order.
+Order: files come in name order, depth first (``a/x`` before ``a.txt``).  The
+entries of a folder are all looked at (and their directories marked as seen)
+when the folder is entered, before any of its subfolders, and what they leave
+out is reported then: skipped entries come folder by folder.
 """
 
 from __future__ import annotations
@@ -197,8 +198,10 @@ class _Walker:
     def __init__(self, policy: WalkPolicy) -> None:
         self.policy = policy
         self.seen_dirs: set[tuple[int, int]] = set()
-        self.seen_files: set[str] = set()
+        self.roots: set[str] = set()  #: the roots that are files: each listed once
         self.pseudo = pseudo_devices() if policy.skip_pseudo else frozenset()
+        self.hide = not policy.hidden
+        self.filtered = bool(policy.include or policy.exclude)
 
     def root(self, path: str) -> _Found:
         """The walk of a root: always followed, named ``NOT_FOUND`` when missing."""
@@ -218,7 +221,7 @@ class _Walker:
     def entry(self, folder: _Folder, entry: os.DirEntry[str]) -> _Found:
         """One entry of a folder being walked."""
         policy, name, path = self.policy, entry.name, entry.path
-        if policy.ignores(name):
+        if (self.hide and name[0] == ".") or name in policy.ignored:
             return None
         if policy.text_names and printable(name) != name:  # the folder's path is checked
             return Skipped(printable(path), NOT_UTF8)
@@ -251,9 +254,10 @@ class _Walker:
                 return Skipped(path, f"{LOOP}; not followed")
             return _Folder(path, prefix, folder.above | {key}, folder.top)
         if stat.S_ISREG(info.st_mode):
-            if not self.policy.wants(rel) or path in self.seen_files:
+            if (self.filtered and not self.policy.wants(rel)) or path in self.roots:
                 return None  # left out by a pattern, or a file named twice: listed once
-            self.seen_files.add(path)
+            if root:
+                self.roots.add(path)
             return FileEntry(path, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino),
                              link, rel)
         return Skipped(path, self.policy.special(info.st_mode))
@@ -276,28 +280,33 @@ def scan(roots: Sequence[str | os.PathLike[str]],
     """Every regular file under ``roots`` (files or folders, paths as given) and
     everything skipped, in walk order (see the module's docstring)."""
     walker = _Walker(policy or WalkPolicy())
-    stack: list[_Folder] = []
+    pending: list[FileEntry | _Folder] = []
     for root in roots:
         found = walker.root(os.fspath(root))
-        if isinstance(found, _Folder):
-            stack.append(found)
-        elif found is not None:
+        if isinstance(found, Skipped):
             yield found
-    stack.reverse()
+        elif found is not None:
+            pending.append(found)
+    stack = [iter(pending)]
     while stack:
-        folder = stack.pop()
-        entries = walker.listing(folder)
-        if isinstance(entries, Skipped):
-            yield entries
-            continue
-        below: list[_Folder] = []
-        for entry in entries:
-            found = walker.entry(folder, entry)
-            if isinstance(found, _Folder):
-                below.append(found)
-            elif found is not None:
-                yield found
-        stack += reversed(below)
+        item = next(stack[-1], None)
+        if item is None:
+            stack.pop()
+        elif isinstance(item, FileEntry):
+            yield item
+        else:  # a folder: look at all its entries now, walk its files and folders next
+            entries = walker.listing(item)
+            if isinstance(entries, Skipped):
+                yield entries
+                continue
+            inside: list[FileEntry | _Folder] = []
+            for entry in entries:
+                found = walker.entry(item, entry)
+                if isinstance(found, Skipped):
+                    yield found
+                elif found is not None:
+                    inside.append(found)
+            stack.append(iter(inside))
 
 
 def walk(roots: Sequence[str | os.PathLike[str]], policy: WalkPolicy | None = None) -> WalkResult:
