@@ -135,7 +135,7 @@ def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | No
         result = fingerprint_data(data, entry.path, params)
     except InputError as error:  # content no front-end could process
         return Skipped(entry.path, error.reason)
-    except MemoryError:  # past the worker's memory cap (winnow.workers)
+    except MemoryError:  # past the worker's memory cap (winnow.parallel)
         return Skipped(entry.path, "out of memory while fingerprinting; skipped")
     return NewDocument(
         path=entry.path, size=len(data), mtime_ns=entry.mtime_ns, checksum=digest,
