@@ -71,7 +71,7 @@ def timed(args: list[str]) -> tuple[float, str]:
 
 
 def tree_size(root: Path) -> tuple[int, int]:
-    from winnow.sif.walk import walk
+    from winnow.sources.walk import walk
 
     found = walk([root])
     return len(found.files), sum(f.size for f in found.files)

@@ -4,9 +4,9 @@ Builds chains of nested folders (``d/d/d/...``, a small Python file every 100
 levels) of each ``--depths`` value in a temporary folder, through directory
 descriptors (no long path is ever used to build or remove them), then times:
 
-* ``walk()`` of :mod:`winnow.sif.walk` alone (in this process);
+* ``walk()`` of :mod:`winnow.sources.walk` alone (in this process);
 * ``winnow index -q -j 1`` of the tree into a fresh index (a new process);
-* ``winnow compare -q -j 1`` of the tree, whose walker is another one, for a ratio.
+* ``winnow compare -q -j 1`` of the tree (the same walker, the submissions' policy), for a ratio.
 
 A walk linear in depth keeps ``walk s / depth`` flat.  Prints one line per depth;
 ``--record`` also adds them, with the load average, at the top of
@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from winnow.sif.walk import walk
+from winnow.sources.walk import walk
 
 CLI = [sys.executable, "-m", "winnow"]
 

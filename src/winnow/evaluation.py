@@ -45,7 +45,8 @@ from winnow.fileio import open_regular
 from winnow.matching.compare import compare
 from winnow.matching.model import ComparisonResult
 from winnow.matching.options import CompareOptions
-from winnow.matching.prints import Progress, SubmissionLike
+from winnow.matching.prints import SubmissionLike
+from winnow.parallel import Progress
 from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submission
 
 REQUIRED_COLUMNS = ("file_a", "file_b", "label")

@@ -108,3 +108,13 @@ class Document:
         """First and last 1-based line touched by the byte span (inclusive)."""
         last = max(span.start, span.end - 1)
         return self.line_of(span.start), self.line_of(last)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Something left out (a file, a folder, a link ...) and why: by a walk, a
+    read or a worker.  Plain data, so it crosses process boundaries (exceptions
+    with extra constructor arguments do not)."""
+
+    path: str
+    reason: str

@@ -19,8 +19,8 @@ import pytest
 
 from tests.hostile.cli_helpers import make_class, program, winnow
 from winnow.index import FingerprintIndex
-from winnow.sif import walk as walk_module
-from winnow.sif.walk import walk
+from winnow.sources import walk as walk_module
+from winnow.sources.walk import walk
 
 
 def groups_json(db: Path) -> dict[str, object]:

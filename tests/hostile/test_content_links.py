@@ -24,9 +24,10 @@ from tests.hostile.content_support import HOSTILE, cli, make_class, others
 from winnow.fileio import FileChanged, read_regular
 from winnow.index.params import IndexParams
 from winnow.matching import compare
+from winnow.model import Skipped
 from winnow.sif.fingerprinting import process_file
-from winnow.sif.walk import PSEUDO, Skipped, walk
 from winnow.sources.submissions import load_submissions
+from winnow.sources.walk import PSEUDO, WalkPolicy, walk
 
 SECRET = b"TOP-SECRET host file: never in any report\n" * 20
 
@@ -112,7 +113,7 @@ def test_follow_links_does_not_walk_into_proc_through_a_link(tmp_path: Path) -> 
     (tree / "a.txt").write_text("hello there, a plain file\n")
     (tree / "p").symlink_to("/proc/self")
     (tree / "s").symlink_to("/proc/self/status")
-    found = walk([tree], follow_links=True)
+    found = walk([tree], WalkPolicy(links="always"))
     assert [Path(f.path).name for f in found.files] == ["a.txt"]
     assert sorted((Path(s.path).name, s.reason) for s in found.skipped) == [
         ("p", PSEUDO), ("s", PSEUDO)]

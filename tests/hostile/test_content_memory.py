@@ -36,10 +36,11 @@ from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.frontends.documents import MAX_EXTRACTED_BYTES
 from winnow.index.params import IndexParams
 from winnow.matching import compare
+from winnow.model import Skipped
 from winnow.sif.fingerprinting import process_file
-from winnow.sif.walk import Skipped, walk
 from winnow.sources.archives import ArchiveLimits, RunBudget, read_archive
 from winnow.sources.submissions import ReadOptions, load_submissions
+from winnow.sources.walk import walk
 
 MIB = 1 << 20
 

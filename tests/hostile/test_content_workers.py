@@ -27,11 +27,10 @@ import winnow.sif.fingerprinting as fingerprinting
 from tests.hostile.content_support import HOSTILE, make_class, mallory_pairs, others
 from winnow.index import FingerprintIndex
 from winnow.matching import compare
-from winnow.model import Document
+from winnow.model import Document, Skipped
+from winnow.parallel import WORKER_DIED, WorkerPool
 from winnow.sif.build import update_index
-from winnow.sif.walk import Skipped
 from winnow.sources.submissions import SourceFile, load_submissions
-from winnow.workers import WORKER_DIED, WorkerPool
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="fork and prctl: Linux")
 
@@ -95,7 +94,7 @@ def test_index_a_killed_worker_costs_only_its_file(tmp_path: Path,
 PARENT = textwrap.dedent("""
     import os, sys, time
     from multiprocessing import get_context
-    from winnow.workers import WorkerPool
+    from winnow.parallel import WorkerPool
 
     def pid_then_sleep(_):
         os.write(1, f"{os.getpid()}\\n".encode())  # one write: lines never interleave

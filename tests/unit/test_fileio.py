@@ -18,9 +18,10 @@ from winnow.errors import InputError
 from winnow.fileio import NotRegularFile, printable, read_regular
 from winnow.frontends import read_document
 from winnow.index.params import IndexParams
+from winnow.model import Skipped
 from winnow.sif.fingerprinting import process_file
-from winnow.sif.walk import FileEntry, Skipped
 from winnow.sources.submissions import load_submission
+from winnow.sources.walk import FileEntry
 
 pytestmark = pytest.mark.timeout(120)  # before the fix these hung forever (room for a cold
 #                                         numba cache on a busy machine)

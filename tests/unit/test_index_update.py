@@ -14,7 +14,7 @@ from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.index import SIF_DEFAULT, FingerprintIndex, IndexParams
 from winnow.sif.build import remove_paths, update_index
-from winnow.sif.walk import walk
+from winnow.sources.walk import WalkPolicy, walk
 
 
 def random_text(seed: int, size: int) -> bytes:
@@ -163,7 +163,7 @@ def test_walk_skips_links_loops_fifos(tmp_path: Path) -> None:
     reasons = {Path(s.path).name: s.reason for s in plain.skipped}
     assert reasons["pipe"] == "FIFO (named pipe)"
     assert reasons["loop"] == reasons["filelink"] == "symbolic link (not followed)"
-    followed = walk([root], follow_links=True)
+    followed = walk([root], WalkPolicy(links="always"))
     assert {Path(f.path).name for f in followed.files} == {"f.txt", "filelink"}
     reasons = {Path(s.path).name: s.reason for s in followed.skipped}
     assert reasons["loop"] == "symbolic link loop"

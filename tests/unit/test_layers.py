@@ -39,9 +39,6 @@ ALLOWED = {
     "experiments": {"engine", "frontends", "sources", "index", "matching", "reports", "sif",
                     "evaluation"},
 }
-#: Known exceptions, module to module (see the report of the layering review):
-#: the front-ends decode their input with the charset sniffer kept in sources.
-EXCEPTIONS = {("frontends", "winnow.sources.sniff")}
 #: Third-party modules only the named packages may import.
 RESTRICTED = {"click": {"cli"}, "tqdm": {"cli"}, "jinja2": {"reports", "serve"},
               "aiohttp": {"serve"}, "matplotlib": {"experiments"}}
@@ -87,7 +84,7 @@ def test_imports_follow_the_dependency_direction(path: Path) -> None:
         return
     for module in sorted(found):
         parts = module.split(".")
-        if parts[0] != "winnow" or len(parts) < 2 or (layer, module) in EXCEPTIONS:
+        if parts[0] != "winnow" or len(parts) < 2:
             continue
         target = parts[1]
         assert target in BASE | ALLOWED[layer] | {layer}, \

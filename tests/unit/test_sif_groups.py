@@ -13,11 +13,11 @@ import pytest
 
 from winnow.engine import fingerprint
 from winnow.errors import InvalidConfig
+from winnow.frontends.sniff import sniff
 from winnow.index import SIF_DEFAULT, FingerprintIndex
 from winnow.sif.build import update_index
 from winnow.sif.groups import GroupOptions, find_groups, load_pairs, representatives
 from winnow.sif.interesting import interesting_sets
-from winnow.sources.sniff import sniff
 
 _VOCAB_RNG = random.Random(0)
 VOCAB = [bytes(_VOCAB_RNG.choice(b"abcdefghijklmnopqrstuvwxyz")

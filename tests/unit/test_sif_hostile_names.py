@@ -12,7 +12,7 @@ from winnow.cli.main import main
 from winnow.index import FingerprintIndex
 from winnow.sif.build import update_index
 from winnow.sif.query import query_file
-from winnow.sif.walk import NOT_UTF8, walk
+from winnow.sources.walk import NOT_UTF8, walk
 
 TEXT = "".join(f"line {i}: the quick brown fox jumps over the lazy dog {i * 7}\n"
                for i in range(200))
@@ -62,7 +62,7 @@ def test_query_cli_writes_csv_for_a_non_utf8_query_name(tree: Path, tmp_path: Pa
 def test_pseudo_file_systems_are_not_walked(tmp_path: Path) -> None:
     """``/proc`` holds kcore (128 TiB by its size) and blocking files: walking it
     would index forever.  Mount points of such file systems are skipped."""
-    from winnow.sif.walk import PSEUDO, pseudo_devices
+    from winnow.sources.walk import PSEUDO, pseudo_devices
 
     mounts = tmp_path / "mountinfo"
     mounts.write_text("22 27 0:21 / /proc rw,relatime - proc proc rw\n"
@@ -82,16 +82,16 @@ def test_a_pool_made_with_the_index_open_is_not_forked(tree: Path, tmp_path: Pat
     forking them mid-work is how pools deadlock, so ``update_index(jobs=2)``
     (the library path: the index is open before the pool exists) uses a fork
     server.  The CLI makes its pool before opening the index and may fork."""
-    import winnow.sif.build as build
+    import winnow.parallel as parallel
 
     methods: list[str] = []
-    real = build.WorkerPool
+    real = parallel.WorkerPool
 
     def recording(workers: int, context: object, **kwargs: object) -> object:
         methods.append(context.get_start_method())  # type: ignore[attr-defined]
         return real(workers, context, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(build, "WorkerPool", recording)
+    monkeypatch.setattr(parallel, "WorkerPool", recording)
     with FingerprintIndex(tmp_path / "p.db") as index:
         summary = update_index(index, [tree], jobs=2)
     assert methods == ["forkserver"] and summary.added == 1

@@ -16,7 +16,7 @@ from winnow.index import SIF_DEFAULT, FingerprintIndex, IndexParams
 from winnow.sif.build import update_index
 from winnow.sif.fingerprinting import checksum
 from winnow.sif.query import query_file
-from winnow.sif.walk import walk
+from winnow.sources.walk import walk
 
 #: Real C sources on every Debian Python image: CPython's own headers.
 PY_INCLUDE = Path(sysconfig.get_paths()["include"])

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from winnow.sources.sniff import VALIDATE_CHUNK, decode, first_invalid_utf8, sniff
+from winnow.frontends.sniff import VALIDATE_CHUNK, decode, first_invalid_utf8, sniff
 
 
 @pytest.mark.parametrize(

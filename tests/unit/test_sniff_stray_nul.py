@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from winnow.frontends import make_document
-from winnow.sources.sniff import sniff
+from winnow.frontends.sniff import sniff
 
 C_SOURCE = b"".join(
     b"/* step %d */\nint step%d(int x) {\n    return x * %d + 1;\n}\n" % (i, i, i)

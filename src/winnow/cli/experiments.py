@@ -8,6 +8,7 @@ when the command line is built.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,13 @@ def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
     check_outputs([out_path], inputs=inputs, report=out_dir)
     settings = Settings(corpus=corpus, data=data, quick=quick, seed=seed)
 
-    def progress(name: str, seconds: float) -> None:
-        click.echo(f"winnow: experiment {name} done ({seconds:.1f} s CPU)", err=True)
+    last = time.process_time()
+
+    def progress(name: str, done: int, total: int) -> None:
+        nonlocal last
+        now = time.process_time()
+        click.echo(f"winnow: experiment {name} done ({now - last:.1f} s CPU)", err=True)
+        last = now
 
     sections = run_experiments(only or EXPERIMENTS, settings, progress)
     report = write_report(sections, settings, out_dir)

@@ -5,7 +5,6 @@ Also the index parameters ``scan`` shares, and the end-of-run summary.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -30,10 +29,11 @@ from winnow.config import METHODS
 from winnow.errors import EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.frontends.options import FrontEndOptions
 from winnow.index import FingerprintIndex, IndexParams
+from winnow.parallel import worker_count
 from winnow.reports.writers import write
 from winnow.sif.build import BuildSummary, fingerprint_pool, remove_paths, update_index
 from winnow.sif.fingerprinting import MAX_FINGERPRINT_BYTES
-from winnow.sif.walk import NOT_FOUND
+from winnow.sources.walk import NOT_FOUND
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -118,14 +118,14 @@ def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, job
               follow_links: bool, quiet: bool,
               max_file_bytes: int = MAX_FINGERPRINT_BYTES) -> BuildSummary:
     """Index ``paths``, with a progress bar on a terminal unless ``quiet``."""
-    workers = jobs or os.cpu_count() or 1
+    workers = worker_count(jobs or 0)
     with ExitStack() as stack:
         # the pool first: its workers fork before any database or tqdm thread exists
         pool = stack.enter_context(fingerprint_pool(workers)) if workers > 1 else None
         bar = stack.enter_context(tqdm(total=0, unit="B", unit_scale=True, desc="indexing",
                                        leave=False, disable=quiet or not sys.stderr.isatty()))
 
-        def progress(done: int, total: int) -> None:
+        def progress(stage: str, done: int, total: int) -> None:
             bar.total = total
             bar.update(done - bar.n)
 

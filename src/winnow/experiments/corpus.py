@@ -19,7 +19,7 @@ from winnow.errors import InputError
 from winnow.fileio import read_regular
 from winnow.frontends.html import html_stream
 from winnow.frontends.options import FrontEndOptions
-from winnow.sources.sniff import decode, sniff
+from winnow.frontends.sniff import decode, sniff
 
 #: Where ``scripts/experiments-corpus.sh`` puts the default corpus.
 DEFAULT_CORPUS = Path("/usr/share/doc/python3.11/html")

@@ -9,7 +9,7 @@ same numbers (times aside) on any machine.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -28,6 +28,7 @@ from winnow.experiments import (
 from winnow.experiments.corpus import DEFAULT_CORPUS, Corpus, load_corpus
 from winnow.experiments.parameters import Grid
 from winnow.experiments.report import Section, report_markdown
+from winnow.parallel import Progress
 
 REPORT_NAME, PLOT_DIR = "experiments.md", "experiments"
 
@@ -75,8 +76,6 @@ class Settings:
     def sizes(self) -> Sizes:
         return QUICK if self.quick else FULL
 
-
-Progress = Callable[[str, float], None]
 
 
 class _Inputs:
@@ -126,21 +125,22 @@ def _run_one(name: str, settings: Settings, inputs: _Inputs) -> Section:
 
 def run_experiments(names: Sequence[str], settings: Settings,
                     progress: Progress | None = None) -> list[Section]:
-    """Run the named experiments in report order; ``progress(name, cpu_seconds)``
-    is called after each."""
+    """Run the named experiments in report order; ``progress(name, done, total)``
+    is called after each (its CPU time is in its section's ``cpu_seconds``)."""
     unknown = sorted(set(names) - set(EXPERIMENTS))
     if unknown:
         raise InputError(", ".join(unknown), f"no such experiment (known: "
                          f"{', '.join(EXPERIMENTS)})")
     inputs = _Inputs(settings)
     sections = []
-    for name in (n for n in EXPERIMENTS if n in names):
+    chosen = [n for n in EXPERIMENTS if n in names]
+    for name in chosen:
         started = time.process_time()
         section = _run_one(name, settings, inputs)
         section.cpu_seconds = time.process_time() - started
         sections.append(section)
         if progress is not None:
-            progress(name, section.cpu_seconds)
+            progress(name, len(sections), len(chosen))
     return sections
 
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.frontends.sniff import Decoded, decode, sniff
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded, decode, sniff
 
 
 @dataclass(frozen=True)

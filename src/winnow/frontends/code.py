@@ -26,8 +26,8 @@ from winnow.frontends.languages import (
 from winnow.frontends.lexfast import FAST_LEXERS
 from winnow.frontends.lexpygments import lex_pygments, pygments_lexer
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.frontends.sniff import Decoded
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded
 
 I64 = npt.NDArray[np.int64]
 

@@ -18,9 +18,9 @@ from winnow.frontends.html import HtmlFrontEnd
 from winnow.frontends.languages import is_text_lang, language_for_path, language_for_shebang
 from winnow.frontends.notebook import NotebookFrontEnd
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.frontends.sniff import decode, sniff
 from winnow.frontends.text import TextFrontEnd
 from winnow.model import Document
-from winnow.sources.sniff import decode, sniff
 
 FRONTENDS: dict[str, DocumentFrontEnd] = {
     fe.name: fe

@@ -26,8 +26,8 @@ from pathlib import PurePath
 from winnow.errors import ContentTooLarge, InputError, MissingExtra
 from winnow.frontends.base import Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
+from winnow.frontends.sniff import Decoded
 from winnow.frontends.text import text_stream
-from winnow.sources.sniff import Decoded
 
 EXTRA_HINT = "pip install 'winnow[documents]'"
 

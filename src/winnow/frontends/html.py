@@ -21,9 +21,9 @@ import numpy as np
 from winnow.frontends.base import Input, Result
 from winnow.frontends.mapped import Assembled, char_offsets
 from winnow.frontends.options import FrontEndOptions
+from winnow.frontends.sniff import Decoded
 from winnow.frontends.text import Units, char_units, word_units
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded
 
 _HIDDEN = {"script", "style", "template", "noscript"}
 _REF = re.compile(r"&(?:#[xX]?[0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);?")

@@ -32,7 +32,7 @@ from pygments.util import ClassNotFound
 from winnow.errors import UnknownLanguage
 from winnow.frontends.ids import stable_id
 from winnow.frontends.lexfast import OPERATORS
-from winnow.sources.sniff import codepoints, utf8_widths
+from winnow.frontends.sniff import codepoints, utf8_widths
 
 I64 = npt.NDArray[np.int64]
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from winnow.sources.sniff import codepoints, utf8_widths
+from winnow.frontends.sniff import codepoints, utf8_widths
 
 I64 = npt.NDArray[np.int64]
 

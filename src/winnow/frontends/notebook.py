@@ -22,9 +22,9 @@ from winnow.frontends.base import Input, Result
 from winnow.frontends.code import code_stream, resolve_language
 from winnow.frontends.mapped import Assembled, char_offsets
 from winnow.frontends.options import FrontEndOptions
+from winnow.frontends.sniff import Decoded
 from winnow.frontends.text import text_stream
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded
 
 _DECODER = json.JSONDecoder()
 _SOURCE_KEY = re.compile(r'"source"\s*:\s*')

@@ -46,8 +46,8 @@ from winnow.frontends._text_kernels import (
 from winnow.frontends.base import Input, Result
 from winnow.frontends.ids import stable_id
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
+from winnow.frontends.sniff import Decoded
 from winnow.model import Stream
-from winnow.sources.sniff import Decoded
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]

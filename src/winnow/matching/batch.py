@@ -19,17 +19,14 @@ from winnow.matching.options import CompareOptions
 from winnow.matching.prints import (
     FileLike,
     FilePrints,
-    Progress,
-    Skipped,
     SubmissionLike,
     fingerprint_file,
     load_document,
     lost_file,
-    make_pool,
-    parallel_map,
 )
 from winnow.matching.table import FingerprintTable, build_table
-from winnow.model import Document, Role
+from winnow.model import Document, Role, Skipped
+from winnow.parallel import Progress, make_pool, parallel_map
 
 
 @dataclass

@@ -43,18 +43,15 @@ from winnow.matching.pairs import (
     to_passages,
 )
 from winnow.matching.prints import (
-    Progress,
-    Skipped,
     SubmissionLike,
     document_prints,
     load_document,
     lost_file,
-    make_pool,
-    parallel_map,
 )
 from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
-from winnow.model import Document
+from winnow.model import Document, Skipped
+from winnow.parallel import Progress, make_pool, parallel_map
 
 __all__ = ["DOCUMENT_BUDGET", "compare", "literal_config"]
 
@@ -77,7 +74,7 @@ def compare(
     shaped like :class:`winnow.sources.submissions.SubmissionSource`, e.g.
     from :func:`winnow.sources.submissions.load_submissions`.  ``jobs``
     processes fingerprint and read the files (``0`` = all cores; forked on
-    Linux, see :func:`winnow.matching.prints.make_pool`), or ``executor``;
+    Linux, see :func:`winnow.parallel.make_pool`), or ``executor``;
     ``progress(stage, done, total)`` follows the work.  ``frontend_configs``
     gives the files of a front-end their own engine settings; the others
     use ``config``.  Without ``config``, every front-end gets its own

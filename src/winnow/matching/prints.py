@@ -9,13 +9,9 @@ batch needs is its distinct fingerprints (8 bytes each), not its text.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from multiprocessing import get_context
-from typing import Protocol, TypeVar
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -24,18 +20,10 @@ from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.errors import InputError, WinnowError
 from winnow.matching.base import in_base
-from winnow.model import Document, Role
-from winnow.workers import WorkerPool
+from winnow.model import Document, Role, Skipped
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
-
-#: ``progress(stage, done, total)``: called as work advances ("fingerprint", "passages").
-Progress = Callable[[str, int, int], None]
-
-T = TypeVar("T")
-R = TypeVar("R")
-
 
 class FileLike(Protocol):
     """A file of a submission: its path inside it, a name for messages, its document."""
@@ -63,15 +51,6 @@ class SubmissionLike(Protocol):
 
     @property
     def problems(self) -> Sequence[InputError]: ...
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """Why a file was left out (plain data: it crosses process boundaries,
-    which exceptions with extra constructor arguments do not)."""
-
-    path: str
-    reason: str
 
 
 @dataclass(frozen=True)
@@ -131,7 +110,7 @@ def fingerprint_file(
         config, literal_config = configs[doc.frontend]
     try:
         hashes = distinct(document_prints(doc, config, literal_config)["hash"])
-    except MemoryError:  # past the worker's memory cap (winnow.workers)
+    except MemoryError:  # past the worker's memory cap (winnow.parallel)
         return Skipped(file.location, "out of memory while fingerprinting; skipped")
     own = None if base is None or base.shape[0] == 0 else ~in_base(hashes, base)
     return FilePrints(hashes, len(doc.stream), len(doc.data), tuple(doc.warnings),
@@ -161,7 +140,8 @@ def load_document(file: FileLike) -> Document | Skipped:
 
 
 def lost_file(file: FileLike, reason: str) -> Skipped:
-    """The :class:`Skipped` for a file whose worker process died (``parallel_map``'s ``lost``)."""
+    """The :class:`Skipped` for a file whose worker process died
+    (:func:`winnow.parallel.parallel_map`'s ``lost``)."""
     return Skipped(file.location, reason)
 
 
@@ -169,61 +149,3 @@ def _skipped(file: FileLike, error: WinnowError) -> Skipped:
     if isinstance(error, InputError):
         return Skipped(error.path, error.reason)
     return Skipped(file.location, str(error))
-
-
-#: The most worker processes per usable core a pool gets, whatever ``jobs`` says.
-WORKERS_PER_CORE = 4
-
-
-def make_pool(jobs: int, tasks: int) -> Executor | None:
-    """A process pool of ``jobs`` workers (``0`` = every usable core), or ``None``
-    when one process is enough (``jobs == 1`` or fewer than two tasks).  At most
-    :data:`WORKERS_PER_CORE` workers per usable core (``-j 100000`` must not
-    fork a process per file).
-
-    On Linux the workers are forked, so they start at once and need no
-    ``if __name__ == "__main__"`` guard in the caller's script; elsewhere they
-    are spawned (the caller's script must then have that guard).  The pool is
-    a :class:`winnow.workers.WorkerPool`: workers die with this process, their
-    memory is capped, and one that dies costs only its file.
-    """
-    workers = min(_workers(jobs), tasks, WORKERS_PER_CORE * _workers(0))
-    if workers <= 1:
-        return None
-    method = "fork" if sys.platform == "linux" else "spawn"
-    return WorkerPool(workers, get_context(method), direct=True)
-
-
-def parallel_map(
-    func: Callable[[T], R], items: Sequence[T], *, stage: str,
-    progress: Progress | None, executor: Executor | None = None,
-    lost: Callable[[T, str], R] | None = None,
-) -> Iterator[R]:
-    """``map(func, items)`` in order, on ``executor`` if given (else here),
-    calling ``progress(stage, done, total)`` after each item.  On a
-    :class:`WorkerPool` with ``lost``, a worker that dies costs only the items
-    that kill a process alone: ``lost(item, reason)`` stands for each."""
-    total = len(items)
-    results: Iterable[R]
-    if isinstance(executor, WorkerPool) and lost is not None and total > 1:
-        results = executor.resilient_map(func, items, _chunk(total, 16), lost)
-    elif executor is not None and total > 1:
-        results = executor.map(func, items, chunksize=_chunk(total, 16))
-    else:
-        results = map(func, items)
-    for done, result in enumerate(results, 1):
-        if progress is not None:
-            progress(stage, done, total)
-        yield result
-
-
-def _workers(jobs: int) -> int:
-    if jobs > 0:
-        return jobs
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
-def _chunk(total: int, workers: int) -> int:
-    return max(1, min(64, total // (workers * 8) or 1))

@@ -21,7 +21,7 @@ import base64
 import hashlib
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
@@ -36,6 +36,7 @@ import winnow
 from winnow.errors import ReportError
 from winnow.matching.model import ComparisonResult
 from winnow.outputs import atomic_binary
+from winnow.parallel import Progress
 from winnow.reports.histogram import histogram
 from winnow.reports.html_overview import overview, report_id
 from winnow.reports.html_view import (
@@ -47,8 +48,6 @@ from winnow.reports.html_view import (
     pair_view,
     visible_name,
 )
-
-Progress = Callable[[int, int], None]
 
 #: Parameters shown in the overview, in order, when present: (key, label).
 SHOWN_CONFIG = (("k", "k"), ("t", "t"), ("method", "method"))
@@ -152,9 +151,9 @@ def _pair_views(result: ComparisonResult, namer: Namer, rows: list[PairRow], sin
                       prev=page.format(ranks[at - 1]) if at > 0 else None,
                       next=page.format(ranks[at + 1]) if at + 1 < len(ranks) else None)
         if progress is not None:
-            progress(rank, total)
+            progress("report", rank, total)
     if progress is not None and total:
-        progress(total, total)
+        progress("report", total, total)
 
 
 def _write(path: Path, template: str, context: dict[str, Any]) -> None:
@@ -183,7 +182,7 @@ def write_report(
     folder that receives ``index.html`` and ``pairs/pair-N.html`` (N = rank), the
     better choice for many pairs of large files.  ``anonymize`` replaces submission
     and file names with stable pseudonyms (:mod:`winnow.reports.anonymize`, keyed by
-    ``key``).  ``progress(done, total)`` is called after each pair.  Raises
+    ``key``).  ``progress("report", done, total)`` is called after each pair.  Raises
     :class:`ReportError` when the report cannot be written.
     """
     target = Path(path)

@@ -10,19 +10,17 @@ run is one transaction, so a crash at any moment leaves the old index or the
 new one.
 
 Reading and fingerprinting run in a process pool (``jobs``); all database
-writes happen in the calling process.  Progress goes to an optional callback
-``progress(bytes_done, bytes_total)``; this module never prints.
+writes happen in the calling process.  Progress goes to an optional
+:class:`winnow.parallel.Progress` callback, ``progress("index", bytes_done,
+bytes_total)``; this module never prints.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import stat
-import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -33,16 +31,16 @@ import numpy as np
 from winnow.engine import fingerprint
 from winnow.index.params import SIF_DEFAULT, IndexParams
 from winnow.index.store import DocRow, FingerprintIndex, NewDocument
+from winnow.model import Skipped
+from winnow.parallel import Progress, WorkerPool, start_pool, submit
 from winnow.sif.fingerprinting import (
     MAX_FINGERPRINT_BYTES,
     Outcome,
     Unchanged,
     process_batch,
 )
-from winnow.sif.walk import GONE, FileEntry, Skipped, walk
-from winnow.workers import WorkerPool
+from winnow.sources.walk import GONE, FileEntry, WalkPolicy, walk
 
-Progress = Callable[[int, int], None]
 Task = list[tuple[FileEntry, str | None]]
 
 #: A worker task holds about this many bytes (or ``BATCH_FILES`` files).
@@ -85,32 +83,6 @@ def _batches(tasks: list[tuple[FileEntry, str | None]]) -> Iterator[Task]:
         yield batch
 
 
-def _noop(_: int) -> None:
-    return None
-
-
-def _fork_is_quiet() -> bool:
-    """Whether forking now is safe and silent.  Python 3.12+ warns when a process
-    with several OS threads forks (numpy's BLAS pool counts), so there the fork
-    server is used unless this process has a single thread."""
-    if sys.version_info < (3, 12):
-        return threading.active_count() == 1
-    try:
-        return len(os.listdir("/proc/self/task")) == 1
-    except OSError:
-        return False
-
-
-#: The most worker processes per usable core a pool gets, whatever ``jobs`` says.
-WORKERS_PER_CORE = 4
-
-
-def _usable_cores() -> int:
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
-
-
 def fingerprint_pool(jobs: int, *, fork: bool = True) -> WorkerPool:
     """A process pool for :func:`update_index`, started now.
 
@@ -121,17 +93,10 @@ def fingerprint_pool(jobs: int, *, fork: bool = True) -> WorkerPool:
     already open: its database threads, invisible to :mod:`threading`, would
     be forked mid-work), workers come from a fork server.  Workers die with
     this process, their memory is capped, and one that dies costs only its
-    file (:class:`winnow.workers.WorkerPool`).
+    file; ``-j`` is capped (:func:`winnow.parallel.start_pool`).
     """
-    jobs = min(jobs, WORKERS_PER_CORE * _usable_cores())  # -j 100000 is not a fork bomb
     fingerprint(np.zeros(64, dtype=np.uint8), SIF_DEFAULT)  # compile or load the kernels
-    safe = fork and _fork_is_quiet() and "fork" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if safe else "forkserver")
-    if not safe:
-        context.set_forkserver_preload(["winnow.sif.fingerprinting"])
-    pool = WorkerPool(jobs, context, direct=safe)
-    list(pool.map(_noop, range(jobs)))
-    return pool
+    return start_pool(jobs, fork=fork, preload=["winnow.sif.fingerprinting"])
 
 
 def _run_tasks(tasks: list[tuple[FileEntry, str | None]], params: IndexParams,
@@ -143,23 +108,13 @@ def _run_tasks(tasks: list[tuple[FileEntry, str | None]], params: IndexParams,
         return
     pending: dict[Future[list[Outcome]], Task] = {}
     for batch in _batches(tasks):
-        pending[_submit(pool, batch, params, max_bytes)] = batch
+        pending[submit(pool, process_batch, batch, params, max_bytes)] = batch
         while len(pending) >= 8:
             done, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in done:
                 yield from _settle(pool, pending.pop(future), future, params, max_bytes)
     for future in list(pending):
         yield from _settle(pool, pending.pop(future), future, params, max_bytes)
-
-
-def _submit(pool: Executor, batch: Task, params: IndexParams,
-            max_bytes: int) -> Future[list[Outcome]]:
-    try:
-        return pool.submit(process_batch, batch, params, max_bytes)
-    except BrokenProcessPool as error:  # a worker died: settled file by file
-        failed: Future[list[Outcome]] = Future()
-        failed.set_exception(error)
-        return failed
 
 
 def _settle(pool: Executor, batch: Task, future: Future[list[Outcome]], params: IndexParams,
@@ -263,7 +218,7 @@ def update_index(
                                 max_file_bytes=max_file_bytes)
     started = time.perf_counter()
     absolute = [os.path.abspath(os.fspath(root)) for root in roots]
-    found = walk(absolute, follow_links=follow_links)
+    found = walk(absolute, WalkPolicy(links="always" if follow_links else "never"))
     found.files = [entry for entry in found.files if not _is_index_file(entry.path, index)]
     summary = BuildSummary(files_seen=len(found.files), skipped=list(found.skipped),
                            bytes_total=sum(entry.size for entry in found.files))
@@ -284,7 +239,7 @@ def update_index(
                 _apply(index, outcome, stored, summary, replaced)
             done += sum(entry.size for entry, _ in batch)
             if progress is not None:
-                progress(done, summary.bytes_total)
+                progress("index", done, summary.bytes_total)
         seen = {entry.path for entry in found.files}
         keep = {s.path for s in summary.skipped
                 if s.reason not in GONE and _unreadable(s.path, follow_links, absolute)}

@@ -18,11 +18,11 @@ import numpy.typing as npt
 from winnow.engine import fingerprint
 from winnow.errors import InputError
 from winnow.fileio import open_regular, read_regular
+from winnow.frontends.sniff import sniff
 from winnow.index.params import IndexParams
 from winnow.index.store import NewDocument
-from winnow.model import Kind
-from winnow.sif.walk import FileEntry, Skipped, describe_error
-from winnow.sources.sniff import sniff
+from winnow.model import Kind, Skipped
+from winnow.sources.walk import FileEntry, describe_error
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | No
         result = fingerprint_data(data, entry.path, params)
     except InputError as error:  # content no front-end could process
         return Skipped(entry.path, error.reason)
-    except MemoryError:  # past the worker's memory cap (winnow.workers)
+    except MemoryError:  # past the worker's memory cap (winnow.parallel)
         return Skipped(entry.path, "out of memory while fingerprinting; skipped")
     return NewDocument(
         path=entry.path, size=len(data), mtime_ns=entry.mtime_ns, checksum=digest,

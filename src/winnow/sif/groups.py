@@ -23,18 +23,16 @@ from __future__ import annotations
 
 import os
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
-import numpy.typing as npt
 
 from winnow.errors import InvalidConfig
 from winnow.index.store import DocRow, FingerprintIndex
+from winnow.sif.interesting import interesting_sets
+from winnow.sif.shares import Pairs, directed_shares, share_lookup
 from winnow.tables import PairCounter
-
-IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -99,16 +97,6 @@ class Group:
 
 
 @dataclass
-class Pairs:
-    """Similar-enough pairs among ``docs``: ``share[i, j]`` in percent of ``i``."""
-
-    docs: list[DocRow]
-    a: IntArray
-    b: IntArray
-    shared: IntArray
-
-
-@dataclass
 class GroupsResult:
     identical: list[Group]
     similar: list[Group]
@@ -164,15 +152,6 @@ def load_pairs(table: PairCounter, docs: list[DocRow], options: GroupOptions) ->
     return Pairs(docs, a[keep], b[keep], shared[keep])
 
 
-def directed_shares(pairs: Pairs) -> tuple[IntArray, IntArray, npt.NDArray[np.float64]]:
-    """Both directions of every pair: ``(ref, other, 100·shared/|F(ref)|)``."""
-    distinct = np.array([row.n_distinct for row in pairs.docs], dtype=np.float64)
-    ref = np.concatenate([pairs.a, pairs.b])
-    other = np.concatenate([pairs.b, pairs.a])
-    shared = np.concatenate([pairs.shared, pairs.shared]).astype(np.float64)
-    return ref, other, 100.0 * shared / distinct[ref]
-
-
 def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[int, float]]]]:
     """sif's groups: ``(reference, [(member, similarity), ...])``, each set once."""
     ref, other, share = directed_shares(pairs)
@@ -196,35 +175,8 @@ def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[i
     return out
 
 
-def _share_lookup(pairs: Pairs) -> Callable[[int, list[int]], list[float]]:
-    """``share_of(r, others)``: ``100·shared/min(|F(r)|, |F(o)|)`` for each other
-    ``o`` (0 if unpaired): the share of the smaller file, the measure that joins
-    the members of an interesting set (:mod:`winnow.sif.interesting`)."""
-    ref, other, share = directed_shares(pairs)
-    n = max(len(pairs.docs), 1)
-    # both directions of a pair hold the same key once ordered; keep the larger share
-    keys = np.minimum(ref, other) * n + np.maximum(ref, other)
-    order = np.lexsort((-share, keys))
-    keys, values = keys[order], share[order]
-    first = np.r_[True, keys[1:] != keys[:-1]] if keys.size else np.zeros(0, dtype=bool)
-    keys, values = keys[first], values[first]
-
-    def share_of(r: int, others: list[int]) -> list[float]:
-        if keys.size == 0 or not others:
-            return [0.0] * len(others)
-        o = np.asarray(others, dtype=np.int64)
-        wanted = np.minimum(r, o) * n + np.maximum(r, o)
-        at = np.minimum(np.searchsorted(keys, wanted), keys.size - 1)
-        found: list[float] = np.where(keys[at] == wanted, values[at], 0.0).tolist()
-        return found
-
-    return share_of
-
-
 def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
     """Identical groups, then similar groups (and interesting sets if asked)."""
-    from winnow.sif.interesting import interesting_sets
-
     docs = index.documents()
     number = 0
     identical = []
@@ -243,7 +195,7 @@ def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
     interesting = None
     if options.interesting:
         interesting = []
-        share_of = _share_lookup(pairs)
+        share_of = share_lookup(pairs)
         for clique in interesting_sets(pairs, options.threshold):
             number += 1
             sims = [100.0, *share_of(clique[0], clique[1:])]

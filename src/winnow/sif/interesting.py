@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from winnow.sif.groups import Pairs, directed_shares
+from winnow.sif.shares import Pairs, directed_shares
 
 #: Recursive Bron–Kerbosch calls allowed per vertex's sub-problem.
 BUDGET = 20_000

@@ -29,7 +29,7 @@ from winnow.fileio import printable, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.fingerprinting import checksum, fingerprint_data
-from winnow.sif.walk import describe_error
+from winnow.sources.walk import describe_error
 
 Measure = Literal["contained", "contains", "max"]
 

@@ -6,10 +6,12 @@ With ``each=True`` every entry of a folder is one submission (the common
 "one folder per student" layout).  Submissions are named exactly as the user
 gave them; their files by their path inside the submission (``/``-separated).
 
-Walking never loops: directories are identified by ``(device, inode)`` and a
+A folder is walked by :mod:`winnow.sources.walk` (policy :func:`folder_policy`),
+which never loops: directories are identified by ``(device, inode)`` and a
 directory already on the way down is not entered again.  Symbolic links are
 followed only when they point inside the submission, so a submission cannot
-pull other files of the machine (``/etc/passwd``) into a report.  Anything that cannot
+pull other files of the machine (``/etc/passwd``) into a report.  Its files
+are listed in name order, depth first.  Anything that cannot
 be used (unreadable, broken link, corrupt archive, empty submission ...)
 becomes an :class:`~winnow.errors.InputError` in the submission's
 ``problems``; nothing here raises for one bad input.
@@ -31,11 +33,10 @@ starting with ``.`` (``.git``, ``.DS_Store`` ...), ``__MACOSX`` and
 from __future__ import annotations
 
 import errno
-import fnmatch
 import os
 import stat
 import zlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -50,6 +51,7 @@ from winnow.fileio import (
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document, Role
 from winnow.sources.archives import ArchiveLimits, RunBudget, is_archive, read_archive
+from winnow.sources.walk import FileEntry, WalkPolicy, links_out, matches, scan
 
 _IGNORED_NAMES = frozenset({"__MACOSX", "__pycache__"})
 
@@ -75,12 +77,7 @@ class ReadOptions:
 
     def wants(self, path: str) -> bool:
         """Whether the file at ``path`` (inside its submission) is taken."""
-        base = path.rsplit("/", 1)[-1]
-
-        def hit(patterns: tuple[str, ...]) -> bool:
-            return any(fnmatch.fnmatch(path, p) or fnmatch.fnmatch(base, p) for p in patterns)
-
-        return (not self.include or hit(self.include)) and not hit(self.exclude)
+        return matches(path, self.include, self.exclude)
 
 
 @dataclass(frozen=True)
@@ -154,16 +151,15 @@ def load_submission(
     except OSError as error:
         return SubmissionSource(label, role, (), (_problem(path, _describe(error)),))
     if os.path.isdir(path):
-        top = os.path.realpath(path)
-        for item in _walk(path, "", opts, {(info.st_dev, info.st_ino)}, top, run):
-            (files if isinstance(item, SourceFile) else problems).append(item)  # type: ignore[arg-type]
+        _walk(path, opts, run, files, problems)
     elif not stat.S_ISREG(info.st_mode):
-        problems.append(_problem(path, "not a regular file (device, FIFO or socket); skipped"))
+        problems.append(_problem(path, _not_regular(info.st_mode)))
     elif is_archive(path):
         _add_archive(path, "", opts, files, problems, run)
     else:
-        files.append(_disk_file(os.path.basename(path) or path, path, opts, info,
-                                os.path.islink(path)))
+        entry = FileEntry(path, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino),
+                          os.path.islink(path), os.path.basename(path) or path)
+        files.append(_disk_file(entry, opts))
     if not files and not problems:
         problems.append(_problem(path, "empty submission: no files to compare"))
     return SubmissionSource(label, role, tuple(files), tuple(problems))
@@ -193,14 +189,13 @@ def load_submissions(
                 out.append(SubmissionSource(printable(path), role, (),
                                         (_problem(path, _describe(error)),)))
                 continue
-            opts = read_options or ReadOptions()
+            policy = folder_policy(read_options or ReadOptions())
             top = os.path.realpath(path)
             for entry in entries:
                 full = os.path.join(path, entry)
-                if _ignored(entry) or (os.path.isfile(full) and not is_archive(entry)
-                                       and not opts.wants(entry)):
+                if policy.ignores(entry) or (os.path.isfile(full) and not policy.wants(entry)):
                     continue
-                if _links_out(full, top):
+                if links_out(full, top):
                     out.append(SubmissionSource(printable(full), role, (), (_problem(
                         full, "symbolic link out of the folder; not followed"),)))
                     continue
@@ -210,72 +205,33 @@ def load_submissions(
     return out
 
 
-_Level = tuple[Iterator[os.DirEntry[str]], str, frozenset[tuple[int, int]]]
+def folder_policy(opts: ReadOptions) -> WalkPolicy:
+    """How a submission's folder is walked: links followed inside it only, hidden
+    and ignored names left out, ``opts``' patterns applied (to archives' members,
+    not to the archives), every path of a folder taken (only loops are cut)."""
+    return WalkPolicy(links="inside", hidden=False, ignored=_IGNORED_NAMES,
+                      include=opts.include, exclude=opts.exclude, unfiltered=is_archive,
+                      once=False, skip_pseudo=False, text_names=False, describe=_describe,
+                      special=_not_regular)
 
 
-def _walk(
-    root: str, prefix: str, opts: ReadOptions, ancestors: set[tuple[int, int]], top: str,
-    run: RunBudget,
-) -> Iterator[SourceFile | InputError]:
-    """Files under ``root`` in name order, following links that stay inside the
-    submission (whose real path is ``top``) but never a loop.  Iterative: a
-    tree nested thousands of folders deep is walked like any other."""
-    listing = _listing(root)
-    if isinstance(listing, InputError):
-        yield listing
-        return
-    stack: list[_Level] = [(iter(listing), prefix, frozenset(ancestors))]
-    while stack:
-        entries, prefix, above = stack[-1]
-        entry = next(entries, None)
-        if entry is None:
-            stack.pop()
-            continue
-        if _ignored(entry.name):
-            continue
-        rel = f"{prefix}{entry.name}"
-        try:
-            info = os.stat(entry.path)
-        except OSError as error:
-            yield _problem(entry.path, _describe(error))
-            continue
-        if entry.is_symlink() and os.path.commonpath(
-                [top, os.path.realpath(entry.path)]) != top:
-            yield _problem(entry.path, "symbolic link out of the submission; not followed")
-        elif stat.S_ISDIR(info.st_mode):
-            key = (info.st_dev, info.st_ino)
-            inner = None if key in above else _listing(entry.path)
-            if inner is None:
-                yield _problem(entry.path, "symbolic link loop; not followed")
-            elif isinstance(inner, InputError):
-                yield inner
-            else:
-                stack.append((iter(inner), rel + "/", above | {key}))
+def _walk(root: str, opts: ReadOptions, run: RunBudget, files: list[SourceFile],
+          problems: list[InputError]) -> None:
+    """The files of the folder ``root`` (and of the archives in it) and its
+    problems, each in name order, depth first (the walk reports what it skips
+    folder by folder: those are sorted here)."""
+    found: list[tuple[list[str], list[InputError]]] = []
+    for item in scan([root], folder_policy(opts)):
+        if not isinstance(item, FileEntry):
+            found.append((item.path.split(os.sep), [_problem(item.path, item.reason)]))
+        elif is_archive(item.path.rsplit(os.sep, 1)[-1]):
+            found.append((item.path.split(os.sep), []))
+            _add_archive(item.path, item.rel + "/", opts, files, found[-1][1], run)
         else:
-            yield from _file(entry, rel, info, opts, run)
-
-
-def _listing(folder: str) -> list[os.DirEntry[str]] | InputError:
-    """The entries of ``folder`` in name order, or the problem reading it."""
-    try:
-        return sorted(os.scandir(folder), key=lambda entry: entry.name)
-    except OSError as error:
-        return _problem(folder, _describe(error))
-
-
-def _file(entry: os.DirEntry[str], rel: str, info: os.stat_result,
-          opts: ReadOptions, run: RunBudget) -> Iterator[SourceFile | InputError]:
-    """One non-folder entry of a walk: a file, an archive's files, or a problem."""
-    if not stat.S_ISREG(info.st_mode):
-        yield _problem(entry.path, "not a regular file (device, FIFO or socket); skipped")
-    elif is_archive(entry.name):
-        files: list[SourceFile] = []
-        problems: list[InputError] = []
-        _add_archive(entry.path, rel + "/", opts, files, problems, run)
-        yield from problems
-        yield from files
-    elif opts.wants(rel):
-        yield _disk_file(rel, entry.path, opts, info, entry.is_symlink())
+            files.append(_disk_file(item, opts))
+    found.sort(key=lambda entry: entry[0])  # by path components: name order, depth first
+    for _, its_problems in found:
+        problems += its_problems
 
 
 def _add_archive(
@@ -292,9 +248,10 @@ def _add_archive(
         return
     problems.extend(_problem(p.path, p.reason) for p in member_problems)
     shown = printable(path)
+    policy = folder_policy(opts)
     for member in sorted(members, key=lambda m: m.path):
         parts = member.path.split("/")
-        if any(_ignored(part) for part in parts) or not opts.wants(member.path):
+        if any(policy.ignores(part) for part in parts) or not opts.wants(member.path):
             continue
         files.append(
             SourceFile(printable(prefix) + member.path, f"{shown}/{member.path}", opts,
@@ -302,20 +259,13 @@ def _add_archive(
         )
 
 
-def _links_out(path: str, top: str) -> bool:
-    """Whether ``path`` is a symbolic link whose target is not under ``top``."""
-    return os.path.islink(path) and os.path.commonpath(
-        [top, os.path.realpath(path)]) != top
-
-
-def _disk_file(rel: str, path: str, opts: ReadOptions, info: os.stat_result,
-               link: bool) -> SourceFile:
+def _disk_file(entry: FileEntry, opts: ReadOptions) -> SourceFile:
     """A file on disk, named printably; ``disk`` set when that changed its path;
     the walk's ``(device, inode)`` kept so that a later read opens this file only."""
-    shown = printable(path)
-    return SourceFile(printable(rel), shown, opts, size=info.st_size,
-                      disk=None if shown == path else path,
-                      ident=(info.st_dev, info.st_ino), nofollow=not link)
+    shown = printable(entry.path)
+    return SourceFile(printable(entry.rel), shown, opts, size=entry.size,
+                      disk=None if shown == entry.path else entry.path,
+                      ident=entry.ident, nofollow=not entry.link)
 
 
 def _problem(path: str, reason: str) -> InputError:
@@ -323,8 +273,8 @@ def _problem(path: str, reason: str) -> InputError:
     return InputError(printable(path), reason)
 
 
-def _ignored(name: str) -> bool:
-    return name.startswith(".") or name in _IGNORED_NAMES
+def _not_regular(mode: int) -> str:
+    return "not a regular file (device, FIFO or socket); skipped"
 
 
 def _too_large(limit: int) -> str:

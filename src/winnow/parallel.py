@@ -1,7 +1,14 @@
-"""Worker processes that cost only their own files when they die, and die with their parent.
+"""Running work in worker processes: one pool, one worker cap, one progress callback.
 
-Both process pools (``compare``'s, in :mod:`winnow.matching.prints`, and the
-index's, in :mod:`winnow.sif.build`) are :class:`WorkerPool` instances:
+Every process pool of winnow (``compare``'s, made by :func:`make_pool`, and the
+index's, started by :func:`start_pool`) is a :class:`WorkerPool`, at most
+:data:`WORKERS_PER_CORE` workers per usable core (:func:`usable_cores`: the
+cores this process may run on, CPU affinity included), whatever ``-j`` says.
+Work advances through one :class:`Progress` callback,
+``progress(stage, done, total)``.
+
+A :class:`WorkerPool`'s workers cost only their own files when they die, and
+die with their parent:
 
 * every worker asks the kernel to kill it when its parent dies
   (``PR_SET_PDEATHSIG``, Linux), so a ``kill -9`` of winnow leaves no workers
@@ -24,17 +31,18 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import multiprocessing
 import os
 import select
 import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -47,6 +55,32 @@ WORKER_DIED = ("worker process died while reading this file (killed by the syste
                "perhaps out of memory); skipped")
 
 _PR_SET_PDEATHSIG = 1
+
+#: The most worker processes per usable core a pool gets, whatever ``jobs`` says
+#: (``-j 100000`` must not fork a process per file).
+WORKERS_PER_CORE = 4
+
+
+class Progress(Protocol):
+    """``progress(stage, done, total)``: called as work advances, ``done`` of
+    ``total`` units (files, pairs, bytes ...) of the named ``stage``."""
+
+    def __call__(self, stage: str, done: int, total: int, /) -> None: ...
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system has one)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def worker_count(jobs: int, tasks: int | None = None) -> int:
+    """Workers for ``jobs`` (``0``: every usable core), at most ``tasks`` and at
+    most :data:`WORKERS_PER_CORE` per usable core."""
+    cores = usable_cores()
+    workers = min(jobs if jobs > 0 else cores, WORKERS_PER_CORE * cores)
+    return workers if tasks is None else min(workers, tasks)
 
 
 def worker_memory_bytes() -> int:
@@ -108,6 +142,17 @@ def _watch(pid: int) -> None:
     threading.Thread(target=wait_then_end, name="winnow-parent-watch", daemon=True).start()
 
 
+def submit(executor: Executor, fn: Callable[..., R], /, *args: Any) -> Future[R]:
+    """``executor.submit(fn, *args)``, a pool found broken meanwhile giving a failed
+    future (settled with the others) rather than raising here."""
+    try:
+        return executor.submit(fn, *args)
+    except BrokenProcessPool as error:
+        failed: Future[R] = Future()
+        failed.set_exception(error)
+        return failed
+
+
 class WorkerPool(Executor):
     """A :class:`ProcessPoolExecutor` of ``workers`` processes made by ``context``
     (workers set up by :func:`init_worker`) that can be restarted after a worker died."""
@@ -130,15 +175,6 @@ class WorkerPool(Executor):
     def map(self, fn: Callable[..., R], *iterables: Any, timeout: float | None = None,
             chunksize: int = 1) -> Iterator[R]:
         return self._pool.map(fn, *iterables, timeout=timeout, chunksize=chunksize)
-
-    def _submit(self, func: Callable[[T], R], item: T) -> Future[R]:
-        """``submit``, with a pool found broken meanwhile giving a failed future."""
-        try:
-            return self._pool.submit(func, item)
-        except BrokenProcessPool as error:
-            failed: Future[R] = Future()
-            failed.set_exception(error)
-            return failed
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
@@ -180,7 +216,7 @@ class WorkerPool(Executor):
         ahead = iter(items)
         while True:
             for item in ahead:
-                pending.append((item, self._submit(func, item)))
+                pending.append((item, submit(self._pool, func, item)))
                 if len(pending) >= self.workers:
                     break
             if not pending:
@@ -198,3 +234,82 @@ class WorkerPool(Executor):
                     yield started.result()
                 else:
                     yield self.alone(func, suspect, lost)
+
+
+def make_pool(jobs: int, tasks: int) -> Executor | None:
+    """A pool of :func:`worker_count` workers for ``tasks`` tasks, or ``None``
+    when one process is enough (``jobs == 1`` or fewer than two tasks).
+
+    On Linux the workers are forked, so they start at once and need no
+    ``if __name__ == "__main__"`` guard in the caller's script; elsewhere they
+    are spawned (the caller's script must then have that guard).  Workers start
+    with their first task.
+    """
+    workers = worker_count(jobs, tasks)
+    if workers <= 1:
+        return None
+    method = "fork" if sys.platform == "linux" else "spawn"
+    return WorkerPool(workers, multiprocessing.get_context(method), direct=True)
+
+
+def _fork_is_quiet() -> bool:
+    """Whether forking now is safe and silent.  Python 3.12+ warns when a process
+    with several OS threads forks (numpy's BLAS pool counts), so there the fork
+    server is used unless this process has a single thread."""
+    if sys.version_info < (3, 12):
+        return threading.active_count() == 1
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return False
+
+
+def _noop(_: int) -> None:
+    return None
+
+
+def start_pool(jobs: int, *, fork: bool = True, preload: Sequence[str] = ()) -> WorkerPool:
+    """A pool of :func:`worker_count` workers (``jobs`` 0: every usable core),
+    every worker started now.
+
+    Workers are forked from this process when that is safe (``fork`` and this
+    process runs no other thread), so they inherit what it has loaded and
+    compiled; else they come from a fork server that imports ``preload`` once.
+    Pass ``fork=False`` when this process holds threads :mod:`threading` does
+    not see (an open database): forked mid-work, they would deadlock.
+    """
+    workers = worker_count(jobs)
+    safe = fork and _fork_is_quiet() and "fork" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if safe else "forkserver")
+    if not safe:
+        context.set_forkserver_preload(list(preload))
+    pool = WorkerPool(workers, context, direct=safe)
+    list(pool.map(_noop, range(workers)))
+    return pool
+
+
+def parallel_map(
+    func: Callable[[T], R], items: Sequence[T], *, stage: str,
+    progress: Progress | None, executor: Executor | None = None,
+    lost: Callable[[T, str], R] | None = None,
+) -> Iterator[R]:
+    """``map(func, items)`` in order, on ``executor`` if given (else here),
+    calling ``progress(stage, done, total)`` after each item.  On a
+    :class:`WorkerPool` with ``lost``, a worker that dies costs only the items
+    that kill a process alone: ``lost(item, reason)`` stands for each."""
+    total = len(items)
+    results: Iterable[R]
+    if isinstance(executor, WorkerPool) and lost is not None and total > 1:
+        results = executor.resilient_map(func, items, _chunk(total, 16), lost)
+    elif executor is not None and total > 1:
+        results = executor.map(func, items, chunksize=_chunk(total, 16))
+    else:
+        results = map(func, items)
+    for done, result in enumerate(results, 1):
+        if progress is not None:
+            progress(stage, done, total)
+        yield result
+
+
+def _chunk(total: int, workers: int) -> int:
+    return max(1, min(64, total // (workers * 8) or 1))

@@ -1,5 +1,5 @@
 """Compiled scan for the first invalid UTF-8 byte (numba), for
-:func:`winnow.sources.sniff.first_invalid_utf8`; imported only when a text
+:func:`winnow.frontends.sniff.first_invalid_utf8`; imported only when a text
 is not valid UTF-8, so sniffing valid text never loads the compiler."""
 
 from __future__ import annotations

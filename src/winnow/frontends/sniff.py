@@ -224,7 +224,7 @@ def first_invalid_utf8(data: bytes) -> int | None:
     """
     if data.isascii() or _valid_utf8(data):
         return None
-    from winnow.sources._utf8_kernel import first_invalid  # numba: only for invalid text
+    from winnow.frontends._utf8_kernel import first_invalid  # numba: only for invalid text
 
     at = int(first_invalid(np.frombuffer(data, dtype=np.uint8)))
     return None if at < 0 else at
