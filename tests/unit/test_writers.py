@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 from typing import BinaryIO
 
+import click
+import click.testing
 import pytest
 
 from winnow.cli.options import FORMATS
@@ -112,3 +114,29 @@ def test_a_json_listing_is_one_object_with_an_item_per_line() -> None:
     out = io.StringIO()
     write_json_listing({}, "files", [], out)
     assert json.loads(out.getvalue()) == {"files": []}
+
+
+def test_a_format_registered_for_a_result_reaches_the_command_line(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from winnow.cli.options import format_option
+
+    name = "winnow.reports.listings.LanguageListing"
+    monkeypatch.setitem(WRITERS, name, {**WRITERS[name], "xml": "nowhere:write_xml"})
+
+    @click.command()
+    @format_option(result=name)
+    def command(fmt: str) -> None:
+        click.echo(fmt)
+
+    assert click.testing.CliRunner().invoke(command, ["--format", "xml"]).output == "xml\n"
+
+
+def test_every_command_offers_exactly_its_result_formats() -> None:
+    from winnow.cli.main import COMMANDS, load_command
+
+    registered = [set(known) for known in WRITERS.values()]
+    for name in COMMANDS:
+        for param in load_command(name).params:
+            if param.name == "fmt":
+                assert isinstance(param.type, click.Choice)
+                assert set(param.type.choices) in registered, name

@@ -252,7 +252,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
               help="Compute passages (coverage, lines, longest) for the N best reported "
                    "pairs only; the others get scores, their passage columns left empty. "
                    "0 = every reported pair.")
-@format_option()
+@format_option(result="winnow.matching.model.ComparisonResult")
 @output_option("output")
 @click.option("--report", type=click.Path(path_type=Path),
               help="Also write the HTML report: a folder, or one FILE.html.")

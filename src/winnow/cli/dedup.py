@@ -25,7 +25,7 @@ from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
               help="Only show what --link/--delete would do (the default), or do it.")
 @click.option("--keep", type=click.Choice(KEEP_RULES), default="first", show_default=True,
               help="The copy of each group that stays: first path, oldest or newest mtime.")
-@format_option()
+@format_option(result="winnow.sif.dedup.DedupResult")
 @output_option()
 def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, dry_run: bool,
                   keep: KeepRule, fmt: str, out_path: Path | None) -> None:

@@ -36,7 +36,7 @@ from winnow.sif.dircmp import check_disjoint, check_folders, compare_dirs
 @click.option("-q", "--quiet", is_flag=True,
               help="No progress bar, no summary: neither the indexing summary on standard "
                    "error nor the table's closing lines.")
-@format_option()
+@format_option(result="winnow.reports.sif_changes.DircmpView")
 @output_option()
 def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
                    jobs: int, changes_only: bool, quiet: bool, fmt: str,

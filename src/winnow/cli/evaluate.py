@@ -113,7 +113,7 @@ def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
               help="Break the scores down by this extra column (repeatable; default: "
                    "every extra column).")
 @compare_options
-@format_option()
+@format_option(result="winnow.reports.evaluation.EvaluationSummary")
 @output_option("output")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tuple[str, ...],

@@ -44,7 +44,7 @@ def _records(sections: list[Any]) -> list[dict[str, Any]]:
               help="Run only this experiment (repeatable; default: all).")
 @click.option("--quick", is_flag=True, help="Small inputs (seconds, not the papers' sizes).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random input.")
-@format_option()
+@format_option(result="winnow.reports.listings.ExperimentFigures")
 @output_option()
 def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
                         only: tuple[str, ...], quick: bool, seed: int, fmt: str,

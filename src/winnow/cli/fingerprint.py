@@ -64,7 +64,7 @@ def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
                 type=click.Path(path_type=Path, readable=False))
 @engine_options
 @frontend_options
-@format_option()
+@format_option(result="winnow.reports.documents.FingerprintListing")
 @output_option()
 def fingerprint_command(
     files: tuple[Path, ...], k: int | None, t: int | None, method: str,

@@ -54,7 +54,7 @@ def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | Non
 @click.command("groups")
 @db_option()
 @group_options
-@format_option()
+@format_option(result="winnow.sif.groups.GroupsResult")
 @output_option()
 def groups_command(db: Path, threshold: float, size_ratio: float | None, same_suffix: bool,
                    mix_kinds: bool, max_df: int, include_empty: bool, interesting: bool,

@@ -188,7 +188,7 @@ def report_missing(summary: BuildSummary) -> bool:
               help="Fingerprint files up to this many MiB; larger ones are only checksummed.")
 @click.option("--remove", is_flag=True, help="Remove PATHS (files or folders) from the index.")
 @click.option("--info", is_flag=True, help="Show the index's size and parameters.")
-@format_option()
+@format_option(result="winnow.index.store.IndexInfo")
 @output_option()
 @click.option("--compact", is_flag=True,
               help="Rewrite the index file without the space of removed files "

@@ -14,7 +14,7 @@ from winnow.reports.writers import write
 
 
 @click.command("languages")
-@format_option()
+@format_option(result="winnow.reports.listings.LanguageListing")
 @output_option()
 def languages_command(fmt: str, out_path: Path | None) -> None:
     """List the code front-end's languages, their file extensions and backend.

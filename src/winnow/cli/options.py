@@ -78,9 +78,14 @@ class Fraction(click.ParamType):  # type: ignore[type-arg]  # generic from click
 FRACTION = Fraction()
 
 
-def format_option(default: str = "table") -> Callable[[F], F]:
-    """``--format`` with the choices every result-printing command shares."""
-    return click.option("--format", "fmt", type=click.Choice(FORMATS), default=default,
+def format_option(default: str = "table", *, result: str | None = None) -> Callable[[F], F]:
+    """``--format``: the formats registered for the command's ``result`` type
+    (``module.Class``) in :data:`winnow.reports.writers.WRITERS`, so a format
+    added there reaches the command line; :data:`FORMATS` without one."""
+    from winnow.reports.writers import WRITERS
+
+    choices = FORMATS if result is None else tuple(WRITERS[result])
+    return click.option("--format", "fmt", type=click.Choice(choices), default=default,
                         show_default=True, help="Output format.")
 
 

@@ -40,7 +40,7 @@ def hint_if_empty(result: QueryResult, threshold: float, measure: Measure) -> No
 @click.option("--include-self", is_flag=True, help="Also list the query file's own entry.")
 @click.option("--top", type=click.IntRange(1), default=None,
               help="Show only the best N matches of each query.")
-@format_option()
+@format_option(result="winnow.reports.sif.QueryReport")
 @output_option()
 def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: Measure,
                   include_self: bool, top: int | None, fmt: str,

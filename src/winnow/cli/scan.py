@@ -31,7 +31,7 @@ from winnow.sif.groups import GroupOptions
 @jobs_option()
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
-@format_option()
+@format_option(result="winnow.sif.groups.GroupsResult")
 @output_option()
 def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int | None,
                  method: str | None, bits: int | None, anchors: tuple[str, ...],

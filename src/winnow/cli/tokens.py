@@ -47,7 +47,7 @@ def read_documents(paths: Iterable[Path], frontend: str | None, lang: str | None
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(path_type=Path, readable=False))
 @frontend_options
-@format_option()
+@format_option(result="winnow.reports.documents.TokenListing")
 @output_option()
 def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | None, unit: str,
                    keep: tuple[str, ...], fmt: str, out_path: Path | None) -> None:
