@@ -108,7 +108,7 @@ def owner_csr(owners: I64, groups: I64, n_owners: int) -> tuple[I64, I64]:
 @jit()
 def pair_sums(
     n_owners: int, owner_ptr: I64, owner_groups: I64, group_ptr: I64, group_owner: I64,
-    group_weight: npt.NDArray[np.float64], archive: npt.NDArray[np.bool_], fill: bool,
+    group_weight: npt.NDArray[np.float64], archive: npt.NDArray[np.bool_],
     out_a: I64, out_b: I64, shared: I64, weight: npt.NDArray[np.float64],
     df_sum: npt.NDArray[np.float64],
 ) -> int:
@@ -119,34 +119,51 @@ def pair_sums(
     Row by row like a sparse product ``A Aᵀ`` (Gustavson): for owner ``a``,
     every group it is in (``owner_groups[owner_ptr[a]:owner_ptr[a + 1]]``)
     adds to each later member ``b`` (``group_owner[group_ptr[g]:group_ptr[g + 1]]``,
-    ascending), found in O(1) through a scratch row, so no pair is sorted or
-    hashed.  Call with ``fill=False`` (and empty outputs) to count the pairs,
-    then with zeroed outputs of that size.  Pairs of two ``archive`` owners
-    are skipped.
+    ascending) in a scratch row indexed by ``b`` (so no pair is sorted or
+    hashed, and the sums stay in cache); then the row's pairs are copied out
+    in the order their ``b`` was first met.  The outputs are written only
+    while every pair fits in them: when the returned count exceeds their
+    length, call again with outputs of that size.  Pairs of two ``archive``
+    owners are skipped.
     """
+    capacity = out_a.shape[0]
     mark = np.full(n_owners, -1, dtype=np.int64)
-    slot = np.zeros(n_owners, dtype=np.int64)
+    touched = np.empty(n_owners, dtype=np.int64)
+    row_shared = np.zeros(n_owners, dtype=np.int64)
+    row_weight = np.zeros(n_owners, dtype=np.float64)
+    row_df = np.zeros(n_owners, dtype=np.float64)
     count = 0
     for a in range(n_owners):
         both_archive = archive[a]
+        met = 0
         for j in range(owner_ptr[a], owner_ptr[a + 1]):
             g = owner_groups[j]
             lo = group_ptr[g]
             hi = group_ptr[g + 1]
+            w = group_weight[g]
             for m in range(lo, hi):
                 b = group_owner[m]
                 if b <= a or (both_archive and archive[b]):
                     continue
                 if mark[b] != a:
                     mark[b] = a
-                    slot[b] = count
-                    if fill:
-                        out_a[count] = a
-                        out_b[count] = b
-                    count += 1
-                if fill:
-                    s = slot[b]
-                    shared[s] += 1
-                    weight[s] += group_weight[g]
-                    df_sum[s] += hi - lo
+                    touched[met] = b
+                    met += 1
+                    row_shared[b] = 0
+                    row_weight[b] = 0.0
+                    row_df[b] = 0.0
+                row_shared[b] += 1
+                row_weight[b] += w
+                row_df[b] += hi - lo
+        if count + met <= capacity:
+            for t in range(met):
+                b = touched[t]
+                out_a[count + t] = a
+                out_b[count + t] = b
+                shared[count + t] = row_shared[b]
+                weight[count + t] = row_weight[b]
+                df_sum[count + t] = row_df[b]
+        else:
+            capacity = 0  # no longer fits: count only
+        count += met
     return count

@@ -4,6 +4,7 @@ front-end and the base code."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
@@ -38,15 +39,19 @@ class Run:
     executor: Executor | None
     jobs: int | None = None
 
-    def fresh_pool(self, tasks: int) -> None:
+    def fresh_pool(self, tasks: int, *, start: bool = False) -> None:
         """Replace this run's own pool by a new one for ``tasks`` tasks: the
-        fingerprinting workers hold heaps grown by their work; new workers,
-        forked when needed, share the parent's memory instead."""
+        fingerprinting workers hold heaps grown by their work; new workers
+        share the parent's memory instead.  They are forked on first use, or
+        at once with ``start``: by the calling thread, before another thread
+        submits work to them."""
         if self.jobs is None:
             return
         if self.executor is not None:
             self.executor.shutdown(cancel_futures=True)
         self.executor = make_pool(self.jobs, tasks)
+        if start and self.executor is not None:
+            self.executor.submit(os.getpid)  # a fork pool starts all its workers at once
 
     def close(self) -> None:
         if self.jobs is not None and self.executor is not None:

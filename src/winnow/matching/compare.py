@@ -14,9 +14,11 @@ Aiken 2003):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -113,10 +115,10 @@ def _compare(
             batch, table, scores, config, options, gap, run)
     else:
         similarity = scores.by_name(options.similarity)
-        ranked = rank(similarity, scores.shared, names, scores.a, scores.b,
-                      top=options.top, min_similarity=options.min_similarity)
         pairs, documents = _report_pairs(
-            batch, table, scores, similarity, ranked, config, options, gap, run)
+            batch, table, scores, similarity, partial(
+                rank, similarity, scores.shared, names, scores.a, scores.b,
+                min_similarity=options.min_similarity), config, options, gap, run)
     return ComparisonResult(
         submissions=batch.submissions(table),
         pairs=pairs,
@@ -143,31 +145,39 @@ def similarity_histogram(similarity: np.ndarray) -> tuple[int, ...]:
 
 def _report_pairs(
     batch: Batch, table: FingerprintTable, scores: PairScores, similarity: np.ndarray,
-    ranked: np.ndarray, config: WinnowConfig, options: CompareOptions, gap: int, run: Run,
+    ranking: Callable[..., np.ndarray], config: WinnowConfig, options: CompareOptions,
+    gap: int, run: Run,
 ) -> tuple[PairList, dict[FileKey, Document]]:
-    """The reported pairs, with passages when asked (for the best
-    ``options.passages_top`` of them), and the documents they show."""
+    """The reported pairs (``ranking(top=n)``: the best ``n``, 0 = all), with
+    passages when asked (for the best ``options.passages_top`` of them), and
+    the documents they show.  The files of those first pairs are read again
+    while the others are ranked."""
     names = [s.name for s in batch.subs]
-    documents: dict[FileKey, Document] = {}
-    infos: dict[int, FileInfo] = {}
-    shown = ranked.shape[0] if options.passages_top == 0 else min(
-        options.passages_top, ranked.shape[0])
-    if options.passages and shown:
-        owners = np.union1d(scores.a[ranked[:shown]], scores.b[ranked[:shown]])
-        infos = _load_infos(batch, owners, table.excluded, config, options, run)
-        documents = {(names[f.owner], f.path): f.document for f in infos.values()}
+    limit = _passages_limit(options)
+    head = ranking(top=limit) if options.passages else np.zeros(0, dtype=np.int64)
+    reading = _Reading(batch, np.union1d(scores.a[head], scores.b[head]), run)
+    ranked = head if options.passages and limit == options.top else ranking(top=options.top)
+    infos = reading.infos(table.excluded) if head.shape[0] else {}
+    documents = {(names[f.owner], f.path): f.document for f in infos.values()}
     rows = owner_rows(infos)
     units = batch.units()
     ks = [c.k for c in batch.used().values()] or [config.k]
     shortest = min(ks) if options.literal_k == 0 else min(*ks, options.literal_k)
     computed: list[PairResult] = []
-    for done, i in enumerate(ranked[:shown if options.passages else 0].tolist(), 1):
+    for done, i in enumerate(head.tolist(), 1):
         chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap)
         computed.append(pair_result(scores, float(similarity[i]), i, names, units,
                                     to_passages(chains, infos)))
         if run.progress is not None:
-            run.progress("passages", done, shown)
+            run.progress("passages", done, head.shape[0])
     return PairList(scores, similarity, ranked, names, units, computed), documents
+
+
+def _passages_limit(options: CompareOptions) -> int:
+    """How many of the best pairs get passages (``0`` = every reported pair)."""
+    if options.passages_top == 0:
+        return options.top
+    return options.passages_top if options.top == 0 else min(options.passages_top, options.top)
 
 
 def _rank_by_coverage(
@@ -180,9 +190,9 @@ def _rank_by_coverage(
     names = [s.name for s in batch.subs]
     every = rank(scores.dice, scores.shared, names, scores.a, scores.b, top=0,
                  min_similarity=0.0)
-    forced = replace(options, passages=True, passages_top=0)
-    pairs, documents = _report_pairs(batch, table, scores, scores.dice, every, config,
-                                     forced, gap, run)
+    forced = replace(options, passages=True, passages_top=0, top=0)
+    pairs, documents = _report_pairs(batch, table, scores, scores.dice,
+                                     lambda top: every, config, forced, gap, run)
     units = batch.units().astype(np.float64)
     similarity = np.zeros(scores.a.shape[0], dtype=np.float64)
     for i, pair in zip(every.tolist(), pairs, strict=True):
@@ -198,36 +208,68 @@ def _rank_by_coverage(
     return chosen, {key: doc for key, doc in documents.items() if key[0] in shown}, similarity
 
 
-def _load_infos(
-    batch: Batch, owners: np.ndarray, excluded: np.ndarray, config: WinnowConfig,
-    options: CompareOptions, run: Run,
-) -> dict[int, FileInfo]:
-    """Documents (kept, or read again), masked units and fingerprints (less the
-    ``excluded`` hashes and the base code's) of every file of ``owners``.
+class _Reading:
+    """The files of ``owners`` (those batch kept as documents, or read again),
+    then their masked units and fingerprints (:meth:`infos`).
 
-    Base k-grams are marked (:func:`winnow.matching.base.free_starts`) by the
-    same rule that kept base fingerprints out of the shared counts, so a
-    passage holds no k-gram of the starter code and every counted fingerprint
-    seeds one.  Common fingerprints (``-m``) are not masked: they never seed
-    a passage, but a copied passage runs on through the common code inside it.
+    On this run's own pool, the files are read by workers forked at once
+    while a thread of this process collects the documents, so that this
+    process goes on (ranking the other pairs) in the meantime.
     """
-    used = np.array([p is not None for p in batch.prints], dtype=bool)
-    ids = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
-    missing = [i for i in ids if i not in batch.documents]
-    run.fresh_pool(len(missing))
-    reread = dict(zip(missing, parallel_map(
-        load_document, [batch.files[i] for i in missing], stage="documents",
-        progress=run.progress, executor=run.executor, lost=lost_file), strict=True))
-    loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in ids]
-    batch.documents = {}
-    infos: dict[int, FileInfo] = {}
-    for i, doc in zip(ids, loaded, strict=True):
-        if isinstance(doc, Skipped):
-            batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
-            continue
-        own, literal = batch.config_of(doc.frontend)
-        prints = document_prints(doc, own, literal)
-        infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, own.k,
-                             free_starts(doc, batch.base, own),
-                             prints[~in_base(prints["hash"], batch.base)], excluded)
-    return infos
+
+    def __init__(self, batch: Batch, owners: np.ndarray, run: Run) -> None:
+        used = np.array([p is not None for p in batch.prints], dtype=bool)
+        self.batch, self.run = batch, run
+        self.ids: list[int] = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
+        self.missing = [i for i in self.ids if i not in batch.documents]
+        self.read: list[Document | Skipped] = []
+        self.error: BaseException | None = None
+        self.thread: threading.Thread | None = None
+        if not self.missing:
+            return
+        run.fresh_pool(len(self.missing), start=True)  # forked here, not from the thread
+        if run.executor is None:
+            self._collect()
+            return
+        self.thread = threading.Thread(target=self._collect, name="winnow-documents",
+                                       daemon=True)
+        self.thread.start()
+
+    def _collect(self) -> None:
+        try:
+            self.read = list(parallel_map(
+                load_document, [self.batch.files[i] for i in self.missing], stage="documents",
+                progress=self.run.progress, executor=self.run.executor, lost=lost_file))
+        except BaseException as error:  # raised again where the documents are awaited
+            self.error = error
+
+    def infos(self, excluded: np.ndarray) -> dict[int, FileInfo]:
+        """Masked units and fingerprints (less the ``excluded`` hashes and the
+        base code's) of every file of the owners.
+
+        Base k-grams are marked (:func:`winnow.matching.base.free_starts`) by
+        the same rule that kept base fingerprints out of the shared counts,
+        so a passage holds no k-gram of the starter code and every counted
+        fingerprint seeds one.  Common fingerprints (``-m``) are not masked:
+        they never seed a passage, but a copied passage runs on through the
+        common code inside it.
+        """
+        if self.thread is not None:
+            self.thread.join()
+        if self.error is not None:
+            raise self.error
+        batch = self.batch
+        reread = dict(zip(self.missing, self.read, strict=True))
+        loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in self.ids]
+        batch.documents = {}
+        infos: dict[int, FileInfo] = {}
+        for i, doc in zip(self.ids, loaded, strict=True):
+            if isinstance(doc, Skipped):
+                batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
+                continue
+            own, literal = batch.config_of(doc.frontend)
+            prints = document_prints(doc, own, literal)
+            infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, own.k,
+                                 free_starts(doc, batch.base, own),
+                                 prints[~in_base(prints["hash"], batch.base)], excluded)
+        return infos

@@ -63,6 +63,11 @@ def resolve_cap(max_occurrences: float, n_owners: int) -> int:
 #: generate 51 million, so they are counted exactly.
 PAIR_BUDGET = 1 << 26
 
+#: Pairs the counting arrays hold at the first try (40 bytes each): when the
+#: pairs may be more (their bound: the pairs generated, and all pairs of
+#: owners), they are counted first and filled in a second pass.
+FIRST_PAIRS = 1 << 21
+
 #: Hashes in at most this many owners always create pairs, whatever the
 #: budget, so a group of up to this many copies of one original is always
 #: found (MOSS's default ``-m``).
@@ -95,9 +100,10 @@ def count_shared(
     ``excluded_owner_pairs`` marks owners whose pairs with *each other* are
     never counted (archives of earlier years); pairs within one owner never
     arise because rows are distinct.  The pairs are summed row by row by a
-    compiled loop (:func:`winnow.matching._kernels.pair_sums`), twice: once
-    to count them, once to fill arrays of that size, so memory is the
-    distinct pairs, never the pairs generated.
+    compiled loop (:func:`winnow.matching._kernels.pair_sums`) into arrays
+    of :data:`FIRST_PAIRS` pairs at most, again into arrays of the exact size
+    when they were too short, so memory is the distinct pairs, never the
+    pairs generated.
 
     Exact for every pair while the groups generate at most
     :data:`PAIR_BUDGET` pairs.  Beyond (a huge batch without a ``-m`` cap),
@@ -119,20 +125,35 @@ def count_shared(
                else excluded_owner_pairs.astype(bool))
     args = (n_owners, owner_ptr, owner_groups, np.append(starts, hashes.shape[0]).astype(np.int64),
             owners, row_weight[starts].astype(np.float64), archive)
-    n = _kernels.pair_sums(*args, False, *_pair_arrays(0))
-    a, b, shared, weight, df_sum = _pair_arrays(n)
-    _kernels.pair_sums(*args, True, a, b, shared, weight, df_sum)
+    made = sizes[(sizes >= 2) & (sizes <= limit)]
+    bound = min(int((made * (made - 1) // 2).sum()), n_owners * (n_owners - 1) // 2)
+    arrays = _pair_arrays(min(bound, FIRST_PAIRS))
+    n = _kernels.pair_sums(*args, *arrays)
+    if n > arrays[0].shape[0]:  # more pairs than the first try held: again, exactly
+        arrays = _pair_arrays(n)
+        _kernels.pair_sums(*args, *arrays)
     del owner_groups
-    counts = SharedCounts(a, b, shared, weight, df_sum)  # by a, then b as first met
+    counts = SharedCounts(*_first(arrays, n))  # by a, then b as first met
     if limit < int(sizes.max(initial=0)):
         _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
     return counts
 
 
-def _pair_arrays(n: int) -> tuple[I64, I64, I64, F64, F64]:
+PairArrays = tuple[I64, I64, I64, F64, F64]
+
+
+def _pair_arrays(n: int) -> PairArrays:
     """Zeroed ``(a, b, shared, weight, df_sum)`` for ``n`` pairs."""
     return (np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64),
             np.zeros(n, np.float64), np.zeros(n, np.float64))
+
+
+def _first(arrays: PairArrays, n: int) -> PairArrays:
+    """The first ``n`` pairs of ``arrays``, copied out when they hold more."""
+    if arrays[0].shape[0] == n:
+        return arrays
+    a, b, shared, weight, df_sum = arrays
+    return a[:n].copy(), b[:n].copy(), shared[:n].copy(), weight[:n].copy(), df_sum[:n].copy()
 
 
 def _add_common(
