@@ -1,0 +1,155 @@
+"""De-duplication of a text corpus: near-duplicate and contained records, clustered.
+
+:func:`find_duplicates` runs the pipeline: the inputs are cut into shards
+(:mod:`winnow.corpus.readers`), every record is fingerprinted and the shared
+fingerprints of each pair counted (:mod:`winnow.corpus.pairs`: in memory or
+sharded), and the linked pairs clustered (:mod:`winnow.corpus.clusters`).
+:func:`read_back` then reads the inputs once more, in order: it names every
+bad record, gives one :class:`DuplicateRow` per clustered record, and hands
+each slot's fate (kept or not) to an optional sink that writes the
+de-duplicated corpus.  No step holds the corpus's texts in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.corpus.clusters import Clusters, Thresholds, cluster_pairs
+from winnow.corpus.fingerprints import ShardJob
+from winnow.corpus.options import IN_MEMORY_RECORDS, DedupSettings
+from winnow.corpus.pairs import PairSource, count_in_memory
+from winnow.corpus.readers import BadRecord, Record, Shard, plan_shards, read_shard
+from winnow.errors import InputError
+from winnow.matching.prints import Progress
+
+
+@dataclass(frozen=True)
+class DuplicateRow:
+    """One record of a cluster.  ``similarity``/``containment``: resemblance and
+    containment of the record's strongest linked pair, whose other record is
+    ``match``; ``kept``: the record is its cluster's representative."""
+
+    id: str
+    cluster: int
+    representative: str
+    kept: bool
+    similarity: float
+    containment: float
+    match: str
+    fingerprints: int
+    source: str
+    line: int
+
+
+@dataclass
+class DedupRun:
+    """A finished run: the shards read, the clusters, the inputs that could
+    not be opened, and the engine that counted the pairs."""
+
+    settings: DedupSettings
+    shards: list[Shard]
+    clusters: Clusters
+    engine: str
+    problems: list[InputError] = field(default_factory=list)
+
+    @property
+    def slots(self) -> int:
+        return sum(s.count for s in self.shards)
+
+
+def choose_engine(settings: DedupSettings, records: int) -> str:
+    """``auto``: in memory up to :data:`IN_MEMORY_RECORDS` records, else sharded."""
+    if settings.engine != "auto":
+        return settings.engine
+    return "in-memory" if records <= IN_MEMORY_RECORDS else "local-sharded"
+
+
+def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
+                     settings: DedupSettings, progress: Progress | None,
+                     stack: ExitStack) -> PairSource:
+    """The pair sums of ``jobs`` from the engine named (a sharded engine's
+    temporary folder, when ``settings`` names none, lives as long as ``stack``)."""
+    if engine == "in-memory":
+        return count_in_memory(jobs, records, settings.max_occurrences, workers=settings.jobs,
+                               progress=progress)
+    from winnow.corpus.sharded import count_sharded
+
+    workdir = settings.workdir or stack.enter_context(
+        tempfile.TemporaryDirectory(prefix="winnow-dedup-"))
+    return count_sharded(jobs, settings, engine, workdir, progress)
+
+
+def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
+                    progress: Progress | None = None) -> DedupRun:
+    """Cluster the near-duplicate and contained records of the inputs at ``paths``
+    (JSON Lines files, plain or compressed; Parquet files; folders of text files)."""
+    shards, problems = plan_shards(paths, settings.fields)
+    jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
+    records = sum(s.count for s in shards)
+    engine = choose_engine(settings, records)
+    thresholds = Thresholds(settings.similarity, settings.containment,
+                            settings.min_fingerprints)
+    with ExitStack() as stack:
+        pairs = count_pairs_with(engine, jobs, records, settings, progress, stack)
+        clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
+    return DedupRun(settings, shards, clusters, engine, problems)
+
+
+def _sizes(sizes: npt.ArrayLike, records: int) -> npt.NDArray[np.int64]:
+    """Distinct fingerprints per record, one entry for every record."""
+    out = np.zeros(records, dtype=np.int64)
+    given = np.asarray(sizes, dtype=np.int64)
+    out[:given.shape[0]] = given[:records]
+    return out
+
+
+#: ``sink(shard, item, kept)``: one slot's record (or bad record) and whether
+#: the de-duplicated corpus keeps it.
+Sink = Callable[[Shard, Record | BadRecord, bool], None]
+
+
+def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = None,
+              sink: Sink | None = None) -> list[DuplicateRow]:
+    """Read the inputs again: every clustered record's row (by cluster, the
+    representative first, then input order), each bad record to ``on_bad``,
+    every slot to ``sink``.  A bad record is never a duplicate: the corpus keeps it."""
+    clusters = run.clusters
+    names: dict[int, str] = {}
+    found: list[Record] = []
+    for shard in run.shards:
+        for item in read_shard(shard, run.settings.fields):
+            if isinstance(item, BadRecord):
+                if on_bad is not None:
+                    on_bad(item)
+                if sink is not None:
+                    sink(shard, item, True)
+                continue
+            if clusters.cluster[item.doc]:
+                names[item.doc] = item.id
+                found.append(item)
+            if sink is not None:
+                sink(shard, item, clusters.keeps(item.doc))
+    rows = [_row(item, clusters, names) for item in found]
+    rows.sort(key=lambda r: (r.cluster, not r.kept))
+    return rows
+
+
+def _row(item: Record, clusters: Clusters, names: dict[int, str]) -> DuplicateRow:
+    doc = item.doc
+    rep = int(clusters.representative[doc])
+    return DuplicateRow(item.id, int(clusters.cluster[doc]), names[rep], rep == doc,
+                        round(float(clusters.resemblance[doc]), 4),
+                        round(float(clusters.containment[doc]), 4),
+                        names[int(clusters.match[doc])], int(clusters.sizes[doc]),
+                        os.fspath(item.path), item.line)
+
+
+__all__ = ["DedupRun", "DuplicateRow", "Sink", "choose_engine", "find_duplicates",
+           "read_back"]

@@ -1,0 +1,91 @@
+"""The validated settings of a corpus de-duplication run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final, Literal
+
+from winnow.config import DEFAULT_SEED, WinnowConfig
+from winnow.corpus.readers import Fields
+from winnow.errors import InvalidConfig
+
+Engine = Literal["auto", "in-memory", "local-sharded", "ray"]
+ENGINES: Final = ("auto", "in-memory", "local-sharded", "ray")
+
+#: Noise threshold ``k`` and guarantee threshold ``t`` of corpus runs, in
+#: normalised characters (the text front-end drops case, spaces and
+#: punctuation): every shared passage of at least 50 characters (about ten
+#: words) shares a fingerprint; fewer fingerprints than ``compare``'s
+#: ``k = 16, t = 23`` (density ``2 / (w + 1) = 0.074``), so shards and pair
+#: counts stay small, and 25-character k-grams rarely recur by chance.
+DEFAULT_K: Final = 25
+DEFAULT_T: Final = 50
+#: A pair is a near-duplicate at this resemblance ``|Fa ∩ Fb| / |Fa ∪ Fb|``.
+DEFAULT_SIMILARITY: Final = 0.5
+#: ... and one record is contained in the other at this containment
+#: ``|Fa ∩ Fb| / min(|Fa|, |Fb|)``.
+DEFAULT_CONTAINMENT: Final = 0.8
+#: Records with fewer fingerprints never count as contained (a few words
+#: that occur everywhere are not a duplicate of anything).
+DEFAULT_MIN_FINGERPRINTS: Final = 3
+#: A fingerprint in more records than this links none of them (MOSS ``-m``):
+#: boilerplate and very common phrases create no pairs.
+DEFAULT_MAX_OCCURRENCES: Final = 100
+#: Records beyond which ``auto`` chooses the sharded engine.
+IN_MEMORY_RECORDS: Final = 200_000
+
+
+@dataclass(frozen=True)
+class DedupSettings:
+    """What a run does.  ``similarity`` and ``containment`` are the thresholds
+    (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap,
+    ``engine`` the pair counter (``auto``: in memory up to
+    :data:`IN_MEMORY_RECORDS` records, else sharded), ``workdir`` the sharded
+    engine's folder, ``jobs`` worker processes (``0``: every core)."""
+
+    fields: Fields = field(default_factory=Fields)
+    k: int = DEFAULT_K
+    t: int = DEFAULT_T
+    seed: int = DEFAULT_SEED
+    similarity: float = DEFAULT_SIMILARITY
+    containment: float = DEFAULT_CONTAINMENT
+    min_fingerprints: int = DEFAULT_MIN_FINGERPRINTS
+    max_occurrences: int = DEFAULT_MAX_OCCURRENCES
+    engine: Engine = "auto"
+    workdir: str | None = None
+    partitions: int = 64
+    ray_address: str | None = None
+    jobs: int = 0
+
+    def __post_init__(self) -> None:
+        problems = []
+        for name in ("similarity", "containment"):
+            value = getattr(self, name)
+            if not 0 < value <= 1:
+                problems.append(f"{name} must be in (0, 1], got {value!r}")
+        for name, low in (("min_fingerprints", 1), ("max_occurrences", 2),
+                          ("partitions", 1), ("jobs", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < low:
+                problems.append(f"{name} must be an integer >= {low}, got {value!r}")
+        if self.engine not in ENGINES:
+            problems.append(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
+        if self.ray_address is not None and self.engine != "ray":
+            problems.append("a Ray address needs the ray engine")
+        try:
+            self.config  # noqa: B018 - validates k, t and seed
+        except InvalidConfig as error:
+            problems += error.problems
+        if problems:
+            raise InvalidConfig(problems)
+
+    @property
+    def config(self) -> WinnowConfig:
+        """The fingerprinting parameters: robust winnowing of ``k``-grams, window
+        ``t - k + 1`` (winnowing paper, sections 3 and 5.2)."""
+        return WinnowConfig(self.k, self.t, "robust", self.seed)
+
+
+__all__ = ["DEFAULT_CONTAINMENT", "DEFAULT_K", "DEFAULT_MAX_OCCURRENCES",
+           "DEFAULT_MIN_FINGERPRINTS", "DEFAULT_SIMILARITY", "DEFAULT_T", "ENGINES",
+           "IN_MEMORY_RECORDS", "DedupSettings", "Engine"]
