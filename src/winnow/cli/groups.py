@@ -66,7 +66,7 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     Each similar group is a reference file (R100) and the files sharing at
     least the threshold's share of its fingerprints, with that share in
     percent and their sizes; a set is printed once.  Each identical group
-    states the bytes reclaimable by keeping one copy (`winnow dedup` acts on
+    states the bytes reclaimable by keeping one copy (`winnow dedup-files` acts on
     them).  Only the index is read.
     """
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
