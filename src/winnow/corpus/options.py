@@ -14,14 +14,17 @@ ENGINES: Final = ("auto", "in-memory", "local-sharded", "ray")
 
 #: Noise threshold ``k`` and guarantee threshold ``t`` of corpus runs, in
 #: normalised characters (the text front-end drops case, spaces and
-#: punctuation): every shared passage of at least 50 characters (about ten
-#: words) shares a fingerprint; fewer fingerprints than ``compare``'s
-#: ``k = 16, t = 23`` (density ``2 / (w + 1) = 0.074``), so shards and pair
-#: counts stay small, and 25-character k-grams rarely recur by chance.
-DEFAULT_K: Final = 25
-DEFAULT_T: Final = 50
+#: punctuation): every shared passage of at least 40 characters (about eight
+#: words) shares a fingerprint.  Fewer fingerprints than ``compare``'s
+#: ``k = 16, t = 23`` (density ``2 / (w + 1) = 0.095``), so shards and pair
+#: counts stay small, and 20-character k-grams rarely recur by chance.  Chosen
+#: with :data:`DEFAULT_SIMILARITY` on ``benchmarks/scale.py``'s planted pairs:
+#: ``k = 25, t = 50`` found 0.81 of the near-duplicates, ``k = 20, t = 40``
+#: 0.87, both with precision 1.0 (docs/dedup.md).
+DEFAULT_K: Final = 20
+DEFAULT_T: Final = 40
 #: A pair is a near-duplicate at this resemblance ``|Fa ∩ Fb| / |Fa ∪ Fb|``.
-DEFAULT_SIMILARITY: Final = 0.5
+DEFAULT_SIMILARITY: Final = 0.4
 #: ... and one record is contained in the other at this containment
 #: ``|Fa ∩ Fb| / min(|Fa|, |Fb|)``.
 DEFAULT_CONTAINMENT: Final = 0.8
