@@ -36,6 +36,7 @@ from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
+
 import scale_corpus
 from harness import check, measure, uptime
 

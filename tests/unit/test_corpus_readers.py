@@ -28,7 +28,10 @@ WRITERS = {
 }
 
 
-def records(paths: list[str], fields: Fields = Fields("text", "id")) -> list[Record | BadRecord]:
+NAMED = Fields("text", "id")
+
+
+def records(paths: list[str], fields: Fields = NAMED) -> list[Record | BadRecord]:
     shards, problems = plan_shards(paths, fields)
     assert not problems
     return [item for shard in shards for item in read_shard(shard, fields)]
