@@ -12,6 +12,7 @@ import pytest
 
 from tests.sharded.helpers import DIE_FROM, assert_same_as_in_memory, dying_prints, in_memory
 from winnow.errors import InvalidConfig
+from winnow.matching.counting import idf_weights
 from winnow.sharded import ShardedRunError, ShardPlan, count_pairs
 from winnow.sharded.pairs import count_rows
 from winnow.sharded.synthetic import planted_pairs, synthetic_prints, synthetic_shards
@@ -70,6 +71,15 @@ def test_slices_count_as_one_call() -> None:
     expected = dict(zip(zip(whole[0].a.tolist(), whole[0].b.tolist(), strict=True),
                         whole[0].shared.tolist(), strict=True))
     assert total == expected
+
+
+def test_weight_sums_do_not_depend_on_the_order() -> None:
+    rng = np.random.default_rng(3)
+    weights = idf_weights(rng.integers(1, 5000, 200_000), 10_000)
+    shuffled = rng.permutation(weights)
+    assert weights.sum() == shuffled.sum() == np.add.reduce(shuffled[::-1])
+    halves = shuffled[::2].sum() + shuffled[1::2].sum()
+    assert halves == float(np.cumsum(weights)[-1])
 
 
 def test_another_cap_reuses_the_fingerprints(tmp_path: Path) -> None:

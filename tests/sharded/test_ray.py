@@ -49,3 +49,16 @@ def test_ray_equals_local_and_in_memory(cluster: None, tmp_path: Path) -> None:
     np.testing.assert_array_equal(on_ray.sizes, local.sizes)
     assert on_ray.stats == local.stats
     assert_same_as_in_memory(on_ray, in_memory(SHARDS, 30, base, archive))
+
+
+def test_compare_on_ray_is_the_in_memory_result(cluster: None, tmp_path: Path) -> None:
+    from tests.sharded.test_cli import compare_json, planted_corpus
+
+    folders = planted_corpus(tmp_path / "corpus")
+    memory = compare_json(folders, "--engine", "in-memory")
+    on_ray = compare_json(folders, "--engine", "ray", "--partitions", "2",
+                          "--workdir", str(tmp_path / "run"))
+    assert (tmp_path / "run" / "merged").is_dir()
+    memory.pop("parameters")
+    on_ray.pop("parameters")
+    assert on_ray == memory

@@ -161,5 +161,6 @@ def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
         weights[docs] += table.column("weight").to_numpy()
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
+             "distinct_hashes": sum(p.distinct for p in parts),
              "pairs_sharing": sum(pairs)}
     return PairSums(store, plan.partitions, sizes, distinct, weights, stats)

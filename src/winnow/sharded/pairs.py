@@ -71,6 +71,7 @@ class PartitionDone:
     files: dict[int, str]
     rows: dict[int, int]
     capped: int
+    distinct: int
 
 
 def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
@@ -172,16 +173,19 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     if store.exists(*marker):
         value = store.read_json(*marker)
         return PartitionDone({int(q): f for q, f in value["files"].items()},
-                             {int(q): r for q, r in value["rows"].items()}, value["capped"])
+                             {int(q): r for q, r in value["rows"].items()}, value["capped"],
+                             value["distinct"])
     kept = np.zeros(task.n_docs, dtype=np.int64)
     weight = np.zeros(task.n_docs, dtype=np.float64)
     capped: list[U64] = []
+    distinct = 0
     writers = _Writers(task)
     windows = max(1, -(-task.rows // task.window_rows))
     try:
         for window in range(windows if task.files else 0):
             hashes, docs = distinct_postings(*read_window(store, task.files, window, windows))
             starts, sizes = group_bounds(hashes)
+            distinct += starts.shape[0]
             capped.append(hashes[starts[sizes > task.cap]])
             row_df = np.repeat(sizes, sizes)
             keep = row_df <= task.cap
@@ -195,10 +199,11 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     finally:
         writers.close()
     _write_kept(task, kept, weight, np.concatenate([np.zeros(0, np.uint64), *capped]))
-    done = PartitionDone(writers.files, writers.rows, int(sum(c.shape[0] for c in capped)))
+    done = PartitionDone(writers.files, writers.rows, int(sum(c.shape[0] for c in capped)),
+                         distinct)
     store.write_json({"files": {str(q): f for q, f in done.files.items()},
                       "rows": {str(q): r for q, r in done.rows.items()},
-                      "capped": done.capped}, *marker)
+                      "capped": done.capped, "distinct": distinct}, *marker)
     return done
 
 
