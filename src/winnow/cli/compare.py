@@ -34,6 +34,7 @@ from winnow.cli.common import (
 )
 from winnow.cli.common import output as common_output
 from winnow.cli.outputs import check_outputs
+from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.cli.tokens import build_frontend_options, frontend_options
 from winnow.config import WinnowConfig
 from winnow.errors import InvalidConfig, WinnowError
@@ -41,6 +42,7 @@ from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
 from winnow.matching.options import default_configs
 from winnow.reports.table import safe
+from winnow.sharded.compare import ShardedTable
 from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submissions
 
@@ -186,6 +188,7 @@ class ProgressBar:
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
     """Load the submissions and compare them, as the options say."""
+    table = ShardedTable(engine_choice(params, params["jobs"]), progress)
     read = read_options_of(params)
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
@@ -196,7 +199,8 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
         say_if_compiling()
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
-                       progress=progress, frontend_configs=chosen.frontend_configs)
+                       progress=progress, frontend_configs=chosen.frontend_configs,
+                       table=table)
     finally:
         progress.close()
 
@@ -258,6 +262,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
               help="Earlier submissions (repeatable): compared with the new ones, never "
                    "with each other.")
 @compare_options
+@sharding_options
 @click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
               help="Report the N best pairs; 0 = every pair that shares anything.")
 @click.option("--min-similarity", type=FRACTION, default=0.0, show_default=True,

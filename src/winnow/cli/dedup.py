@@ -11,6 +11,7 @@ import click
 
 from winnow.cli.common import EXIT_OK, EXIT_SKIPPED, FRACTION, exit_with, fail, output, warn
 from winnow.cli.outputs import check_outputs
+from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
 from winnow.corpus.dedup import DedupRun, DuplicateRow
 from winnow.corpus.options import (
@@ -20,7 +21,6 @@ from winnow.corpus.options import (
     DEFAULT_MIN_FINGERPRINTS,
     DEFAULT_SIMILARITY,
     DEFAULT_T,
-    ENGINES,
 )
 from winnow.corpus.readers import kind_of
 from winnow.errors import InputError, InvalidConfig
@@ -54,21 +54,26 @@ def _file_options(func: Any) -> Any:
 
 
 class RecordBar:
-    """A tqdm bar of records fingerprinted, with records/s, on a terminal only."""
+    """tqdm bars on a terminal only: records fingerprinted (with records/s),
+    then the sharded engine's pair and merge tasks."""
 
     def __init__(self, enabled: bool) -> None:
         self.enabled = enabled
+        self.stage: str | None = None
         self.bar: Any = None
 
     def __call__(self, stage: str, done: int, total: int) -> None:
         if not self.enabled:
             return
-        if self.bar is None:
+        if stage != self.stage:
             from tqdm import tqdm
 
             tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
-            self.bar = tqdm(total=total, desc=stage, unit="rec", unit_scale=True,
-                            leave=False, file=sys.stderr)
+            self.close()
+            self.stage = stage
+            self.bar = tqdm(total=total, desc=stage, unit="rec" if stage == "records"
+                            else "task", unit_scale=stage == "records", leave=False,
+                            file=sys.stderr)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
@@ -110,12 +115,7 @@ class RecordBar:
 @click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="Where the cluster rows go (default: standard output); "
                                    "with --keep, the de-duplicated corpus.")
-@click.option("--engine", type=click.Choice(ENGINES), default="auto", show_default=True,
-              help="Pair counting: in memory, sharded on disk, or on a Ray cluster "
-                   "(auto: in memory up to 200,000 records).")
-@click.option("--workdir", type=click.Path(path_type=Path), default=None,
-              help="The sharded engine's folder (default: a temporary one).")
-@click.option("--ray-address", default=None, help="A Ray cluster to use (--engine ray).")
+@sharding_options
 @click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
               help="Worker processes (0: every usable core).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
@@ -124,8 +124,7 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
                   max_occurrences: int, k: int, t: int, keep: str | None,
                   clusters_path: Path | None, fmt: str | None, out_path: Path | None,
-                  engine: str, workdir: Path | None, ray_address: str | None, jobs: int,
-                  quiet: bool) -> None:
+                  jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
     others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files
     and folders of text files (each file a record).
@@ -150,13 +149,14 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     corpus_kind = _corpus_kind(data) if keep else None
     report_path = clusters_path if keep else out_path
     check_outputs([out_path, clusters_path] if keep else [out_path], inputs=data)
+    chosen = engine_choice(params, jobs)
     try:
         settings = DedupSettings(
             Fields(text_field, id_field), k, t, similarity=similarity, containment=containment,
             min_fingerprints=min_fingerprints, max_occurrences=max_occurrences,
-            engine=engine,  # type: ignore[arg-type]  # a click.Choice of ENGINES
-            workdir=None if workdir is None else str(workdir), ray_address=ray_address,
-            jobs=jobs)
+            engine=chosen.engine, partitions=chosen.partitions,
+            workdir=None if chosen.workdir is None else str(chosen.workdir),
+            ray_address=chosen.ray_address, jobs=jobs)
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
     bar = RecordBar(enabled=not quiet and sys.stderr.isatty())

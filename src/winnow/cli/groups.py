@@ -11,8 +11,11 @@ import click
 from winnow.cli.common import FRACTION, exit_with, fail, format_option, output, output_option
 from winnow.cli.index import db_option
 from winnow.cli.outputs import check_outputs
+from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.errors import WinnowError
 from winnow.index import FingerprintIndex
+from winnow.sharded.choice import EngineChoice
+from winnow.sharded.groups import ShardedCounter
 from winnow.sif.groups import GroupOptions, find_groups
 from winnow.sif.render import write_groups
 
@@ -46,9 +49,10 @@ def group_options(func: F) -> F:
     return func
 
 
-def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None) -> None:
+def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None,
+                 engine: EngineChoice | None = None) -> None:
     with FingerprintIndex(db, read_only=True) as index:
-        result = find_groups(index, options)
+        result = find_groups(index, options, ShardedCounter(engine or EngineChoice()))
     with output(out_path) as out:
         write_groups(result, fmt, out)
 
@@ -56,11 +60,12 @@ def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | Non
 @click.command("groups")
 @db_option
 @group_options
+@sharding_options
 @format_option()
 @output_option
 def groups_command(db: Path, threshold: float, size_ratio: float | None, same_suffix: bool,
                    mix_kinds: bool, max_df: int, include_empty: bool, interesting: bool,
-                   fmt: str, out_path: Path | None) -> None:
+                   fmt: str, out_path: Path | None, **engine: Any) -> None:
     """Print groups of identical files, then groups of similar files (sif's layout).
 
     Each similar group is a reference file (R100) and the files sharing at
@@ -72,8 +77,9 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     check_outputs([out_path], index=db)
+    choice = engine_choice(engine)
     try:
-        print_groups(db, options, fmt, out_path)
+        print_groups(db, options, fmt, out_path, choice)
     except WinnowError as error:
         fail(error)
         exit_with(error.exit_code)

@@ -21,13 +21,22 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from winnow.config import WinnowConfig
 from winnow.corpus.clusters import Clusters, Thresholds, cluster_pairs
 from winnow.corpus.fingerprints import ShardJob
-from winnow.corpus.options import IN_MEMORY_RECORDS, DedupSettings
+from winnow.corpus.options import DedupSettings
 from winnow.corpus.pairs import PairSource, count_in_memory
-from winnow.corpus.readers import BadRecord, Record, Shard, plan_shards, read_shard
+from winnow.corpus.readers import (
+    COMPRESSED,
+    BadRecord,
+    Record,
+    Shard,
+    plan_shards,
+    read_shard,
+)
 from winnow.errors import InputError
 from winnow.matching.prints import Progress
+from winnow.sharded.choice import SHARDED_ROWS
 
 
 @dataclass(frozen=True)
@@ -64,11 +73,28 @@ class DedupRun:
         return sum(s.count for s in self.shards)
 
 
-def choose_engine(settings: DedupSettings, records: int) -> str:
-    """``auto``: in memory up to :data:`IN_MEMORY_RECORDS` records, else sharded."""
+def estimated_rows(shards: Sequence[Shard], config: WinnowConfig) -> int:
+    """Fingerprint rows the shards will give, about: one per ``(w + 1) / 2``
+    bytes of input (winnowing's density, section 3), a compressed file
+    counted as four times its size."""
+    size = 0
+    for path in {s.path for s in shards}:
+        name = path.lower()
+        if os.path.isdir(path):
+            size += sum(os.path.getsize(os.path.join(path, f))
+                        for s in shards if s.path == path for f in s.files)
+        else:
+            size += os.path.getsize(path) * (4 if name.endswith(COMPRESSED) else 1)
+    return size * 2 // (config.w + 1)
+
+
+def choose_engine(settings: DedupSettings, shards: Sequence[Shard]) -> str:
+    """``auto``: in memory up to :data:`~winnow.sharded.choice.SHARDED_ROWS`
+    estimated fingerprint rows (:func:`estimated_rows`), else sharded."""
     if settings.engine != "auto":
         return settings.engine
-    return "in-memory" if records <= IN_MEMORY_RECORDS else "local-sharded"
+    rows = estimated_rows(shards, settings.config)
+    return "in-memory" if rows <= SHARDED_ROWS else "local-sharded"
 
 
 def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
@@ -83,7 +109,7 @@ def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
 
     workdir = settings.workdir or stack.enter_context(
         tempfile.TemporaryDirectory(prefix="winnow-dedup-"))
-    return count_sharded(jobs, settings, engine, workdir, progress)
+    return count_sharded(jobs, records, settings, engine, workdir, progress)
 
 
 def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
@@ -93,7 +119,7 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     shards, problems = plan_shards(paths, settings.fields)
     jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
     records = sum(s.count for s in shards)
-    engine = choose_engine(settings, records)
+    engine = choose_engine(settings, shards)
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)
     with ExitStack() as stack:
@@ -151,5 +177,5 @@ def _row(item: Record, clusters: Clusters, names: dict[int, str]) -> DuplicateRo
                         os.fspath(item.path), item.line)
 
 
-__all__ = ["DedupRun", "DuplicateRow", "Sink", "choose_engine", "find_duplicates",
-           "read_back"]
+__all__ = ["DedupRun", "DuplicateRow", "Sink", "choose_engine", "estimated_rows",
+           "find_duplicates", "read_back"]

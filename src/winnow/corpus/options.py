@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final
 
 from winnow.config import DEFAULT_SEED, WinnowConfig
 from winnow.corpus.readers import Fields
 from winnow.errors import InvalidConfig
-
-Engine = Literal["auto", "in-memory", "local-sharded", "ray"]
-ENGINES: Final = ("auto", "in-memory", "local-sharded", "ray")
+from winnow.sharded.choice import ENGINE_NAMES, EngineName
 
 #: Noise threshold ``k`` and guarantee threshold ``t`` of corpus runs, in
 #: normalised characters (the text front-end drops case, spaces and
@@ -34,16 +32,14 @@ DEFAULT_MIN_FINGERPRINTS: Final = 3
 #: A fingerprint in more records than this links none of them (MOSS ``-m``):
 #: boilerplate and very common phrases create no pairs.
 DEFAULT_MAX_OCCURRENCES: Final = 100
-#: Records beyond which ``auto`` chooses the sharded engine.
-IN_MEMORY_RECORDS: Final = 200_000
 
 
 @dataclass(frozen=True)
 class DedupSettings:
     """What a run does.  ``similarity`` and ``containment`` are the thresholds
     (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap,
-    ``engine`` the pair counter (``auto``: in memory up to
-    :data:`IN_MEMORY_RECORDS` records, else sharded), ``workdir`` the sharded
+    ``engine`` the pair counter (``auto``: see
+    :func:`winnow.corpus.dedup.choose_engine`), ``workdir`` the sharded
     engine's folder, ``jobs`` worker processes (``0``: every core)."""
 
     fields: Fields = field(default_factory=Fields)
@@ -54,7 +50,7 @@ class DedupSettings:
     containment: float = DEFAULT_CONTAINMENT
     min_fingerprints: int = DEFAULT_MIN_FINGERPRINTS
     max_occurrences: int = DEFAULT_MAX_OCCURRENCES
-    engine: Engine = "auto"
+    engine: EngineName = "auto"
     workdir: str | None = None
     partitions: int = 64
     ray_address: str | None = None
@@ -71,8 +67,9 @@ class DedupSettings:
             value = getattr(self, name)
             if not isinstance(value, int) or value < low:
                 problems.append(f"{name} must be an integer >= {low}, got {value!r}")
-        if self.engine not in ENGINES:
-            problems.append(f"engine must be one of {', '.join(ENGINES)}, not {self.engine!r}")
+        if self.engine not in ENGINE_NAMES:
+            problems.append(f"engine must be one of {', '.join(ENGINE_NAMES)}, "
+                            f"not {self.engine!r}")
         if self.ray_address is not None and self.engine != "ray":
             problems.append("a Ray address needs the ray engine")
         try:
@@ -90,5 +87,5 @@ class DedupSettings:
 
 
 __all__ = ["DEFAULT_CONTAINMENT", "DEFAULT_K", "DEFAULT_MAX_OCCURRENCES",
-           "DEFAULT_MIN_FINGERPRINTS", "DEFAULT_SIMILARITY", "DEFAULT_T", "ENGINES",
-           "IN_MEMORY_RECORDS", "DedupSettings", "Engine"]
+           "DEFAULT_MIN_FINGERPRINTS", "DEFAULT_SIMILARITY", "DEFAULT_T",
+           "DedupSettings"]

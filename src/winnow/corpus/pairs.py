@@ -1,6 +1,7 @@
 """Shared fingerprints per pair of records: in memory, or through the sharded engine.
 
-Both give an object with ``sizes`` (distinct fingerprints per record) that
+Both give an object with ``sizes`` (distinct fingerprints per record, those
+dropped by the cap left out, as in ``compare``'s scores) that
 iterates over ``(a, b, shared)`` blocks of int64 arrays, pairs ``a < b`` in
 ``(a, b)`` order, each pair once, counting only fingerprints in at most
 ``cap`` records (MOSS ``-m``).
@@ -76,11 +77,11 @@ def count_in_memory(jobs: Sequence[ShardJob], records: int, cap: int, *, workers
     all_hashes = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
     all_owners = np.concatenate(owners) if owners else np.zeros(0, np.int64)
     del hashes, owners
-    sizes = np.bincount(all_owners, minlength=records).astype(np.int64)
     h, o = distinct_postings(all_hashes, all_owners)
     del all_hashes, all_owners
     _, group = group_bounds(h)
     kept = np.repeat(group <= cap, group)
+    sizes = np.bincount(o[kept], minlength=records).astype(np.int64)
     counts = count_shared(h[kept], o[kept], records)
     order = np.lexsort((counts.b, counts.a))
     return MemoryPairs(sizes, counts.a[order], counts.b[order], counts.shared[order])

@@ -33,6 +33,13 @@ from winnow.index.store import DocRow, FingerprintIndex
 
 IntArray = npt.NDArray[np.int64]
 
+#: Counts the distinct hashes shared by each pair of the given documents,
+#: ignoring hashes in more than ``max_df`` of them: ``(a_ids, b_ids, shared)``.
+#: Default :meth:`FingerprintIndex.shared_counts`; a sharded engine may stand in
+#: (:class:`winnow.sharded.groups.ShardedCounter`).
+PairCounter = Callable[[FingerprintIndex, npt.NDArray[np.int32], int],
+                       tuple[IntArray, IntArray, IntArray]]
+
 
 @dataclass(frozen=True)
 class GroupOptions:
@@ -107,7 +114,8 @@ def _suffix(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOptions) -> Pairs:
+def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOptions,
+               counter: PairCounter = FingerprintIndex.shared_counts) -> Pairs:
     """Pairs of ``docs`` sharing fingerprints, with the filters applied."""
     if len(docs) < 2:
         empty = np.zeros(0, dtype=np.int64)
@@ -115,7 +123,7 @@ def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOption
     ids = np.array([row.id for row in docs], dtype=np.int64)
     position = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
     position[ids] = np.arange(ids.size)
-    a_id, b_id, shared = index.shared_counts(ids.astype(np.int32), options.max_df)
+    a_id, b_id, shared = counter(index, ids.astype(np.int32), options.max_df)
     a, b = position[a_id], position[b_id]
     keep = np.ones(a.size, dtype=bool)
     if not options.mix_kinds:
@@ -188,8 +196,10 @@ def _share_lookup(pairs: Pairs) -> Callable[[int, list[int]], list[float]]:
     return share_of
 
 
-def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
-    """Identical groups, then similar groups (and interesting sets if asked)."""
+def find_groups(index: FingerprintIndex, options: GroupOptions,
+                counter: PairCounter = FingerprintIndex.shared_counts) -> GroupsResult:
+    """Identical groups, then similar groups (and interesting sets if asked);
+    ``counter`` counts the shared fingerprints of the pairs."""
     from winnow.sif.interesting import interesting_sets
 
     docs = index.documents()
@@ -200,7 +210,7 @@ def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
         members = tuple(Member(r.path, 100.0, r.size, i == 0) for i, r in enumerate(rows))
         identical.append(Group(number, "identical", members))
     reps = representatives(docs)
-    pairs = load_pairs(index, reps, options)
+    pairs = load_pairs(index, reps, options, counter)
     similar = []
     for r, others in similar_sets(pairs, options.threshold):
         number += 1

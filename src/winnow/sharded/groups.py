@@ -1,0 +1,104 @@
+"""The sharded engine under ``groups``: sif's all-against-all pair counts
+(Manber 1994, section 4) by :func:`winnow.sharded.count_pairs` instead of
+the index's self-join.
+
+The index streams the ``shared`` rows of the chosen files, by file
+(:meth:`winnow.index.FingerprintIndex.shared_postings`); they are written
+to input shards in the working folder (whole files, about a stage-1 budget
+each), which the tasks read back.  ``--max-df`` is the cap; the counts are
+the self-join's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from winnow.index.store import FingerprintIndex
+from winnow.matching.prints import Progress
+from winnow.sharded.choice import EngineChoice
+from winnow.sharded.engine import count_pairs
+from winnow.sharded.plan import ShardPlan, Store, task_name
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+
+
+@dataclass(frozen=True)
+class PostingShard:
+    """Input shard: a Parquet file of ``(doc, hash)`` rows, sorted by doc."""
+
+    store: Store
+    name: str
+
+
+def posting_prints(shard: PostingShard) -> Iterator[tuple[int, U64]]:
+    filesystem, _ = shard.store.fs()
+    table = pq.read_table(shard.store.path(shard.name), filesystem=filesystem)
+    docs = table.column("doc").to_numpy()
+    hashes = table.column("hash").to_numpy().view(np.uint64)
+    cuts = np.flatnonzero(np.diff(docs)) + 1
+    for lo, hi in zip(np.r_[0, cuts].tolist(), np.r_[cuts, docs.shape[0]].tolist(),
+                      strict=True):
+        if hi > lo:
+            yield int(docs[lo]), hashes[lo:hi]
+
+
+def write_inputs(index: FingerprintIndex, doc_ids: I32, plan: ShardPlan) -> list[PostingShard]:
+    """The chosen files' shared rows as input shards of whole files."""
+    store = Store.of(plan.workdir)
+    store.makedirs("input")
+    filesystem, _ = store.fs()
+    shards: list[PostingShard] = []
+    docs: list[I64] = []
+    hashes: list[I64] = []
+
+    def flush(upto: int) -> None:  # write the rows before index ``upto`` of the pending ones
+        d, h = np.concatenate(docs), np.concatenate(hashes)
+        name = f"input/{task_name('prints', len(shards))}.parquet"
+        pq.write_table(pa.table({"doc": d[:upto], "hash": h[:upto]}), store.path(name),
+                       filesystem=filesystem)
+        shards.append(PostingShard(store, name))
+        docs[:], hashes[:] = [d[upto:]], [h[upto:]]
+
+    for d, h in index.shared_postings(doc_ids):
+        docs.append(d)
+        hashes.append(h)
+        pending = sum(x.shape[0] for x in docs)
+        if pending >= plan.row_budget:
+            last = np.concatenate(docs)
+            cut = int(np.searchsorted(last, last[-1]))  # the last file may go on
+            if cut > 0:
+                flush(cut)
+    if docs and sum(x.shape[0] for x in docs):
+        flush(sum(x.shape[0] for x in docs))
+    return shards
+
+
+class ShardedCounter:
+    """``counter(index, doc_ids, max_df)`` for :func:`winnow.sif.groups.find_groups`:
+    the index's own count below the ``choice``'s threshold, else a sharded one."""
+
+    def __init__(self, choice: EngineChoice, progress: Progress | None = None) -> None:
+        self.choice = choice
+        self.progress = progress
+
+    def __call__(self, index: FingerprintIndex, doc_ids: I32, max_df: int
+                 ) -> tuple[I64, I64, I64]:
+        rows = sum(row.n_distinct for row in index.documents()) if \
+            self.choice.engine == "auto" else 0
+        if not self.choice.sharded(rows):
+            return index.shared_counts(doc_ids, max_df)
+        with self.choice.plan() as plan:
+            shards = write_inputs(index, doc_ids, plan)
+            sums = count_pairs(shards, posting_prints, plan, cap=max_df,
+                               documents=len(doc_ids), progress=self.progress)
+            a, b, shared = sums.arrays()
+        ids = np.asarray(doc_ids, dtype=np.int64)
+        return ids[a], ids[b], shared
