@@ -55,6 +55,15 @@ def test_clusters_of_jsonl_records(corpus: dict[str, str], tmp_path: Path) -> No
     short = next(r for r in rows if r["id"] == "short")
     assert short["containment"] >= 0.9 > short["similarity"]
     assert "records" in err and "2 clusters" in err
+    args = (str(path), "--text-field", "body", "--id-field", "name", "-q")
+    code, table, _ = run("dedup", *args, "--format", "table")
+    assert code == 0 and table.splitlines()[0].split() == [
+        "cluster", "kept", "similarity", "containment", "id", "match"]
+    assert table.splitlines()[1].split()[:2] == ["1", "kept"] and len(table.splitlines()) == 5
+    code, text, _ = run("dedup", *args, "--format", "csv")
+    assert code == 0 and text.splitlines()[0] == ",".join(ROW_FIELDS)
+    code, text, _ = run("dedup", *args, "--format", "json")
+    assert code == 0 and json.loads(text) == rows
 
 
 def test_keep_representative_writes_the_corpus_and_names_bad_records(
@@ -114,6 +123,6 @@ def test_usage_errors(tmp_path: Path) -> None:
     a = str(tmp_path / "a.jsonl")
     assert run("dedup", a, "--keep", "representative")[0] == 2  # no -o
     assert run("dedup", a, "--clusters", str(tmp_path / "c.jsonl"))[0] == 2  # no --keep
-    assert run("dedup", a, "--format", "parquet")[0] == 2  # no file to write it to
+    assert run("dedup", a, "--format", "parquet")[0] == 2  # Parquet: by -o's suffix
     code, _, err = run("dedup", a, "--keep", "representative", "-o", str(tmp_path / "o.parquet"))
     assert code == 2 and "JSON Lines" in err

@@ -9,7 +9,16 @@ from typing import Any
 
 import click
 
-from winnow.cli.common import EXIT_OK, EXIT_SKIPPED, FRACTION, exit_with, fail, output, warn
+from winnow.cli.common import (
+    EXIT_OK,
+    EXIT_SKIPPED,
+    FRACTION,
+    exit_with,
+    fail,
+    format_option,
+    output,
+    warn,
+)
 from winnow.cli.outputs import check_outputs
 from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
@@ -25,11 +34,10 @@ from winnow.corpus.options import (
 from winnow.corpus.readers import kind_of
 from winnow.errors import InputError, InvalidConfig
 from winnow.reports.dedup import (
-    ROW_FORMATS,
+    ROW_WRITERS,
     JsonlCorpus,
     ParquetCorpus,
     compressed_output,
-    write_rows_jsonl,
     write_rows_parquet,
 )
 
@@ -109,12 +117,11 @@ class RecordBar:
                    "non-representative members of clusters.")
 @click.option("--clusters", "clusters_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="With --keep: also write the cluster rows to FILE.")
-@click.option("--format", "fmt", type=click.Choice(ROW_FORMATS), default=None,
-              help="Format of the cluster rows (default: parquet for a *.parquet file, "
-                   "else jsonl).")
+@format_option("jsonl")
 @click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
-              metavar="FILE", help="Where the cluster rows go (default: standard output); "
-                                   "with --keep, the de-duplicated corpus.")
+              metavar="FILE", help="Where the cluster rows go (default: standard output; "
+                                   "a *.parquet file is Parquet); with --keep, the "
+                                   "de-duplicated corpus.")
 @sharding_options
 @click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
               help="Worker processes (0: every usable core).")
@@ -123,7 +130,7 @@ class RecordBar:
 def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
                   max_occurrences: int, k: int, t: int, keep: str | None,
-                  clusters_path: Path | None, fmt: str | None, out_path: Path | None,
+                  clusters_path: Path | None, fmt: str, out_path: Path | None,
                   jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
     others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files
@@ -137,10 +144,11 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     cluster's representative is its record with the most fingerprints (the
     first one on a tie).  Output: one row per clustered record (id, cluster,
     representative, kept, similarity, containment, match, fingerprints,
-    source, line).  Bad records (not JSON, invalid UTF-8, no text field, a
-    text that is not a string) are named on standard error with their file
-    and line and kept in the de-duplicated corpus (exit 1).  Details:
-    docs/dedup.md.
+    source, line); Parquet to a *.parquet file.  Bad records (not JSON,
+    invalid UTF-8, no text field, a text that is not a string) are named on
+    standard error with their file and line and kept in the de-duplicated
+    corpus (exit 1).  Details: docs/dedup.md.  (Identical files of an index:
+    `winnow dedup-files`.)
     """
     if clusters_path is not None and keep is None:
         raise click.UsageError("--clusters goes with --keep (without it, -o gets the clusters)")
@@ -216,16 +224,13 @@ def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
     return rows
 
 
-def _write_rows(rows: list[DuplicateRow], path: Path | None, fmt: str | None) -> None:
-    chosen = fmt or ("parquet" if path is not None and path.suffix.lower() == ".parquet"
-                     else "jsonl")
-    if chosen == "parquet":
-        if path is None:
-            raise click.UsageError("--format parquet needs -o FILE (or --clusters FILE)")
+def _write_rows(rows: list[DuplicateRow], path: Path | None, fmt: str) -> None:
+    """The cluster rows to ``path`` (Parquet for a ``*.parquet`` name) or standard output."""
+    if path is not None and path.suffix.lower() == ".parquet":
         write_rows_parquet(rows, path)
         return
     with output(path) as out:
-        write_rows_jsonl(rows, out)
+        ROW_WRITERS[fmt](rows, out)
 
 
 def _summary(run: DedupRun, bad: int, seconds: float) -> None:

@@ -49,8 +49,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
                     "given) with the bytes they take, or replace them by hard links or "
                     "delete them."),
     "dedup": ("winnow.cli.dedup:dedup_command",
-              "Cluster the near-duplicate and contained records of JSONL, Parquet and "
-              "text-folder corpora; --keep representative writes the de-duplicated corpus."),
+              "Cluster the near-duplicate records of DATA, and the records contained in "
+              "others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files "
+              "and folders of text files (each file a record)."),
     "experiments": ("winnow.cli.experiments:experiments_command",
                     "Reproduce the winnowing and sif papers' experiments and write a report."),
     "serve": ("winnow.cli.serve:serve_command",

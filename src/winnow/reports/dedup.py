@@ -1,4 +1,5 @@
-"""Writers of ``winnow dedup``: the cluster rows (JSON Lines or Parquet) and the
+"""Writers of ``winnow dedup``: the cluster rows (table, CSV, JSON, JSON Lines or
+Parquet) and the
 de-duplicated corpus (JSON Lines, compressed by the file's suffix, or Parquet).
 
 Cluster rows have the columns of :data:`ROW_FIELDS` (a
@@ -9,6 +10,7 @@ not at all (:mod:`winnow.outputs`): a temporary file renamed at the end.
 from __future__ import annotations
 
 import bz2
+import csv
 import gzip
 import json
 import lzma
@@ -20,17 +22,61 @@ from typing import IO, Any, TextIO, cast
 
 from winnow.corpus import BadRecord, DuplicateRow, Fields, Record, Shard
 from winnow.outputs import atomic_binary
+from winnow.reports.table import safe
 
 #: The columns of a cluster row, in order.
 ROW_FIELDS = tuple(f.name for f in fields(DuplicateRow))
-#: Formats of the cluster rows.
-ROW_FORMATS = ("jsonl", "parquet")
+#: Columns of the terminal table.
+TABLE_FIELDS = ("cluster", "kept", "similarity", "containment", "id", "match")
 
 
 def write_rows_jsonl(rows: Iterable[DuplicateRow], out: TextIO) -> None:
     """One JSON object per cluster row (``ROW_FIELDS`` as keys)."""
     for row in rows:
         out.write(json.dumps(asdict(row), ensure_ascii=False) + "\n")
+
+
+def write_rows_json(rows: Iterable[DuplicateRow], out: TextIO) -> None:
+    """The cluster rows as one JSON list of objects."""
+    out.write(json.dumps([asdict(row) for row in rows], indent=2, ensure_ascii=False) + "\n")
+
+
+def write_rows_csv(rows: Iterable[DuplicateRow], out: TextIO) -> None:
+    """The cluster rows as CSV, header ``ROW_FIELDS`` (control characters of
+    names escaped on a terminal)."""
+    writer = csv.writer(out)
+    writer.writerow(ROW_FIELDS)
+    escape = _is_terminal(out)
+    for row in rows:
+        values = [getattr(row, name) for name in ROW_FIELDS]
+        writer.writerow([safe(v) if escape and isinstance(v, str) else v for v in values])
+
+
+def write_rows_table(rows: Iterable[DuplicateRow], out: TextIO) -> None:
+    """An aligned table of the main columns, names escaped (terminal escapes in
+    record names must not act)."""
+    cells = [[str(name) for name in TABLE_FIELDS]]
+    for row in rows:
+        cells.append([str(row.cluster), "kept" if row.kept else "",
+                      f"{row.similarity:.3f}", f"{row.containment:.3f}", safe(row.id),
+                      safe(row.match)])
+    if len(cells) == 1:
+        out.write("no near-duplicate or contained records\n")
+        return
+    widths = [max(len(line[i]) for line in cells) for i in range(len(TABLE_FIELDS))]
+    for line in cells:
+        out.write("  ".join(c.ljust(w) for c, w in zip(line, widths, strict=True)).rstrip()
+                  + "\n")
+
+
+def _is_terminal(out: TextIO) -> bool:
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty()) if callable(isatty) else False
+
+
+#: The cluster rows' writers to a text stream, by ``--format``.
+ROW_WRITERS = {"table": write_rows_table, "csv": write_rows_csv, "json": write_rows_json,
+               "jsonl": write_rows_jsonl}
 
 
 def write_rows_parquet(rows: Iterable[DuplicateRow], path: str | os.PathLike[str]) -> None:
@@ -144,5 +190,6 @@ class ParquetCorpus:
             self.writer.close()
 
 
-__all__ = ["ROW_FIELDS", "ROW_FORMATS", "JsonlCorpus", "ParquetCorpus", "compressed_output",
-           "write_rows_jsonl", "write_rows_parquet"]
+__all__ = ["ROW_FIELDS", "ROW_WRITERS", "TABLE_FIELDS", "JsonlCorpus", "ParquetCorpus",
+           "compressed_output", "write_rows_csv", "write_rows_json", "write_rows_jsonl",
+           "write_rows_parquet", "write_rows_table"]
