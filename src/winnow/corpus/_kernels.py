@@ -9,7 +9,7 @@ import numpy.typing as npt
 from winnow.compiled import jit
 
 I64 = npt.NDArray[np.int64]
-F64 = npt.NDArray[np.float64]
+F32 = npt.NDArray[np.float32]
 
 
 @jit()
@@ -22,8 +22,8 @@ def find(parent: I64, x: int) -> int:
 
 
 @jit()
-def link(parent: I64, a: I64, b: I64, resemblance: F64, containment: F64,
-         best_resemblance: F64, best_containment: F64, best_other: I64) -> int:
+def link(parent: I64, a: I64, b: I64, resemblance: F32, containment: F32,
+         best_resemblance: F32, best_containment: F32, best_other: I64) -> int:
     """Union the pairs ``(a[i], b[i])`` (the smaller root becomes the root) and
     keep, per record, its strongest pair: highest containment, then highest
     resemblance, then the lowest other record.  Returns the unions made."""

@@ -12,7 +12,7 @@ A pair is *linked* when its resemblance reaches ``similarity``, or when its
 containment reaches ``containment`` and the smaller record has at least
 ``min_fingerprints`` fingerprints.  Clusters are the connected components of
 the linked pairs (union-find, linear in the pairs: the pairs are read block
-by block, never all held at once).  Memory: four numbers per record.
+by block, never all held at once).  Memory: about 48 bytes per record.
 
 The **representative** of a cluster is its record with the most
 fingerprints (the longest normalised text, so a record that contains the
@@ -32,6 +32,7 @@ from winnow.corpus import _kernels
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
+F32 = npt.NDArray[np.float32]
 Block = tuple[I64, I64, I64]
 
 
@@ -72,8 +73,8 @@ class Clusters:
     cluster: I64
     representative: I64
     match: I64
-    resemblance: F64
-    containment: F64
+    resemblance: F32
+    containment: F32
     sizes: I64
     pairs: int = 0
 
@@ -98,8 +99,8 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds) -
     """Link the pairs of ``blocks`` that pass ``thresholds`` into clusters."""
     n = sizes.shape[0]
     parent = np.arange(n, dtype=np.int64)
-    best_res = np.full(n, -1.0)
-    best_cont = np.full(n, -1.0)
+    best_res = np.full(n, -1.0, dtype=np.float32)  # 4 bytes a record: scores need no more
+    best_cont = np.full(n, -1.0, dtype=np.float32)
     match = np.full(n, -1, dtype=np.int64)
     pairs = 0
     for a, b, shared in blocks:
@@ -107,8 +108,10 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds) -
         if keep.any():
             pairs += int(np.count_nonzero(keep))
             _kernels.link(parent, a[keep].astype(np.int64), b[keep].astype(np.int64),
-                          resemblance[keep], containment[keep], best_res, best_cont, match)
+                          resemblance[keep].astype(np.float32),
+                          containment[keep].astype(np.float32), best_res, best_cont, match)
     root = _kernels.roots(parent)
+    del parent
     in_cluster = match >= 0
     cluster = np.zeros(n, dtype=np.int64)
     representative = np.full(n, -1, dtype=np.int64)
