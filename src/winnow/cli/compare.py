@@ -159,10 +159,13 @@ def read_options_of(params: dict[str, Any]) -> ReadOptions:
 
 
 class ProgressBar:
-    """A tqdm bar per stage on standard error, only when it is a terminal."""
+    """A tqdm bar per stage on standard error, only when it is a terminal;
+    ``units`` names what each stage counts (default: files, and pairs for
+    ``passages``)."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, units: dict[str, str] | None = None) -> None:
         self.enabled = enabled
+        self.units = {"passages": "pair"} if units is None else units
         self.stage: str | None = None
         self.bar: Any = None
 
@@ -175,8 +178,8 @@ class ProgressBar:
             tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
             self.close()
             self.stage = stage
-            self.bar = tqdm(total=total, desc=stage, unit="file" if stage != "passages"
-                            else "pair", leave=False, file=sys.stderr)
+            self.bar = tqdm(total=total, desc=stage, unit=self.units.get(stage, "file"),
+                            leave=False, file=sys.stderr)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:

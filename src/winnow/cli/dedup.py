@@ -19,6 +19,7 @@ from winnow.cli.common import (
     output,
     warn,
 )
+from winnow.cli.compare import ProgressBar
 from winnow.cli.outputs import check_outputs
 from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
@@ -61,33 +62,9 @@ def _file_options(func: Any) -> Any:
     return func
 
 
-class RecordBar:
-    """tqdm bars on a terminal only: records fingerprinted (with records/s),
-    then the sharded engine's pair and merge tasks."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.stage: str | None = None
-        self.bar: Any = None
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if stage != self.stage:
-            from tqdm import tqdm
-
-            tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
-            self.close()
-            self.stage = stage
-            self.bar = tqdm(total=total, desc=stage, unit="rec" if stage == "records"
-                            else "task", unit_scale=stage == "records", leave=False,
-                            file=sys.stderr)
-        self.bar.update(done - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+#: What the progress bars count: records fingerprinted (tqdm shows records/s),
+#: then the sharded engine's pair and merge tasks.
+UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
 
 
 @click.command("dedup")
@@ -167,7 +144,7 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
             ray_address=chosen.ray_address, jobs=jobs)
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
-    bar = RecordBar(enabled=not quiet and sys.stderr.isatty())
+    bar = ProgressBar(not quiet and sys.stderr.isatty(), UNITS)
     started = time.perf_counter()
     try:
         run = find_duplicates([str(p) for p in data], settings, progress=bar)
