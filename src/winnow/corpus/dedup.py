@@ -148,7 +148,7 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
     every slot to ``sink``.  A bad record is never a duplicate: the corpus keeps it."""
     clusters = run.clusters
     names: dict[int, str] = {}
-    found: list[Record] = []
+    found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
     for shard in run.shards:
         for item in read_shard(shard, run.settings.fields):
             if isinstance(item, BadRecord):
@@ -159,22 +159,22 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
                 continue
             if clusters.cluster[item.doc]:
                 names[item.doc] = item.id
-                found.append(item)
+                found.append((item.doc, item.path, item.line))
             if sink is not None:
                 sink(shard, item, clusters.keeps(item.doc))
-    rows = [_row(item, clusters, names) for item in found]
+    rows = [_row(doc, path, line, clusters, names) for doc, path, line in found]
     rows.sort(key=lambda r: (r.cluster, not r.kept))
     return rows
 
 
-def _row(item: Record, clusters: Clusters, names: dict[int, str]) -> DuplicateRow:
-    doc = item.doc
+def _row(doc: int, path: str, line: int, clusters: Clusters,
+         names: dict[int, str]) -> DuplicateRow:
     rep = int(clusters.representative[doc])
-    return DuplicateRow(item.id, int(clusters.cluster[doc]), names[rep], rep == doc,
+    return DuplicateRow(names[doc], int(clusters.cluster[doc]), names[rep], rep == doc,
                         round(float(clusters.resemblance[doc]), 4),
                         round(float(clusters.containment[doc]), 4),
                         names[int(clusters.match[doc])], int(clusters.sizes[doc]),
-                        os.fspath(item.path), item.line)
+                        os.fspath(path), line)
 
 
 __all__ = ["DedupRun", "DuplicateRow", "Sink", "choose_engine", "estimated_rows",
