@@ -130,8 +130,10 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
 
 def _sizes(sizes: npt.ArrayLike, records: int) -> npt.NDArray[np.int64]:
     """Distinct fingerprints per record, one entry for every record."""
-    out = np.zeros(records, dtype=np.int64)
     given = np.asarray(sizes, dtype=np.int64)
+    if given.shape[0] == records:
+        return given
+    out = np.zeros(records, dtype=np.int64)
     out[:given.shape[0]] = given[:records]
     return out
 
