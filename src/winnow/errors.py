@@ -165,6 +165,12 @@ class IndexBusy(WinnowError):
 
 # --- outputs (3) ---------------------------------------------------------------------
 
+class ShardedRunError(WinnowError):
+    """A sharded run's working folder holds another run, or a stage failed."""
+
+    exit_code = EXIT_USAGE
+
+
 class ReportError(WinnowError):
     """A report that cannot be written (unwritable path, missing key file ...)."""
 

@@ -55,14 +55,26 @@ class SharedCounts(PairCounts):
     df_sum: F64
 
 
+#: Weights are multiples of ``2^-WEIGHT_BITS``: below ``2^(53 - WEIGHT_BITS)``
+#: every sum of them is exact in float64, so it is the same in any order
+#: (a sharded table adds a pair's weights partition by partition).
+WEIGHT_BITS = 24
+
+
 def idf_weights(df: npt.NDArray[np.integer], n_owners: int) -> F64:
-    """Smoothed inverse document frequency ``1 + ln((1 + N) / (1 + df))``.
+    """Smoothed inverse document frequency ``1 + ln((1 + N) / (1 + df))``,
+    rounded to a multiple of ``2^-24`` (:data:`WEIGHT_BITS`).
 
     compare50's idea of weighting rare shared fragments more; the smoothing
     keeps every weight positive (with ``N = 2`` a plain ``ln(N / df)`` would
-    give every shared fingerprint weight 0).
+    give every shared fingerprint weight 0).  The rounding (at most 3e-8)
+    makes sums of weights exact, hence independent of their order, as long
+    as they stay below ``2^29`` (16 million fingerprints of weight 32).
     """
-    return 1.0 + np.log((1.0 + n_owners) / (1.0 + df.astype(np.float64)))
+    exact = 1.0 + np.log((1.0 + n_owners) / (1.0 + df.astype(np.float64)))
+    scale = float(1 << WEIGHT_BITS)
+    rounded: F64 = np.round(exact * scale) / scale
+    return rounded
 
 
 class PairCounter(Protocol):

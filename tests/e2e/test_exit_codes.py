@@ -9,6 +9,7 @@ and a reader that stops early ends every command the same way.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -57,6 +58,9 @@ def work(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (root / "d" / name).write_text(CODE * 20)
     assert run("index", str(root / "d"), "--db", str(root / "d.db"), "-q", "-j", "1")[0] == 0
     os.utime(root / "d" / "y", (1, 1))
+    records = [{"text": OTHER * 3}, {"text": CODE * 3}, {"text": OTHER * 3 + "# one more"}]
+    (root / "c.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    (root / "bad.jsonl").write_text('{"text": "fine"}\nnot JSON\n')
     return root
 
 
@@ -118,10 +122,15 @@ CASES: list[Case] = [
     ("dircmp", 1, lambda w: [str(w / "s"), str(w / "missing"), "-q"]),
     ("dircmp", 2, lambda w: [str(w / "s"), str(w / "t"), "--threshold", "50"]),
     ("dircmp", 3, lambda w: [str(w / "s"), str(w / "t"), "-q", "-j", "1", "-o", UNWRITABLE]),
-    ("dedup", 0, lambda w: db(w)),
-    ("dedup", 1, lambda w: ["--db", str(w / "d.db"), "--link"]),
-    ("dedup", 2, lambda w: [*db(w), "--apply"]),
-    ("dedup", 3, lambda w: [*db(w), "-o", UNWRITABLE]),
+    ("dedup-files", 0, lambda w: db(w)),
+    ("dedup-files", 1, lambda w: ["--db", str(w / "d.db"), "--link"]),
+    ("dedup-files", 2, lambda w: [*db(w), "--apply"]),
+    ("dedup-files", 3, lambda w: [*db(w), "-o", UNWRITABLE]),
+    # dedup: records of corpora
+    ("dedup", 0, lambda w: [str(w / "c.jsonl"), "-q"]),
+    ("dedup", 1, lambda w: [str(w / "c.jsonl"), str(w / "bad.jsonl"), "-q"]),
+    ("dedup", 2, lambda w: [str(w / "c.jsonl"), "--similarity", "50"]),
+    ("dedup", 3, lambda w: [str(w / "c.jsonl"), "-q", "-o", UNWRITABLE]),
     ("experiments", 0, lambda w: ["--only", "lowentropy", "--quick", "--out", str(w / "exp")]),
     ("experiments", 1, lambda w: ["--only", "html", "--quick", "--corpus", str(w / "s"),
                                   "--out", str(w / "exp")]),  # no HTML pages there
@@ -176,11 +185,11 @@ def busy_index(work: Path) -> Iterator[Path]:
             holder.stdout.close()
 
 
-@pytest.mark.parametrize("command", ["index", "query", "groups", "dedup"])
+@pytest.mark.parametrize("command", ["index", "query", "groups", "dedup-files"])
 def test_an_index_in_use_is_exit_3(command: str, busy_index: Path) -> None:
     w = busy_index
     args = {"index": [str(w / "s"), "-q"], "query": s(w, "a.py"), "groups": [],
-            "dedup": []}[command]
+            "dedup-files": []}[command]
     got, err = run(command, *args, *db(w))
     assert got == 3 and "in use by another winnow process" in err
 
@@ -199,7 +208,8 @@ FAIL_AT: dict[str, tuple[str, list[str]]] = {
     "groups": ("winnow.cli.groups.check_outputs", []),
     "scan": ("winnow.cli.scan.check_outputs", ["s"]),
     "dircmp": ("winnow.cli.dircmp.check_outputs", ["s", "t"]),
-    "dedup": ("winnow.cli.dedup.FingerprintIndex", []),
+    "dedup-files": ("winnow.cli.dedup_files.FingerprintIndex", []),
+    "dedup": ("winnow.cli.dedup.check_outputs", ["records.jsonl", "-q"]),
     "experiments": ("winnow.cli.experiments.check_outputs", ["--quick"]),
     "serve": ("winnow.serve.app.serve", ["--moss-port", "0", "--http-port", "0"]),
 }

@@ -1,4 +1,4 @@
-"""``winnow dedup`` and the reclaimable bytes of ``groups``: safe by default, every
+"""``winnow dedup-files`` and the reclaimable bytes of ``groups``: safe by default, every
 file checked again before it is touched, the last copy never removed."""
 
 from __future__ import annotations
@@ -71,12 +71,12 @@ def test_the_default_is_a_dry_run_that_changes_nothing(action: list[str],
                                                        tree: tuple[Path, str]) -> None:
     root, db = tree
     before = snapshot(root)
-    code, out, err = run("dedup", "--db", db, *action)
+    code, out, err = run("dedup-files", "--db", db, *action)
     assert code == 0 and err == "" and snapshot(root) == before
     assert "45.0 kB reclaimable" in out
     if action:
         assert "dry run, nothing was changed (--apply acts)" in out
-    code, out, _ = run("dedup", "--db", db, *action, "--format", "csv")
+    code, out, _ = run("dedup-files", "--db", db, *action, "--format", "csv")
     rows = rows_of(out)
     assert [r["status"] for r in rows].count("kept") == 2
     assert {r["status"] for r in rows} == {"kept", "planned"}
@@ -86,7 +86,7 @@ def test_the_default_is_a_dry_run_that_changes_nothing(action: list[str],
 def test_link_apply_makes_hard_links_and_a_second_run_finds_nothing(
         tree: tuple[Path, str]) -> None:
     root, db = tree
-    code, out, err = run("dedup", "--db", db, "--link", "--apply", "--format", "json")
+    code, out, err = run("dedup-files", "--db", db, "--link", "--apply", "--format", "json")
     assert code == 0 and err == ""
     data = json.loads(out)
     assert data["freed"] == 45_000 and data["skipped"] == 0
@@ -95,7 +95,7 @@ def test_link_apply_makes_hard_links_and_a_second_run_finds_nothing(
     assert (root / "b1").stat().st_ino == (root / "sub" / "b2").stat().st_ino
     assert (root / "a2").read_bytes() == text(1, 20_000)
     assert not [p for p in root.rglob("*winnow-dedup*")]  # no temporary name left
-    code, out, _ = run("dedup", "--db", db, "--link", "--format", "csv")
+    code, out, _ = run("dedup-files", "--db", db, "--link", "--format", "csv")
     rows = rows_of(out)
     assert code == 0 and sum(int(r["freed"]) for r in rows) == 0
     assert {r["status"] for r in rows} == {"kept", "same-file"}
@@ -103,7 +103,7 @@ def test_link_apply_makes_hard_links_and_a_second_run_finds_nothing(
 
 def test_delete_apply_keeps_one_copy_and_updates_the_index(tree: tuple[Path, str]) -> None:
     root, db = tree
-    code, out, _ = run("dedup", "--db", db, "--delete", "--apply", "--keep", "newest",
+    code, out, _ = run("dedup-files", "--db", db, "--delete", "--apply", "--keep", "newest",
                        "--format", "csv")
     assert code == 0
     left = sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
@@ -119,7 +119,7 @@ def test_the_last_copy_is_never_deleted_when_the_others_changed(
     root, db = tree
     (root / "a1").write_bytes(b"edited since indexing")
     (root / "a2").write_bytes(b"edited too")
-    code, out, err = run("dedup", "--db", db, "--delete", "--apply", "--format", "csv")
+    code, out, err = run("dedup-files", "--db", db, "--delete", "--apply", "--format", "csv")
     assert code == 1
     assert f"{root / 'a1'}: changed since it was indexed" in err
     group_a = [r for r in rows_of(out) if r["group"] == "1"]
@@ -136,10 +136,10 @@ def test_content_is_compared_byte_for_byte_before_acting(tree: tuple[Path, str])
     data[10_000] ^= 1  # same size, same mtime: only reading the bytes can tell
     victim.write_bytes(bytes(data))
     os.utime(victim, ns=(st.st_atime_ns, st.st_mtime_ns))
-    code, out, _ = run("dedup", "--db", db, "--delete", "--format", "csv")
+    code, out, _ = run("dedup-files", "--db", db, "--delete", "--format", "csv")
     assert code == 0  # a dry run checks what needs no reading
     assert {r["status"] for r in rows_of(out)} == {"kept", "planned"}
-    code, _, err = run("dedup", "--db", db, "--delete", "--apply")
+    code, _, err = run("dedup-files", "--db", db, "--delete", "--apply")
     assert code == 1 and f"{victim}: content differs from the kept copy's" in err
     assert victim.read_bytes() == bytes(data) and (root / "a1").exists()
 
@@ -157,7 +157,7 @@ def test_a_file_changed_while_being_checked_is_left_alone(
         return equal
 
     monkeypatch.setattr(dedup, "same_bytes", racing)
-    code, out, err = run("dedup", "--db", db, "--delete", "--apply", "--format", "csv")
+    code, out, err = run("dedup-files", "--db", db, "--delete", "--apply", "--format", "csv")
     assert code == 1 and "changed while being checked" in err
     assert {r["status"] for r in rows_of(out)} == {"kept", "skipped"}
     assert len([p for p in root.rglob("*") if p.is_file()]) == 6
@@ -174,7 +174,7 @@ def test_symbolic_links_are_never_followed(tree: tuple[Path, str], tmp_path: Pat
     (root / "sub").symlink_to(outside)  # a folder on the path now leads elsewhere
     (root / "a2").unlink()
     (root / "a2").symlink_to(root / "a1")
-    code, _, err = run("dedup", "--db", db, "--delete", "--apply", "--format", "csv")
+    code, _, err = run("dedup-files", "--db", db, "--delete", "--apply", "--format", "csv")
     assert code == 1
     assert f"{root / 'a2'}: a symbolic link (never followed)" in err
     assert f"{root / 'sub' / 'b2'}: a folder on its path is a symbolic link" in err
@@ -193,25 +193,25 @@ def test_hard_links_never_cross_file_systems(tmp_path: Path) -> None:
         (Path(shm) / "there").write_bytes(data)
         db = str(tmp_path / "x.db")
         assert run("index", str(root), shm, "--db", db, "-j", "1", "-q")[0] == 0
-        code, out, err = run("dedup", "--db", db, "--link", "--format", "csv")
+        code, out, err = run("dedup-files", "--db", db, "--link", "--format", "csv")
         assert code == 1 and "on another file system than the kept copy" in err
         assert [r["status"] for r in rows_of(out)] == ["kept", "skipped"]
-        code, _, _ = run("dedup", "--db", db, "--link", "--apply")
+        code, _, _ = run("dedup-files", "--db", db, "--link", "--apply")
         assert code == 1 and (Path(shm) / "there").stat().st_nlink == 1
 
 
 def test_usage_errors(tree: tuple[Path, str]) -> None:
     _, db = tree
-    code, _, err = run("dedup", "--db", db, "--link", "--delete")
+    code, _, err = run("dedup-files", "--db", db, "--link", "--delete")
     assert code == 2 and "choose one" in err
-    code, _, err = run("dedup", "--db", db, "--apply")
+    code, _, err = run("dedup-files", "--db", db, "--apply")
     assert code == 2 and "apply needs the link or delete action" in err
 
 
 def test_paths_restrict_the_groups(tree: tuple[Path, str]) -> None:
     root, db = tree
-    code, out, _ = run("dedup", str(root / "sub"), "--db", db, "--format", "csv")
+    code, out, _ = run("dedup-files", str(root / "sub"), "--db", db, "--format", "csv")
     assert code == 0 and rows_of(out) == []  # a3 and b2 have no copy under sub/
-    code, out, _ = run("dedup", str(root / "a1"), str(root / "sub"), "--db", db,
+    code, out, _ = run("dedup-files", str(root / "a1"), str(root / "sub"), "--db", db,
                        "--format", "csv")
     assert [Path(r["path"]).name for r in rows_of(out)] == ["a1", "a3"]

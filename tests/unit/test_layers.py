@@ -31,17 +31,21 @@ ALLOWED = {
     "index": {"engine", "frontends", "sources"},
     "matching": {"engine", "frontends", "sources", "index"},
     "sif": {"engine", "frontends", "sources", "index", "matching"},
-    "reports": {"engine", "frontends", "sources", "index", "matching", "sif"},
+    "corpus": {"engine", "frontends", "sources", "index", "matching", "sharded"},
+    "reports": {"engine", "frontends", "sources", "index", "matching", "sif", "corpus"},
     "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "serve": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "api": {"engine", "frontends", "sources", "index", "matching"},
+    # the sharded engine runs the matching stage's counting per partition
+    "sharded": {"engine", "frontends", "sources", "index", "matching"},
     # the papers' experiments run every stage, and the evaluation of labelled sets
     "experiments": {"engine", "frontends", "sources", "index", "matching", "reports", "sif",
                     "evaluation"},
 }
 #: Third-party modules only the named packages may import.
 RESTRICTED = {"click": {"cli"}, "tqdm": {"cli"}, "jinja2": {"reports", "serve"},
-              "aiohttp": {"serve"}, "matplotlib": {"experiments"}}
+              "aiohttp": {"serve"}, "matplotlib": {"experiments"},
+              "ray": {"sharded"}}
 
 
 def imports(path: Path) -> set[str]:

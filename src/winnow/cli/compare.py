@@ -30,6 +30,7 @@ from winnow.cli.options import (
     resolve_kt,
 )
 from winnow.cli.outputs import check_outputs
+from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.config import WinnowConfig
 from winnow.errors import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, InvalidConfig, WinnowError
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES
@@ -37,6 +38,7 @@ from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, comp
 from winnow.matching.options import default_configs
 from winnow.reports.table import safe
 from winnow.reports.writers import write
+from winnow.sharded.compare import ShardedTable
 from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submissions
 
@@ -154,10 +156,13 @@ def read_options_of(params: dict[str, Any]) -> ReadOptions:
 
 
 class ProgressBar:
-    """A tqdm bar per stage on standard error, only when it is a terminal."""
+    """A tqdm bar per stage on standard error, only when it is a terminal;
+    ``units`` names what each stage counts (default: files, and pairs for
+    ``passages``)."""
 
-    def __init__(self, enabled: bool) -> None:
+    def __init__(self, enabled: bool, units: dict[str, str] | None = None) -> None:
         self.enabled = enabled
+        self.units = {"passages": "pair"} if units is None else units
         self.stage: str | None = None
         self.bar: Any = None
 
@@ -170,8 +175,8 @@ class ProgressBar:
             tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
             self.close()
             self.stage = stage
-            self.bar = tqdm(total=total, desc=stage, unit="file" if stage != "passages"
-                            else "pair", leave=False, file=sys.stderr)
+            self.bar = tqdm(total=total, desc=stage, unit=self.units.get(stage, "file"),
+                            leave=False, file=sys.stderr)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
@@ -183,6 +188,7 @@ class ProgressBar:
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
     """Load the submissions and compare them, as the options say."""
+    table = ShardedTable(engine_choice(params, params["jobs"]), progress)
     read = read_options_of(params)
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
@@ -193,7 +199,8 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
         say_if_compiling()
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
-                       progress=progress, frontend_configs=chosen.frontend_configs)
+                       progress=progress, frontend_configs=chosen.frontend_configs,
+                       table=table)
     finally:
         progress.close()
 
@@ -242,6 +249,7 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
               help="Earlier submissions (repeatable): compared with the new ones, never "
                    "with each other.")
 @compare_options
+@sharding_options
 @click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
               help="Report the N best pairs; 0 = every pair that shares anything.")
 @click.option("--min-similarity", type=FRACTION, default=0.0, show_default=True,

@@ -1,58 +1,211 @@
-"""``winnow dedup``: the index's identical files, listed, hard-linked or deleted safely."""
+"""``winnow dedup``: near-duplicate and contained records of text corpora."""
 
 from __future__ import annotations
 
+import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import click
 
-from winnow.cli.common import exit_with, fail, output
-from winnow.cli.options import db_option, format_option, output_option
+from winnow.cli.common import exit_with, fail, output, warn
+from winnow.cli.compare import ProgressBar
+from winnow.cli.options import FRACTION, format_option
+from winnow.cli.outputs import check_outputs
+from winnow.cli.sharding import engine_choice, sharding_options
+from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
+from winnow.corpus.dedup import DedupRun, DuplicateRow
+from winnow.corpus.options import (
+    DEFAULT_CONTAINMENT,
+    DEFAULT_K,
+    DEFAULT_MAX_OCCURRENCES,
+    DEFAULT_MIN_FINGERPRINTS,
+    DEFAULT_SIMILARITY,
+    DEFAULT_T,
+)
+from winnow.corpus.readers import kind_of
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
-from winnow.index import FingerprintIndex
+from winnow.reports.dedup import DedupRows, JsonlCorpus, ParquetCorpus, compressed_output
 from winnow.reports.writers import write
-from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
+
+#: Options of ``winnow dedup-files`` (exact duplicate files of an index):
+#: given here, they get a usage error that names that command.
+FILE_OPTIONS = ("--db", "--link", "--delete", "--apply", "--dry-run")
+
+
+def _file_option(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+    if value:
+        raise click.UsageError(
+            f"{param.opts[0]} is an option of `winnow dedup-files` (exact duplicate files "
+            "of an index); `winnow dedup` de-duplicates the records of JSONL, Parquet and "
+            "text-folder corpora", ctx)
+
+
+def _file_options(func: Any) -> Any:
+    for name in FILE_OPTIONS:
+        func = click.option(name, is_flag=name != "--db", default=None, hidden=True,
+                            expose_value=False, callback=_file_option)(func)
+    return func
+
+
+#: What the progress bars count: records fingerprinted (tqdm shows records/s),
+#: then the sharded engine's pair and merge tasks.
+UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
 
 
 @click.command("dedup")
-@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@db_option()
-@click.option("--link", is_flag=True,
-              help="Replace each duplicate by a hard link to the kept copy (same file "
-                   "system only).")
-@click.option("--delete", is_flag=True, help="Delete each duplicate; the kept copy stays.")
-@click.option("--dry-run/--apply", "dry_run", default=True,
-              help="Only show what --link/--delete would do (the default), or do it.")
-@click.option("--keep", type=click.Choice(KEEP_RULES), default="first", show_default=True,
-              help="The copy of each group that stays: first path, oldest or newest mtime.")
-@format_option(result="winnow.sif.dedup.DedupResult")
-@output_option()
-def dedup_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool, dry_run: bool,
-                  keep: KeepRule, fmt: str, out_path: Path | None) -> None:
-    """List the exact duplicates in the index (the files under PATHS, if given)
-    with the bytes they take, or replace them by hard links or delete them.
+@click.argument("data", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--text-field", default="text", show_default=True, metavar="F",
+              help="The JSON key or Parquet column of each record's text.")
+@click.option("--id-field", default=None, metavar="F",
+              help="The key or column naming each record (default: FILE:LINE; a text "
+                   "file's path in its folder).")
+@click.option("--similarity", type=FRACTION, default=DEFAULT_SIMILARITY, show_default=True,
+              help="Resemblance (Jaccard of fingerprints) from which two records are "
+                   "near-duplicates.")
+@click.option("--containment", type=FRACTION, default=DEFAULT_CONTAINMENT, show_default=True,
+              help="Share of the smaller record's fingerprints found in the larger one from "
+                   "which it counts as contained.")
+@click.option("--min-fingerprints", type=click.IntRange(1), default=DEFAULT_MIN_FINGERPRINTS,
+              show_default=True, help="Records with fewer fingerprints are never contained.")
+@click.option("-m", "--max-occurrences", type=click.IntRange(2),
+              default=DEFAULT_MAX_OCCURRENCES, show_default=True,
+              help="Ignore fingerprints found in more records than this (boilerplate).")
+@click.option("-k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
+              help="Noise threshold: k-gram length in normalised characters.")
+@click.option("-t", "t", type=click.IntRange(1), default=DEFAULT_T, show_default=True,
+              help="Guarantee threshold: every shared passage this long is found.")
+@click.option("--keep", type=click.Choice(["representative"]), default=None,
+              help="Write the de-duplicated corpus to -o OUT: every record but the "
+                   "non-representative members of clusters.")
+@click.option("--clusters", "clusters_path", type=click.Path(path_type=Path), default=None,
+              metavar="FILE", help="With --keep: also write the cluster rows to FILE.")
+@format_option("jsonl", result="winnow.reports.dedup.DedupRows")
+@click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
+              metavar="FILE", help="Where the cluster rows go (default: standard output; "
+                                   "a *.parquet file is Parquet); with --keep, the "
+                                   "de-duplicated corpus.")
+@sharding_options
+@click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
+              help="Worker processes (0: every usable core).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
+@_file_options
+def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
+                  similarity: float, containment: float, min_fingerprints: int,
+                  max_occurrences: int, k: int, t: int, keep: str | None,
+                  clusters_path: Path | None, fmt: str, out_path: Path | None,
+                  jobs: int, quiet: bool, **params: Any) -> None:
+    """Cluster the near-duplicate records of DATA, and the records contained in
+    others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files
+    and folders of text files (each file a record).
 
-    Without --link/--delete the duplicates of each group are listed for
-    deletion; with either, the default is a dry run and --apply acts.  One
-    file per group is kept and never touched.  Before acting, each file is
-    checked again: a regular file reached without symbolic links, size and
-    mtime as indexed, content equal to the kept copy byte for byte, and the
-    same device, inode, size and mtime right before the change.  A file that
-    fails a check is skipped and named (exit 1).  Hard links never cross file
-    systems.  Deleted files leave the index.  Details: docs/sif.md.
+    Each record is fingerprinted by winnowing (the text front-end: case,
+    spaces and punctuation ignored); two records that share a passage of at
+    least -t characters share a fingerprint.  A pair is linked when its
+    resemblance reaches --similarity or the smaller record's containment in
+    the larger reaches --containment; clusters are the linked groups, and a
+    cluster's representative is its record with the most fingerprints (the
+    first one on a tie).  Output: one row per clustered record (id, cluster,
+    representative, kept, similarity, containment, match, fingerprints,
+    source, line); Parquet to a *.parquet file.  Bad records (not JSON,
+    invalid UTF-8, no text field, a text that is not a string) are named on
+    standard error with their file and line and kept in the de-duplicated
+    corpus (exit 1).  Details: docs/dedup.md.  (Identical files of an index:
+    `winnow dedup-files`.)
     """
-    if link and delete:
-        raise click.UsageError("--link and --delete: choose one")
+    if clusters_path is not None and keep is None:
+        raise click.UsageError("--clusters goes with --keep (without it, -o gets the clusters)")
+    if fmt == "parquet" and (out_path is None or keep is not None):
+        raise click.UsageError("--format parquet writes the cluster rows to -o FILE "
+                               "(a *.parquet name also selects it)")
+    if keep is not None and out_path is None:
+        raise click.UsageError("--keep representative needs -o OUT for the de-duplicated corpus")
+    corpus_kind = _corpus_kind(data) if keep else None
+    report_path = clusters_path if keep else out_path
+    check_outputs([out_path, clusters_path] if keep else [out_path], inputs=data)
+    chosen = engine_choice(params, jobs)
     try:
-        options = DedupOptions("link" if link else "delete" if delete else "list",
-                               apply=not dry_run, keep=keep)
+        settings = DedupSettings(
+            Fields(text_field, id_field), k, t, similarity=similarity, containment=containment,
+            min_fingerprints=min_fingerprints, max_occurrences=max_occurrences,
+            engine=chosen.engine, partitions=chosen.partitions,
+            workdir=None if chosen.workdir is None else str(chosen.workdir),
+            ray_address=chosen.ray_address, jobs=jobs)
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
-    writes = options.apply and options.action == "delete"
-    with FingerprintIndex(db, read_only=not writes) as index:
-        result = deduplicate(index, options, [str(p) for p in paths] if paths else None)
-    for row in result.skipped:
-        fail(InputError(row.path, row.reason))
-    with output(out_path) as out:
-        write(result, fmt, out)
-    exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)
+    bar = ProgressBar(not quiet and sys.stderr.isatty(), UNITS)
+    started = time.perf_counter()
+    try:
+        run = find_duplicates([str(p) for p in data], settings, progress=bar)
+    finally:
+        bar.close()
+    for problem in run.problems:
+        fail(problem)
+    bad = _BadCounter()
+    if keep is not None and out_path is not None:
+        rows = _write_corpus(run, out_path, corpus_kind == "parquet", bad)
+    else:
+        rows = read_back(run, on_bad=bad)
+    if report_path is not None or keep is None:
+        _write_rows(rows, report_path, fmt)
+    if not quiet:
+        _summary(run, bad.count, time.perf_counter() - started)
+    exit_with(EXIT_SKIPPED if run.problems or bad.count else EXIT_OK)
+
+
+class _BadCounter:
+    """Names each bad record on standard error and counts them."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, bad: BadRecord) -> None:
+        self.count += 1
+        where = f"{bad.path}:{bad.line}" if bad.line else bad.path
+        fail(InputError(where, f"bad record, {bad.reason}"))
+
+
+def _corpus_kind(data: tuple[Path, ...]) -> str:
+    """``parquet`` when every input is a Parquet file, ``jsonl`` when none is."""
+    kinds = {"parquet" if p.exists() and kind_of(p) == "parquet" else "jsonl" for p in data}
+    if len(kinds) > 1:
+        raise click.UsageError("--keep: the inputs must be all Parquet files or none "
+                               "(the de-duplicated corpus keeps their format)")
+    return kinds.pop()
+
+
+def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
+                  bad: _BadCounter) -> list[DuplicateRow]:
+    if parquet != out_path.name.lower().endswith(".parquet"):
+        raise click.UsageError(f"-o {out_path}: the de-duplicated corpus of "
+                               f"{'Parquet' if parquet else 'JSON Lines'} inputs is "
+                               f"{'a *.parquet file' if parquet else 'JSON Lines'}")
+    with compressed_output(out_path) as handle:
+        if parquet:
+            sink = ParquetCorpus(handle)
+            rows = read_back(run, on_bad=bad, sink=sink)
+            sink.close()
+        else:
+            rows = read_back(run, on_bad=bad, sink=JsonlCorpus(handle, run.settings.fields))
+    return rows
+
+
+def _write_rows(rows: list[DuplicateRow], path: Path | None, fmt: str) -> None:
+    """The cluster rows to ``path`` (Parquet for a ``*.parquet`` name) or standard output."""
+    if path is not None and path.suffix.lower() == ".parquet":
+        fmt = "parquet"
+    with output(path) as out:
+        write(DedupRows(rows), fmt, out)
+
+
+def _summary(run: DedupRun, bad: int, seconds: float) -> None:
+    clusters = run.clusters
+    rate = run.slots / seconds if seconds > 0 else 0.0
+    warn_or_note = (f"{run.slots:,} records, {clusters.count:,} clusters of "
+                    f"{clusters.members:,} records ({clusters.removed:,} not representatives), "
+                    f"{bad:,} bad; {seconds:.1f} s, {rate:,.0f} records/s ({run.engine})")
+    if bad or run.problems:
+        warn(warn_or_note)
+    else:
+        click.echo(f"winnow: {warn_or_note}", err=True)

@@ -11,8 +11,11 @@ import click
 from winnow.cli.common import output
 from winnow.cli.options import FRACTION, db_option, format_option, output_option, threshold_option
 from winnow.cli.outputs import check_outputs
+from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
+from winnow.sharded.choice import EngineChoice
+from winnow.sharded.groups import ShardedCounter
 from winnow.sif.groups import GroupOptions, find_groups
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,9 +47,10 @@ def group_options(func: F) -> F:
     return func
 
 
-def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None) -> None:
+def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None,
+                 engine: EngineChoice | None = None) -> None:
     with FingerprintIndex(db, read_only=True) as index:
-        result = find_groups(index, options)
+        result = find_groups(index, options, ShardedCounter(index, engine or EngineChoice()))
     with output(out_path) as out:
         write(result, fmt, out)
 
@@ -54,20 +58,22 @@ def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | Non
 @click.command("groups")
 @db_option()
 @group_options
+@sharding_options
 @format_option(result="winnow.sif.groups.GroupsResult")
 @output_option()
 def groups_command(db: Path, threshold: float, size_ratio: float | None, same_suffix: bool,
                    mix_kinds: bool, max_df: int, include_empty: bool, interesting: bool,
-                   fmt: str, out_path: Path | None) -> None:
+                   fmt: str, out_path: Path | None, **engine: Any) -> None:
     """Print groups of identical files, then groups of similar files (sif's layout).
 
     Each similar group is a reference file (R100) and the files sharing at
     least the threshold's share of its fingerprints, with that share in
     percent and their sizes; a set is printed once.  Each identical group
-    states the bytes reclaimable by keeping one copy (`winnow dedup` acts on
+    states the bytes reclaimable by keeping one copy (`winnow dedup-files` acts on
     them).  Only the index is read.
     """
     options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
                            include_empty, interesting)
     check_outputs([out_path], index=db)
-    print_groups(db, options, fmt, out_path)
+    choice = engine_choice(engine)
+    print_groups(db, options, fmt, out_path, choice)

@@ -43,9 +43,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "dircmp": ("winnow.cli.dircmp:dircmp_command",
                "Compare DIR_A and DIR_B by content: identical, renamed, copied, modified, "
                "similar, only on one side, and an overall similarity for the two folders."),
+    "dedup-files": ("winnow.cli.dedup_files:dedup_files_command",
+                    "List the exact duplicates in the index (the files under PATHS, if "
+                    "given) with the bytes they take, or replace them by hard links or "
+                    "delete them."),
     "dedup": ("winnow.cli.dedup:dedup_command",
-              "List the exact duplicates in the index (the files under PATHS, if given) "
-              "with the bytes they take, or replace them by hard links or delete them."),
+              "Cluster the near-duplicate records of DATA, and the records contained in "
+              "others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files "
+              "and folders of text files (each file a record)."),
     "experiments": ("winnow.cli.experiments:experiments_command",
                     "Reproduce the winnowing and sif papers' experiments and write a report."),
     "serve": ("winnow.cli.serve:serve_command",

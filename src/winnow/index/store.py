@@ -422,6 +422,31 @@ class FingerprintIndex:
             """, [max_df]).fetchnumpy()
         return result
 
+    def shared_postings(self, doc_ids: npt.NDArray[np.int32], batch_rows: int = 1 << 20
+                        ) -> Iterator[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
+        """The ``shared`` rows of the given documents as ``(position, hash)``
+        batches, ``position`` the document's index in ``doc_ids``, ordered by
+        position then hash: what a sharded count (:mod:`winnow.sharded.groups`)
+        reads instead of :meth:`shared_counts`, streamed (DuckDB sorts out of core)."""
+        import pyarrow as pa
+
+        chosen = pa.table({"doc": np.asarray(doc_ids, dtype=np.int32),
+                           "pos": np.arange(len(doc_ids), dtype=np.int64)})
+        cursor = self._con.cursor()  # its own result stream, closed with it
+        try:
+            cursor.register("chosen_positions", chosen)
+            relation: Any = cursor.sql(
+                "SELECT c.pos, s.hash FROM shared s JOIN chosen_positions c USING (doc)"
+                " ORDER BY c.pos, s.hash")
+            reader = (relation.to_arrow_reader(batch_rows)
+                      if hasattr(relation, "to_arrow_reader")
+                      else relation.record_batch(batch_rows))  # DuckDB before 1.4
+            for batch in reader:
+                yield (batch.column(0).to_numpy().astype(np.int64),
+                       batch.column(1).to_numpy().astype(np.int64))
+        finally:
+            cursor.close()
+
     def fingerprint_sets_overlap(self, left: Sequence[int], right: Sequence[int]
                                  ) -> tuple[int, int, int]:
         """Distinct hashes of the ``left`` documents, of the ``right`` ones, and shared."""

@@ -5,7 +5,7 @@ front-end and the base code."""
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -221,3 +221,8 @@ class Batch:
             out.append(Submission(sub.name, role, files, sum(f.units for f in files),
                                   int(table.sizes[owner])))
         return tuple(out)
+
+
+#: Builds a batch's fingerprint table for a resolved cap (default
+#: :meth:`Batch.table`; :class:`winnow.sharded.compare.ShardedTable` shards it).
+TableBuilder = Callable[[Batch, int], FingerprintTable]

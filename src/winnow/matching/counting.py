@@ -34,6 +34,18 @@ F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
 
+def distinct_postings(hashes: U64, owners: I64) -> tuple[U64, I64]:
+    """The distinct ``(hash, owner)`` rows, sorted by hash then owner."""
+    if hashes.shape[0] == 0:
+        return hashes.astype(np.uint64), owners.astype(np.int64)
+    order = np.lexsort((owners, hashes))
+    h = hashes[order]
+    o = owners[order]
+    keep = np.ones(h.shape[0], dtype=bool)
+    keep[1:] = (h[1:] != h[:-1]) | (o[1:] != o[:-1])
+    return h[keep], o[keep].astype(np.int64)
+
+
 def group_bounds(sorted_hashes: U64) -> tuple[I64, I64]:
     """Start index and size of each run of equal hashes in a sorted array."""
     n = sorted_hashes.shape[0]

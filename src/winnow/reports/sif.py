@@ -214,7 +214,7 @@ def groups_table(result: GroupsResult, out: TextIO) -> None:
     total = sum(map(reclaimable, result.identical))
     threshold = result.options.threshold
     out.write(f"{len(result.identical)} groups of identical files; {human_bytes(total)} "
-              f"reclaimable by keeping one copy of each (winnow dedup):\n\n")
+              f"reclaimable by keeping one copy of each (winnow dedup-files):\n\n")
     _sif_block(out, result.identical)
     out.write(f"The following {len(result.similar)} groups of files are similar. "
               f"Minimum similarity = {threshold:g}%\n\n")

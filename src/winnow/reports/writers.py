@@ -62,10 +62,15 @@ WRITERS: Final[dict[str, dict[str, str]]] = {
     # winnow languages, experiments
     f"{_LISTS}.LanguageListing": _standard(_LISTS, "languages"),
     f"{_LISTS}.ExperimentFigures": _standard(_LISTS, "figures"),
+    # winnow dedup (records of text corpora)
+    "winnow.reports.dedup.DedupRows": {
+        **_standard("winnow.reports.dedup", "rows"),
+        "parquet": "winnow.reports.dedup:rows_parquet",
+    },
 }
 
 #: Formats whose writers write bytes (to ``out.buffer``).
-BINARY_FORMATS: Final[frozenset[str]] = frozenset()
+BINARY_FORMATS: Final[frozenset[str]] = frozenset({"parquet"})
 
 
 def _type_name(cls: type) -> str:

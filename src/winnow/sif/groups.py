@@ -175,8 +175,10 @@ def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[i
     return out
 
 
-def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
-    """Identical groups, then similar groups (and interesting sets if asked)."""
+def find_groups(index: FingerprintIndex, options: GroupOptions,
+                table: PairCounter | None = None) -> GroupsResult:
+    """Identical groups, then similar groups (and interesting sets if asked);
+    ``table`` counts the shared fingerprints of the pairs (default: the index)."""
     docs = index.documents()
     number = 0
     identical = []
@@ -185,7 +187,7 @@ def find_groups(index: FingerprintIndex, options: GroupOptions) -> GroupsResult:
         members = tuple(Member(r.path, 100.0, r.size, i == 0) for i, r in enumerate(rows))
         identical.append(Group(number, "identical", members))
     reps = representatives(docs)
-    pairs = load_pairs(index, reps, options)
+    pairs = load_pairs(index if table is None else table, reps, options)
     similar = []
     for r, others in similar_sets(pairs, options.threshold):
         number += 1

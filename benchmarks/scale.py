@@ -1,0 +1,216 @@
+"""``winnow dedup``'s engines against datasketch's MinHashLSH on a corpus with planted pairs.
+
+    .venv/bin/python benchmarks/scale.py --records 100000 [--workdir DIR]
+        [--engines in-memory,local-sharded,ray,minhash] [--jobs 2]
+
+1. The corpus (``scale_corpus.build``, cached in ``WORKDIR/corpus-N``): N JSON
+   Lines records of real-vocabulary text with planted near-duplicates (edit
+   rates 0-10 %) and containments (a short record verbatim inside a host).
+2. Each engine runs in its own process (``scale.py one ...``), measured by
+   ``harness.measure`` (wall time, peak PSS of the whole process tree, Ray's
+   processes included): ``winnow.corpus.find_duplicates`` (``winnow dedup``'s
+   defaults) with the in-memory, the local sharded and the Ray engine (2
+   workers each), and MinHashLSH at
+   its documented settings (``num_perm=128``, ``threshold=0.5``, the
+   README's example; shingles: word 5-grams, lower-cased; MinHash
+   signatures computed on 2 worker processes, every record inserted, then
+   queried; candidate pairs clustered by union-find as winnow's pairs are).
+3. Each run's clusters are scored against the truth, pair by pair:
+   near-duplicate recall per edit rate (base-copy pairs in one cluster),
+   containment recall (short record and host in one cluster) and precision
+   (pairs inside clusters that are planted pairs, over all pairs inside
+   clusters).  Throughput: records and MB of text per second of wall time.
+
+Append the printed block to ``benchmarks/scale.results.md`` (newest first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+import scale_corpus
+from harness import check, measure, uptime
+
+I64 = npt.NDArray[np.int64]
+HERE = Path(__file__).resolve().parent
+ENGINES = ("in-memory", "local-sharded", "ray", "minhash")
+THRESHOLD = 0.5
+NUM_PERM = 128
+SHINGLE = 5
+
+
+def corpus_files(folder: Path) -> list[str]:
+    return sorted(str(p) for p in folder.glob("part-*.jsonl"))
+
+
+# --- the measured processes --------------------------------------------------
+
+def run_winnow(folder: Path, engine: str, jobs: int, workdir: Path) -> I64:
+    from winnow.corpus import DedupSettings, Fields, find_duplicates
+
+    settings = DedupSettings(Fields("text", "id"), engine=engine,  # type: ignore[arg-type]
+                             jobs=jobs,
+                             workdir=None if engine == "in-memory" else str(workdir))
+    run = find_duplicates(corpus_files(folder), settings)
+    return run.clusters.cluster
+
+
+def _signatures(path: str) -> npt.NDArray[np.uint64]:
+    from datasketch import MinHash
+
+    word = re.compile(r"\w+")
+    rows = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            words = word.findall(json.loads(line)["text"].lower())
+            shingles = {" ".join(words[i:i + SHINGLE]).encode("utf-8")
+                        for i in range(max(1, len(words) - SHINGLE + 1))}
+            m = MinHash(num_perm=NUM_PERM)
+            m.update_batch(list(shingles))
+            rows.append(m.hashvalues)
+    return np.array(rows, dtype=np.uint64)
+
+
+def run_minhash(folder: Path, jobs: int) -> I64:
+    from concurrent.futures import ProcessPoolExecutor
+
+    from datasketch import LeanMinHash, MinHash, MinHashLSH
+
+    with ProcessPoolExecutor(jobs) as pool:
+        signatures = np.concatenate(list(pool.map(_signatures, corpus_files(folder))))
+    n = signatures.shape[0]
+    lsh = MinHashLSH(threshold=THRESHOLD, num_perm=NUM_PERM)
+    scheme = MinHash(num_perm=NUM_PERM).scheme  # the one the workers used
+    lean = [LeanMinHash(seed=1, hashvalues=signatures[i], scheme=scheme) for i in range(n)]
+    for i in range(n):
+        lsh.insert(i, lean[i], check_duplication=False)
+    parent = np.arange(n)
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = int(parent[x])
+        return x
+
+    linked = np.zeros(n, dtype=bool)
+    for i in range(n):
+        for j in lsh.query(lean[i]):
+            if j != i:
+                linked[i] = linked[j] = True
+                ri, rj = find(i), find(int(j))
+                if ri != rj:
+                    parent[max(ri, rj)] = min(ri, rj)
+    roots = np.array([find(i) for i in range(n)])
+    labels = np.zeros(n, dtype=np.int64)
+    labels[linked] = roots[linked] + 1
+    return labels
+
+
+def one(args: argparse.Namespace) -> None:
+    folder = Path(args.corpus)
+    if args.engine == "minhash":
+        labels = run_minhash(folder, args.jobs)
+    else:
+        labels = run_winnow(folder, args.engine, args.jobs, Path(args.work))
+    np.save(args.labels, labels)
+
+
+# --- scoring -----------------------------------------------------------------
+
+def pairs_within(labels: I64, groups: I64) -> tuple[int, int]:
+    """(pairs inside clusters, of those the pairs inside one truth group)."""
+    clustered = labels > 0
+    lab = labels[clustered]
+    grp = groups[clustered]
+    _, per_cluster = np.unique(lab, return_counts=True)
+    total = int((per_cluster * (per_cluster - 1) // 2).sum())
+    planted = grp >= 0
+    keys = lab[planted] * (int(groups.max(initial=0)) + 2) + grp[planted]
+    _, per_both = np.unique(keys, return_counts=True)
+    true = int((per_both * (per_both - 1) // 2).sum())
+    return total, true
+
+
+def score(labels: I64, truth: dict[str, npt.NDArray[np.generic]]) -> dict[str, float]:
+    group, kind, rate = truth["group"], truth["kind"], truth["rate"]
+    k = scale_corpus.KINDS
+    out: dict[str, float] = {}
+    base_of = {int(g): i for i, g in enumerate(group.tolist()) if kind[i] == k["base"]}
+    copies = np.flatnonzero(kind == k["copy"])
+    same = np.array([labels[i] > 0 and labels[i] == labels[base_of[int(group[i])]]
+                     for i in copies.tolist()])
+    for r in scale_corpus.EDIT_RATES:
+        mask = rate[copies] == r
+        out[f"near {r:.0%}"] = float(same[mask].mean()) if mask.any() else float("nan")
+    out["near all"] = float(same.mean())
+    contained = np.flatnonzero(kind == k["contained"])
+    host_of = {int(group[i]): i for i in np.flatnonzero(kind == k["host"]).tolist()}
+    hit = [labels[i] > 0 and labels[i] == labels[host_of[int(group[i])]]
+           for i in contained.tolist()]
+    out["containment"] = float(np.mean(hit))
+    total, true = pairs_within(labels, group)
+    out["precision"] = true / total if total else float("nan")
+    out["pairs"] = float(total)
+    return out
+
+
+# --- the driver --------------------------------------------------------------
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="cmd")
+    o = sub.add_parser("one")
+    for name in ("corpus", "engine", "labels", "work"):
+        o.add_argument(f"--{name}", required=True)
+    o.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--records", type=int, default=100_000)
+    parser.add_argument("--workdir", default="/tmp/winnow-scale")
+    parser.add_argument("--engines", default=",".join(ENGINES))
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args()
+    if args.cmd == "one":
+        one(args)
+        return
+    work = Path(args.workdir)
+    folder = work / f"corpus-{args.records}"
+    if not (folder / "truth.npz").exists():
+        counts = scale_corpus.build(args.records, folder)
+        print(f"corpus {folder}: {counts}", flush=True)
+    truth = dict(np.load(folder / "truth.npz"))
+    size_mb = sum(os.path.getsize(f) for f in corpus_files(folder)) / 1e6
+    n = truth["group"].shape[0]
+    print(f"winnow dedup scale, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
+          f"{uptime()}\n{n:,} records, {size_mb:.0f} MB of JSON Lines, jobs {args.jobs}")
+    header = (f"{'engine':<14}{'s':>8}{'rec/s':>9}{'MB/s':>7}{'PSS MiB':>9}"
+              + "".join(f"{'near ' + f'{r:.0%}':>9}" for r in scale_corpus.EDIT_RATES)
+              + f"{'near':>7}{'contain':>8}{'prec':>7}{'pairs':>9}")
+    print(header, flush=True)
+    for engine in args.engines.split(","):
+        labels_path = work / f"labels-{engine}-{n}.npy"
+        shards = work / f"shards-{engine}-{n}"
+        command = [sys.executable, str(HERE / "scale.py"), "one", "--corpus", str(folder),
+                   "--engine", engine, "--labels", str(labels_path), "--work", str(shards),
+                   "--jobs", str(args.jobs)]
+        run = measure(command, env={**os.environ, "RAY_DISABLE_USAGE_STATS": "1"})
+        check(run, engine)
+        s = score(np.load(labels_path), truth)
+        print(f"{engine:<14}{run.wall_s:8.1f}{n / run.wall_s:9.0f}{size_mb / run.wall_s:7.2f}"
+              f"{run.tree_pss_mib:9.0f}"
+              + "".join(f"{s[f'near {r:.0%}']:9.3f}" for r in scale_corpus.EDIT_RATES)
+              + f"{s['near all']:7.3f}{s['containment']:8.3f}{s['precision']:7.3f}"
+              f"{int(s['pairs']):9d}  (load {run.load_before:.2f}->{run.load_after:.2f})",
+              flush=True)
+    print(f"({uptime()})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""``winnow dedup-files``: the index's identical files, listed, hard-linked or deleted safely."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from winnow.cli.common import exit_with, fail, output
+from winnow.cli.options import db_option, format_option, output_option
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
+from winnow.index import FingerprintIndex
+from winnow.reports.writers import write
+from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
+
+
+@click.command("dedup-files")
+@click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
+@db_option()
+@click.option("--link", is_flag=True,
+              help="Replace each duplicate by a hard link to the kept copy (same file "
+                   "system only).")
+@click.option("--delete", is_flag=True, help="Delete each duplicate; the kept copy stays.")
+@click.option("--dry-run/--apply", "dry_run", default=True,
+              help="Only show what --link/--delete would do (the default), or do it.")
+@click.option("--keep", type=click.Choice(KEEP_RULES), default="first", show_default=True,
+              help="The copy of each group that stays: first path, oldest or newest mtime.")
+@format_option(result="winnow.sif.dedup.DedupResult")
+@output_option()
+def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool,
+                        dry_run: bool, keep: KeepRule, fmt: str, out_path: Path | None
+                        ) -> None:
+    """List the exact duplicates in the index (the files under PATHS, if given)
+    with the bytes they take, or replace them by hard links or delete them.
+
+    Without --link/--delete the duplicates of each group are listed for
+    deletion; with either, the default is a dry run and --apply acts.  One
+    file per group is kept and never touched.  Before acting, each file is
+    checked again: a regular file reached without symbolic links, size and
+    mtime as indexed, content equal to the kept copy byte for byte, and the
+    same device, inode, size and mtime right before the change.  A file that
+    fails a check is skipped and named (exit 1).  Hard links never cross file
+    systems.  Deleted files leave the index.  Details: docs/sif.md.
+    """
+    if link and delete:
+        raise click.UsageError("--link and --delete: choose one")
+    try:
+        options = DedupOptions("link" if link else "delete" if delete else "list",
+                               apply=not dry_run, keep=keep)
+    except InvalidConfig as error:
+        raise click.UsageError("; ".join(error.problems)) from error
+    writes = options.apply and options.action == "delete"
+    with FingerprintIndex(db, read_only=not writes) as index:
+        result = deduplicate(index, options, [str(p) for p in paths] if paths else None)
+    for row in result.skipped:
+        fail(InputError(row.path, row.reason))
+    with output(out_path) as out:
+        write(result, fmt, out)
+    exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)

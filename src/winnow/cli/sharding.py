@@ -1,0 +1,50 @@
+"""``--engine`` and its settings, shared by the commands that count pairs."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+import click
+
+from winnow.sharded.choice import ENGINE_NAMES, SHARDED_ROWS, EngineChoice, EngineName
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+ENGINE_HELP = (
+    "Who counts the shared fingerprints: in-memory (one process), local-sharded "
+    "(hash-partitioned Parquet shards, bounded memory, this machine's cores), ray "
+    f"(the same tasks on a Ray cluster), or auto: sharded above {SHARDED_ROWS:,} "
+    "fingerprint rows.  Same results; docs/scale.md."
+)
+
+
+def sharding_options(func: F) -> F:
+    """``--engine``, ``--workdir``, ``--partitions`` and ``--ray-address``."""
+    options = [
+        click.option("--engine", type=click.Choice(ENGINE_NAMES), default="auto",
+                     show_default=True, help=ENGINE_HELP),
+        click.option("--workdir", type=click.Path(file_okay=False, path_type=Path),
+                     default=None,
+                     help="Working folder of a sharded run (shared storage for Ray; kept, so "
+                          "an interrupted run resumes). Default: a temporary folder."),
+        click.option("--partitions", type=click.IntRange(1, 4096), default=64,
+                     show_default=True, help="Hash partitions of a sharded run."),
+        click.option("--ray-address", default=None, metavar="ADDR",
+                     help="Ray cluster to run on (with --engine ray; default: a new local "
+                          "one)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def engine_choice(params: dict[str, Any], jobs: int | None = None) -> EngineChoice:
+    """The :class:`EngineChoice` of the parsed :func:`sharding_options`
+    (removed from ``params``)."""
+    if params.get("ray_address") is not None and params["engine"] != "ray":
+        raise click.UsageError("--ray-address goes with --engine ray")
+    return EngineChoice(cast(EngineName, params.pop("engine")), params.pop("workdir"),
+                        params.pop("partitions"), params.pop("ray_address"),
+                        jobs or None)

@@ -1,0 +1,138 @@
+"""Clusters of near-duplicate and contained records, from the pair engine's sums.
+
+For each pair of records ``a < b`` that share fingerprints the engine gives
+``shared = |Fa ∩ Fb|`` and every record's ``|F|`` (its distinct fingerprints).
+From those:
+
+* resemblance ``shared / (|Fa| + |Fb| - shared)`` (Jaccard, Broder 1997);
+* containment ``shared / min(|Fa|, |Fb|)``: how much of the smaller record
+  is in the larger one (1.0: all of it).
+
+A pair is *linked* when its resemblance reaches ``similarity``, or when its
+containment reaches ``containment`` and the smaller record has at least
+``min_fingerprints`` fingerprints.  Clusters are the connected components of
+the linked pairs (union-find, linear in the pairs: the pairs are read block
+by block, never all held at once).  Memory: about 48 bytes per record.
+
+The **representative** of a cluster is its record with the most
+fingerprints (the longest normalised text, so a record that contains the
+others is kept), ties going to the first record in input order.  Clusters
+are numbered from 1 in the input order of their representatives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.corpus import _kernels
+
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+F32 = npt.NDArray[np.float32]
+Block = tuple[I64, I64, I64]
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    similarity: float
+    containment: float
+    min_fingerprints: int
+
+
+def scores(a: I64, b: I64, shared: I64, sizes: I64) -> tuple[F64, F64]:
+    """Resemblance and containment of the pairs ``(a[i], b[i])``."""
+    size_a, size_b = sizes[a], sizes[b]
+    union = (size_a + size_b - shared).astype(np.float64)
+    smaller = np.minimum(size_a, size_b).astype(np.float64)
+    resemblance = np.divide(shared, union, out=np.zeros(a.shape[0]), where=union > 0)
+    containment = np.divide(shared, smaller, out=np.zeros(a.shape[0]), where=smaller > 0)
+    return resemblance, containment
+
+
+def linked(a: I64, b: I64, shared: I64, sizes: I64,
+           thresholds: Thresholds) -> tuple[npt.NDArray[np.bool_], F64, F64]:
+    """Which pairs pass the thresholds, with their resemblance and containment."""
+    resemblance, containment = scores(a, b, shared, sizes)
+    smaller = np.minimum(sizes[a], sizes[b])
+    keep = (resemblance >= thresholds.similarity) | (
+        (containment >= thresholds.containment) & (smaller >= thresholds.min_fingerprints))
+    return keep, resemblance, containment
+
+
+@dataclass
+class Clusters:
+    """Per record (by doc number): ``cluster`` (0: in none, else from 1),
+    ``representative`` (the doc kept for its cluster, -1 for none), and its
+    strongest linked pair: the other record ``match`` (-1: none), with that
+    pair's ``resemblance`` and ``containment``."""
+
+    cluster: I64
+    representative: I64
+    match: I64
+    resemblance: F32
+    containment: F32
+    sizes: I64
+    pairs: int = 0
+
+    @property
+    def count(self) -> int:
+        return int(self.cluster.max(initial=0))
+
+    @property
+    def members(self) -> int:
+        return int(np.count_nonzero(self.cluster))
+
+    @property
+    def removed(self) -> int:
+        """Records that ``--keep representative`` leaves out."""
+        return self.members - self.count
+
+    def keeps(self, doc: int) -> bool:
+        return bool(self.cluster[doc] == 0 or self.representative[doc] == doc)
+
+
+def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds) -> Clusters:
+    """Link the pairs of ``blocks`` that pass ``thresholds`` into clusters."""
+    n = sizes.shape[0]
+    parent = np.arange(n, dtype=np.int64)
+    best_res = np.full(n, -1.0, dtype=np.float32)  # 4 bytes a record: scores need no more
+    best_cont = np.full(n, -1.0, dtype=np.float32)
+    match = np.full(n, -1, dtype=np.int64)
+    pairs = 0
+    for a, b, shared in blocks:
+        keep, resemblance, containment = linked(a, b, shared, sizes, thresholds)
+        if keep.any():
+            pairs += int(np.count_nonzero(keep))
+            _kernels.link(parent, a[keep].astype(np.int64), b[keep].astype(np.int64),
+                          resemblance[keep].astype(np.float32),
+                          containment[keep].astype(np.float32), best_res, best_cont, match)
+    root = _kernels.roots(parent)
+    del parent
+    in_cluster = match >= 0
+    cluster = np.zeros(n, dtype=np.int64)
+    representative = np.full(n, -1, dtype=np.int64)
+    members = np.flatnonzero(in_cluster)
+    if members.shape[0]:
+        # representative: most fingerprints, then first; clusters in its order
+        order = np.lexsort((members, -sizes[members], root[members]))
+        ordered = members[order]
+        first = np.ones(ordered.shape[0], dtype=bool)
+        first[1:] = root[ordered][1:] != root[ordered][:-1]
+        rep_of_root = dict(zip(root[ordered][first].tolist(), ordered[first].tolist(),
+                               strict=True))
+        reps = np.array(sorted(rep_of_root.values()), dtype=np.int64)
+        number = {rep: i + 1 for i, rep in enumerate(reps.tolist())}
+        rep_per_member = np.array([rep_of_root[r] for r in root[members].tolist()],
+                                  dtype=np.int64)
+        representative[members] = rep_per_member
+        cluster[members] = np.array([number[r] for r in rep_per_member.tolist()],
+                                    dtype=np.int64)
+    return Clusters(cluster, representative, match, np.maximum(best_res, 0.0),
+                    np.maximum(best_cont, 0.0), sizes, pairs)
+
+
+__all__ = ["Block", "Clusters", "Thresholds", "cluster_pairs", "linked", "scores"]

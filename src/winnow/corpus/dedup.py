@@ -1,0 +1,183 @@
+"""De-duplication of a text corpus: near-duplicate and contained records, clustered.
+
+:func:`find_duplicates` runs the pipeline: the inputs are cut into shards
+(:mod:`winnow.corpus.readers`), every record is fingerprinted and the shared
+fingerprints of each pair counted (:mod:`winnow.corpus.pairs`: in memory or
+sharded), and the linked pairs clustered (:mod:`winnow.corpus.clusters`).
+:func:`read_back` then reads the inputs once more, in order: it names every
+bad record, gives one :class:`DuplicateRow` per clustered record, and hands
+each slot's fate (kept or not) to an optional sink that writes the
+de-duplicated corpus.  No step holds the corpus's texts in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.config import WinnowConfig
+from winnow.corpus.clusters import Clusters, Thresholds, cluster_pairs
+from winnow.corpus.fingerprints import ShardJob
+from winnow.corpus.options import DedupSettings
+from winnow.corpus.pairs import PairSource, count_in_memory
+from winnow.corpus.readers import (
+    COMPRESSED,
+    BadRecord,
+    Record,
+    Shard,
+    plan_shards,
+    read_shard,
+)
+from winnow.errors import InputError
+from winnow.parallel import Progress
+from winnow.sharded.choice import SHARDED_ROWS
+
+
+@dataclass(frozen=True)
+class DuplicateRow:
+    """One record of a cluster.  ``similarity``/``containment``: resemblance and
+    containment of the record's strongest linked pair, whose other record is
+    ``match``; ``kept``: the record is its cluster's representative."""
+
+    id: str
+    cluster: int
+    representative: str
+    kept: bool
+    similarity: float
+    containment: float
+    match: str
+    fingerprints: int
+    source: str
+    line: int
+
+
+@dataclass
+class DedupRun:
+    """A finished run: the shards read, the clusters, the inputs that could
+    not be opened, and the engine that counted the pairs."""
+
+    settings: DedupSettings
+    shards: list[Shard]
+    clusters: Clusters
+    engine: str
+    problems: list[InputError] = field(default_factory=list)
+
+    @property
+    def slots(self) -> int:
+        return sum(s.count for s in self.shards)
+
+
+def estimated_rows(shards: Sequence[Shard], config: WinnowConfig) -> int:
+    """Fingerprint rows the shards will give, about: one per ``(w + 1) / 2``
+    bytes of input (winnowing's density, section 3), a compressed file
+    counted as four times its size."""
+    size = 0
+    for path in {s.path for s in shards}:
+        name = path.lower()
+        if os.path.isdir(path):
+            size += sum(os.path.getsize(os.path.join(path, f))
+                        for s in shards if s.path == path for f in s.files)
+        else:
+            size += os.path.getsize(path) * (4 if name.endswith(COMPRESSED) else 1)
+    return size * 2 // (config.w + 1)
+
+
+def choose_engine(settings: DedupSettings, shards: Sequence[Shard]) -> str:
+    """``auto``: in memory up to :data:`~winnow.sharded.choice.SHARDED_ROWS`
+    estimated fingerprint rows (:func:`estimated_rows`), else sharded."""
+    if settings.engine != "auto":
+        return settings.engine
+    rows = estimated_rows(shards, settings.config)
+    return "in-memory" if rows <= SHARDED_ROWS else "local-sharded"
+
+
+def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
+                     settings: DedupSettings, progress: Progress | None,
+                     stack: ExitStack) -> PairSource:
+    """The pair sums of ``jobs`` from the engine named (a sharded engine's
+    temporary folder, when ``settings`` names none, lives as long as ``stack``)."""
+    if engine == "in-memory":
+        return count_in_memory(jobs, records, settings.max_occurrences, workers=settings.jobs,
+                               progress=progress)
+    from winnow.corpus.sharded import count_sharded
+
+    workdir = settings.workdir or stack.enter_context(
+        tempfile.TemporaryDirectory(prefix="winnow-dedup-"))
+    return count_sharded(jobs, records, settings, engine, workdir, progress)
+
+
+def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
+                    progress: Progress | None = None) -> DedupRun:
+    """Cluster the near-duplicate and contained records of the inputs at ``paths``
+    (JSON Lines files, plain or compressed; Parquet files; folders of text files)."""
+    shards, problems = plan_shards(paths, settings.fields)
+    jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
+    records = sum(s.count for s in shards)
+    engine = choose_engine(settings, shards)
+    thresholds = Thresholds(settings.similarity, settings.containment,
+                            settings.min_fingerprints)
+    with ExitStack() as stack:
+        pairs = count_pairs_with(engine, jobs, records, settings, progress, stack)
+        clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
+    return DedupRun(settings, shards, clusters, engine, problems)
+
+
+def _sizes(sizes: npt.ArrayLike, records: int) -> npt.NDArray[np.int64]:
+    """Distinct fingerprints per record, one entry for every record."""
+    given = np.asarray(sizes, dtype=np.int64)
+    if given.shape[0] == records:
+        return given
+    out = np.zeros(records, dtype=np.int64)
+    out[:given.shape[0]] = given[:records]
+    return out
+
+
+#: ``sink(shard, item, kept)``: one slot's record (or bad record) and whether
+#: the de-duplicated corpus keeps it.
+Sink = Callable[[Shard, Record | BadRecord, bool], None]
+
+
+def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = None,
+              sink: Sink | None = None) -> list[DuplicateRow]:
+    """Read the inputs again: every clustered record's row (by cluster, the
+    representative first, then input order), each bad record to ``on_bad``,
+    every slot to ``sink``.  A bad record is never a duplicate: the corpus keeps it."""
+    clusters = run.clusters
+    names: dict[int, str] = {}
+    found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
+    for shard in run.shards:
+        for item in read_shard(shard, run.settings.fields):
+            if isinstance(item, BadRecord):
+                if on_bad is not None:
+                    on_bad(item)
+                if sink is not None:
+                    sink(shard, item, True)
+                continue
+            if clusters.cluster[item.doc]:
+                names[item.doc] = item.id
+                found.append((item.doc, item.path, item.line))
+            if sink is not None:
+                sink(shard, item, clusters.keeps(item.doc))
+    rows = [_row(doc, path, line, clusters, names) for doc, path, line in found]
+    rows.sort(key=lambda r: (r.cluster, not r.kept))
+    return rows
+
+
+def _row(doc: int, path: str, line: int, clusters: Clusters,
+         names: dict[int, str]) -> DuplicateRow:
+    rep = int(clusters.representative[doc])
+    return DuplicateRow(names[doc], int(clusters.cluster[doc]), names[rep], rep == doc,
+                        round(float(clusters.resemblance[doc]), 4),
+                        round(float(clusters.containment[doc]), 4),
+                        names[int(clusters.match[doc])], int(clusters.sizes[doc]),
+                        os.fspath(path), line)
+
+
+__all__ = ["DedupRun", "DuplicateRow", "Sink", "choose_engine", "estimated_rows",
+           "find_duplicates", "read_back"]

@@ -1,0 +1,91 @@
+"""The validated settings of a corpus de-duplication run."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from winnow.config import DEFAULT_SEED, WinnowConfig
+from winnow.corpus.readers import Fields
+from winnow.errors import InvalidConfig
+from winnow.sharded.choice import ENGINE_NAMES, EngineName
+
+#: Noise threshold ``k`` and guarantee threshold ``t`` of corpus runs, in
+#: normalised characters (the text front-end drops case, spaces and
+#: punctuation): every shared passage of at least 40 characters (about eight
+#: words) shares a fingerprint.  Fewer fingerprints than ``compare``'s
+#: ``k = 16, t = 23`` (density ``2 / (w + 1) = 0.095``), so shards and pair
+#: counts stay small, and 20-character k-grams rarely recur by chance.  Chosen
+#: with :data:`DEFAULT_SIMILARITY` on ``benchmarks/scale.py``'s planted pairs:
+#: ``k = 25, t = 50`` found 0.81 of the near-duplicates, ``k = 20, t = 40``
+#: 0.87, both with precision 1.0 (docs/dedup.md).
+DEFAULT_K: Final = 20
+DEFAULT_T: Final = 40
+#: A pair is a near-duplicate at this resemblance ``|Fa ∩ Fb| / |Fa ∪ Fb|``.
+DEFAULT_SIMILARITY: Final = 0.4
+#: ... and one record is contained in the other at this containment
+#: ``|Fa ∩ Fb| / min(|Fa|, |Fb|)``.
+DEFAULT_CONTAINMENT: Final = 0.8
+#: Records with fewer fingerprints never count as contained (a few words
+#: that occur everywhere are not a duplicate of anything).
+DEFAULT_MIN_FINGERPRINTS: Final = 3
+#: A fingerprint in more records than this links none of them (MOSS ``-m``):
+#: boilerplate and very common phrases create no pairs.
+DEFAULT_MAX_OCCURRENCES: Final = 100
+
+
+@dataclass(frozen=True)
+class DedupSettings:
+    """What a run does.  ``similarity`` and ``containment`` are the thresholds
+    (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap,
+    ``engine`` the pair counter (``auto``: see
+    :func:`winnow.corpus.dedup.choose_engine`), ``workdir`` the sharded
+    engine's folder, ``jobs`` worker processes (``0``: every core)."""
+
+    fields: Fields = field(default_factory=Fields)
+    k: int = DEFAULT_K
+    t: int = DEFAULT_T
+    seed: int = DEFAULT_SEED
+    similarity: float = DEFAULT_SIMILARITY
+    containment: float = DEFAULT_CONTAINMENT
+    min_fingerprints: int = DEFAULT_MIN_FINGERPRINTS
+    max_occurrences: int = DEFAULT_MAX_OCCURRENCES
+    engine: EngineName = "auto"
+    workdir: str | None = None
+    partitions: int = 64
+    ray_address: str | None = None
+    jobs: int = 0
+
+    def __post_init__(self) -> None:
+        problems = []
+        for name in ("similarity", "containment"):
+            value = getattr(self, name)
+            if not 0 < value <= 1:
+                problems.append(f"{name} must be in (0, 1], got {value!r}")
+        for name, low in (("min_fingerprints", 1), ("max_occurrences", 2),
+                          ("partitions", 1), ("jobs", 0)):
+            value = getattr(self, name)
+            if not isinstance(value, int) or value < low:
+                problems.append(f"{name} must be an integer >= {low}, got {value!r}")
+        if self.engine not in ENGINE_NAMES:
+            problems.append(f"engine must be one of {', '.join(ENGINE_NAMES)}, "
+                            f"not {self.engine!r}")
+        if self.ray_address is not None and self.engine != "ray":
+            problems.append("a Ray address needs the ray engine")
+        try:
+            self.config  # noqa: B018 - validates k, t and seed
+        except InvalidConfig as error:
+            problems += error.problems
+        if problems:
+            raise InvalidConfig(problems)
+
+    @property
+    def config(self) -> WinnowConfig:
+        """The fingerprinting parameters: robust winnowing of ``k``-grams, window
+        ``t - k + 1`` (winnowing paper, sections 3 and 5.2)."""
+        return WinnowConfig(self.k, self.t, "robust", self.seed)
+
+
+__all__ = ["DEFAULT_CONTAINMENT", "DEFAULT_K", "DEFAULT_MAX_OCCURRENCES",
+           "DEFAULT_MIN_FINGERPRINTS", "DEFAULT_SIMILARITY", "DEFAULT_T",
+           "DedupSettings"]

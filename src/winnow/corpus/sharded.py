@@ -1,0 +1,48 @@
+"""Pair counting of corpus records through the sharded engine (:mod:`winnow.sharded`).
+
+The engine maps :func:`~winnow.corpus.fingerprints.fingerprint_shard` over the
+input shards (worker processes, or Ray tasks), writes the postings as
+hash-partitioned sorted Parquet shards in its work folder, and counts one
+partition at a time: memory is bounded by a partition, not by the corpus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from winnow.corpus.fingerprints import ShardJob, fingerprint_shard
+from winnow.corpus.options import DedupSettings
+from winnow.corpus.pairs import PairSource
+from winnow.parallel import Progress
+
+
+def count_sharded(jobs: Sequence[ShardJob], records: int, settings: DedupSettings,
+                  engine: str, workdir: str, progress: Progress | None) -> PairSource:
+    """The pair sums of ``jobs`` from the sharded engine (``local-sharded`` or
+    ``ray``), its shards in ``workdir`` (which must outlive the result).
+    ``progress`` follows the stages: ``records`` fingerprinted, then the
+    engine's ``pairs`` and ``merge`` tasks."""
+    from winnow.sharded import ShardPlan, count_pairs
+
+    plan = ShardPlan(workdir, partitions=settings.partitions,
+                     engine=engine,  # type: ignore[arg-type]  # checked by DedupSettings
+                     ray_address=settings.ray_address, jobs=settings.jobs or None)
+    result: PairSource = count_pairs(jobs, fingerprint_shard, plan,
+                                     cap=settings.max_occurrences,
+                                     progress=None if progress is None
+                                     else _in_records(progress, records),
+                                     documents=records)
+    return result
+
+
+def _in_records(progress: Progress, records: int) -> Progress:
+    """``progress`` with the ``prints`` stage (input shards done) told as
+    ``records`` (the records of the shards done, in proportion)."""
+
+    def told(stage: str, done: int, total: int) -> None:
+        if stage == "prints":
+            progress("records", records * done // max(total, 1), records)
+        else:
+            progress(stage, done, total)
+
+    return told

@@ -1,0 +1,166 @@
+"""``count_pairs``: the three stages of a sharded count, wired together.
+
+See :mod:`winnow.sharded` for the method and docs/scale.md for the bounds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow.parquet as pq
+
+from winnow.errors import ShardedRunError
+from winnow.parallel import Progress
+from winnow.sharded.merge import MergeTask, merge_bucket
+from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
+from winnow.sharded.plan import (
+    FORMAT_VERSION,
+    ShardPlan,
+    Store,
+    bucket_range,
+    partition_of,
+    task_name,
+)
+from winnow.sharded.prints import ShardDone, ShardTask, write_shard
+from winnow.sharded.result import PairSums
+from winnow.sharded.runners import Runner, make_runner
+
+Item = TypeVar("Item")
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+
+def count_pairs(
+    inputs: Sequence[Item],
+    fingerprint: Callable[[Item], Iterable[tuple[int, Any]]],
+    plan: ShardPlan,
+    *,
+    cap: int,
+    base: U64 | None = None,
+    progress: Progress | None = None,
+    archive: Bools | None = None,
+    documents: int | None = None,
+) -> PairSums:
+    """Count the distinct hashes shared by every pair of documents, sharded.
+
+    ``inputs`` are picklable input shards; ``fingerprint(input)`` (picklable:
+    a module-level function) yields ``(doc, hashes)`` for each document of
+    the shard, ``doc`` a dense id unique over all shards, ``hashes`` its
+    uint64 fingerprints.  Hashes in more than ``cap`` documents are dropped
+    (MOSS ``-m``); hashes of ``base`` count in their documents' sizes but are
+    never shared; documents marked in ``archive`` are never paired with each
+    other.  ``documents`` is the number of document ids (default: the
+    largest id seen plus one).  ``progress(stage, done, total)`` follows the
+    stages ``"prints"``, ``"pairs"`` and ``"merge"``.
+
+    The run's files stay in ``plan.workdir``; a run interrupted and started
+    again with the same inputs reuses every finished task (the same output),
+    and a run with another ``cap``, ``base`` or ``archive`` reuses stage 1.
+    The pair sums are exact (no budget cuts them, unlike the in-memory
+    counting of a huge uncapped batch).
+    """
+    store = Store.of(plan.workdir)
+    _claim(store, {"version": FORMAT_VERSION, "partitions": plan.partitions,
+                   "inputs": len(inputs)}, "plan.json", ())
+    runner = make_runner(plan)
+    try:
+        shards = runner.map(write_shard, [
+            ShardTask(store, i, item, fingerprint, plan.partitions, plan.row_budget)
+            for i, item in enumerate(inputs)], "prints", progress)
+        distinct = _distinct_sizes(store, len(inputs), documents)
+        n_docs = distinct.shape[0]
+        base_set = np.unique(np.zeros(0, np.uint64) if base is None
+                             else np.asarray(base, dtype=np.uint64))
+        _claim(store, {"cap": cap, "documents": n_docs, "base": _digest(base_set),
+                       "archive": _digest(archive)}, "counting.json",
+               ("pairs", "merged", "kept", "done/pairs", "done/merge"))
+        parts = _count(runner, store, plan, shards, n_docs, cap, base_set, archive, progress)
+        pairs = _merge(runner, store, plan, parts, n_docs, progress)
+    finally:
+        runner.close()
+    return _result(store, plan, distinct, n_docs, parts, pairs)
+
+
+def _claim(store: Store, identity: dict[str, Any], name: str, stale: tuple[str, ...]) -> None:
+    """Record the run's ``identity`` in ``name``; a folder that holds another
+    run is refused (``stale == ()``) or has its ``stale`` folders removed."""
+    if store.exists(name) and store.read_json(name) != identity:
+        if not stale:
+            raise ShardedRunError(
+                f"{store.uri} holds another run ({store.read_json(name)}); "
+                "use an empty working folder")
+        for folder in stale:
+            store.delete(folder)
+    store.makedirs()
+    store.write_json(identity, name)
+
+
+def _digest(values: npt.NDArray[Any] | None) -> str:
+    if values is None:
+        return ""
+    return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
+
+
+def _distinct_sizes(store: Store, n_inputs: int, documents: int | None) -> I64:
+    """Distinct fingerprints per document id, from every shard's document file."""
+    filesystem, _ = store.fs()
+    tables = [pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
+                            filesystem=filesystem) for i in range(n_inputs)]
+    docs = np.concatenate([np.zeros(0, np.int64),
+                           *(t.column("doc").to_numpy() for t in tables)])
+    counts = np.concatenate([np.zeros(0, np.int64),
+                             *(t.column("distinct").to_numpy() for t in tables)])
+    if docs.shape[0] and int(docs.min()) < 0:
+        raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
+    n_docs = int(docs.max(initial=-1)) + 1 if documents is None else documents
+    if docs.shape[0] and int(docs.max()) >= n_docs:
+        raise ShardedRunError(f"document id {int(docs.max())} >= documents = {n_docs}")
+    if np.unique(docs).shape[0] != docs.shape[0]:
+        raise ShardedRunError("a document id was yielded twice: ids must be unique")
+    out = np.zeros(n_docs, dtype=np.int64)
+    out[docs] = counts
+    return out
+
+
+def _count(runner: Runner, store: Store, plan: ShardPlan, shards: list[ShardDone],
+           n_docs: int, cap: int, base: U64, archive: Bools | None,
+           progress: Progress | None) -> list[PartitionDone]:
+    base_part = partition_of(base, plan.partitions)
+    tasks = [PartitionTask(
+        store, p, [f for s in shards for f in s.files.get(p, [])],
+        sum(s.rows[p] for s in shards), n_docs, plan.partitions, cap,
+        base[base_part == p], archive, plan.window_rows) for p in range(plan.partitions)]
+    return runner.map(count_partition, tasks, "pairs", progress)
+
+
+def _merge(runner: Runner, store: Store, plan: ShardPlan, parts: list[PartitionDone],
+           n_docs: int, progress: Progress | None) -> list[int]:
+    tasks = [MergeTask(store, q, [p.files[q] for p in parts if q in p.files],
+                       sum(p.rows.get(q, 0) for p in parts),
+                       *bucket_range(q, n_docs, plan.partitions), plan.merge_rows)
+             for q in range(plan.partitions)]
+    return runner.map(merge_bucket, tasks, "merge", progress)
+
+
+def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
+            parts: list[PartitionDone], pairs: list[int]) -> PairSums:
+    filesystem, _ = store.fs()
+    sizes = np.zeros(n_docs, dtype=np.int64)
+    weights = np.zeros(n_docs, dtype=np.float64)
+    for p in range(plan.partitions):
+        table = pq.read_table(store.path("kept", f"{task_name('pairs', p)}.parquet"),
+                              filesystem=filesystem)
+        docs = table.column("doc").to_numpy()
+        sizes[docs] += table.column("kept").to_numpy()
+        weights[docs] += table.column("weight").to_numpy()
+    stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
+             "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
+             "distinct_hashes": sum(p.distinct for p in parts),
+             "pairs_sharing": sum(pairs)}
+    return PairSums(store, plan.partitions, sizes, distinct, weights, stats)

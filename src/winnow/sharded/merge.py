@@ -1,0 +1,96 @@
+"""Stage 3: the exact pair sums of one pair bucket.
+
+A pair's shared count is the sum of its partial counts over the hash
+partitions (each hash lives in exactly one), and so are its weight and its
+``df`` sum.  A bucket holds the partial rows of a contiguous range of first
+documents ``a`` (:func:`winnow.sharded.plan.bucket_of`); it is summed in
+windows of that range of at most about :data:`~winnow.sharded.plan.MERGE_ROWS`
+rows (if the rows spread evenly over ``a``): read, sorted by ``(a, b)``,
+added up per pair, appended to ``merged/qNNNN.parquet``.  The buckets in
+order are therefore all pairs in ``(a, b)`` order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from winnow.sharded.pairs import PAIR_SCHEMA
+from winnow.sharded.plan import ROW_GROUP, Store, task_name
+
+COLUMNS = ("a", "b", "shared", "weight", "df_sum")
+
+
+@dataclass(frozen=True)
+class MergeTask:
+    """Stage 3's work: the partial pair files of ``bucket`` (``rows`` in all),
+    whose first documents are in ``[lo, hi)``."""
+
+    store: Store
+    bucket: int
+    files: list[str]
+    rows: int
+    lo: int
+    hi: int
+    merge_rows: int
+
+
+def merged_name(bucket: int) -> str:
+    return f"merged/{task_name('merge', bucket)}.parquet"
+
+
+def _read(task: MergeTask, lo: int, hi: int, whole: bool) -> pa.Table:
+    filesystem, _ = task.store.fs()
+    dataset = ds.dataset([task.store.path(f) for f in task.files], format="parquet",
+                         filesystem=filesystem, schema=PAIR_SCHEMA)
+    if whole:
+        return dataset.to_table()
+    a = pc.field("a")
+    return dataset.to_table(filter=(a >= pa.scalar(lo, pa.int64()))
+                            & (a < pa.scalar(hi, pa.int64())))
+
+
+def sum_pairs(table: pa.Table) -> pa.Table:
+    """Partial rows summed per ``(a, b)``, in ``(a, b)`` order."""
+    cols = {name: table.column(name).to_numpy() for name in COLUMNS}
+    order = np.lexsort((cols["b"], cols["a"]))
+    a, b = cols["a"][order], cols["b"][order]
+    if a.shape[0] == 0:
+        return PAIR_SCHEMA.empty_table()
+    first = np.ones(a.shape[0], dtype=bool)
+    first[1:] = (a[1:] != a[:-1]) | (b[1:] != b[:-1])
+    starts = np.flatnonzero(first)
+    out = {"a": a[starts], "b": b[starts]}
+    for name in COLUMNS[2:]:
+        out[name] = np.add.reduceat(cols[name][order], starts)
+    return pa.table(out, schema=PAIR_SCHEMA)
+
+
+def merge_bucket(task: MergeTask) -> int:
+    """Run stage 3 on one bucket (or read its marker); returns its pairs."""
+    store = task.store
+    marker = ("done", "merge", f"{task_name('merge', task.bucket)}.json")
+    if store.exists(*marker):
+        return int(store.read_json(*marker)["pairs"])
+    store.makedirs("merged")
+    target = store.path(merged_name(task.bucket))
+    temporary = f"{target}.tmp"
+    filesystem, _ = store.fs()
+    windows = max(1, -(-task.rows // task.merge_rows))
+    span = task.hi - task.lo
+    pairs = 0
+    with pq.ParquetWriter(temporary, PAIR_SCHEMA, filesystem=filesystem) as writer:
+        for window in range(windows if task.files else 0):
+            lo = task.lo + window * span // windows
+            hi = task.lo + (window + 1) * span // windows
+            table = sum_pairs(_read(task, lo, hi, windows == 1))
+            writer.write_table(table, row_group_size=ROW_GROUP)
+            pairs += table.num_rows
+    filesystem.move(temporary, target)
+    store.write_json({"pairs": pairs}, *marker)
+    return pairs

@@ -1,0 +1,217 @@
+"""Stage 2: the partial pair sums of one hash partition.
+
+A partition holds every row of its hashes, so a hash's document frequency
+is complete there: the MOSS ``-m`` cap (a hash in more than ``cap``
+documents is dropped; winnowing paper, section 5.2) and the base exclusion
+(base hashes count in their documents' sets but are never shared) are exact
+per partition.  The partition is read in windows of its hash range, at most
+about :data:`~winnow.sharded.plan.WINDOW_ROWS` rows each (its files are
+sorted by hash, so a window reads only its row groups); each window's rows
+are counted by :func:`winnow.matching.counting.count_shared`, in slices of
+whole hash groups generating at most :data:`~winnow.sharded.plan.PAIR_SLICE`
+pairs, so the counting never falls back to its approximation for huge
+groups (a single group of ``d`` documents generates ``C(d, 2)`` pairs: the
+cap bounds it).  The partial sums go to the pair buckets of their first
+document, for stage 3 to add up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.dataset as ds
+import pyarrow.parquet as pq
+
+from winnow.matching.counting import count_shared, distinct_postings, group_bounds
+from winnow.matching.table import in_sorted
+from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, task_name
+from winnow.tables import SharedCounts, idf_weights
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+PAIR_SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("shared", pa.int64()),
+                         ("weight", pa.float64()), ("df_sum", pa.float64())])
+
+
+@dataclass(frozen=True)
+class PartitionTask:
+    """Stage 2's work for hash partition ``partition``: its stage-1 ``files``
+    (``rows`` in all), the partition's ``base`` hashes (sorted), ``archive``
+    documents never paired with each other."""
+
+    store: Store
+    partition: int
+    files: list[str]
+    rows: int
+    n_docs: int
+    buckets: int
+    cap: int
+    base: U64
+    archive: Bools | None
+    window_rows: int
+
+
+@dataclass(frozen=True)
+class PartitionDone:
+    """Files written per pair bucket and their rows; capped hashes."""
+
+    files: dict[int, str]
+    rows: dict[int, int]
+    capped: int
+    distinct: int
+
+
+def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
+    """The ``(hash, doc)`` rows of ``files`` in window ``window`` of ``windows``
+    equal ranges of the 64-bit hash space."""
+    filesystem, _ = store.fs()
+    dataset = ds.dataset([store.path(f) for f in files], format="parquet",
+                         filesystem=filesystem)
+    expression = None
+    if windows > 1:
+        lo = window * (1 << 64) // windows
+        hi = (window + 1) * (1 << 64) // windows
+        field = pc.field("hash")
+        expression = field >= pa.scalar(lo, pa.uint64())
+        if window < windows - 1:
+            expression = expression & (field < pa.scalar(hi, pa.uint64()))
+    table = dataset.to_table(filter=expression)
+    hashes = table.column("hash").to_numpy().astype(np.uint64, copy=False)
+    docs = table.column("doc").to_numpy().astype(np.int64, copy=False)
+    return hashes, docs
+
+
+def pair_slices(sizes: I64, budget: int) -> Iterator[tuple[int, int]]:
+    """Ranges ``[g0, g1)`` of hash groups (of ``sizes`` documents) generating at
+    most ``budget`` pairs each (a single larger group forms its own range)."""
+    generated = np.cumsum(sizes * (sizes - 1) // 2)
+    g0 = 0
+    done = 0
+    n = sizes.shape[0]
+    while g0 < n:
+        g1 = int(np.searchsorted(generated, done + budget, side="right"))
+        g1 = max(g1, g0 + 1)
+        yield g0, g1
+        done = int(generated[g1 - 1])
+        g0 = g1
+
+
+def count_rows(hashes: U64, docs: I64, weights: F64, archive: Bools | None,
+               budget: int = PAIR_SLICE) -> Iterator[SharedCounts]:
+    """Shared counts of distinct sorted ``(hash, doc)`` rows (whole hash groups,
+    capped and base hashes removed), in slices of at most ``budget`` generated
+    pairs; documents are renumbered densely per slice, so the counting's
+    scratch space is the slice's documents, not the corpus's."""
+    starts, sizes = group_bounds(hashes)
+    ends = starts + sizes
+    for g0, g1 in pair_slices(sizes, budget):
+        lo, hi = int(starts[g0]), int(ends[g1 - 1])
+        ids, local = np.unique(docs[lo:hi], return_inverse=True)
+        counts = count_shared(hashes[lo:hi], local.astype(np.int64), int(ids.shape[0]),
+                              weights=weights[lo:hi],
+                              excluded_owner_pairs=None if archive is None else archive[ids])
+        yield SharedCounts(ids[counts.a], ids[counts.b], counts.shared, counts.weight,
+                           counts.df_sum)
+
+
+class _Writers:
+    """One Parquet writer per pair bucket this partition sends pairs to."""
+
+    def __init__(self, task: PartitionTask) -> None:
+        self.task = task
+        self.open: dict[int, pq.ParquetWriter] = {}
+        self.files: dict[int, str] = {}
+        self.rows: dict[int, int] = {}
+
+    def write(self, counts: SharedCounts) -> None:
+        order = np.lexsort((counts.b, counts.a))
+        first = counts.a[order]
+        columns = [first, *(c[order] for c in (counts.b, counts.shared, counts.weight,
+                                               counts.df_sum))]
+        bucket = bucket_of(first, self.task.n_docs, self.task.buckets)
+        bounds = np.searchsorted(bucket, np.arange(self.task.buckets + 1))
+        for q in np.flatnonzero(np.diff(bounds)).tolist():
+            lo, hi = int(bounds[q]), int(bounds[q + 1])
+            table = pa.table([pa.array(c[lo:hi]) for c in columns], schema=PAIR_SCHEMA)
+            self._writer(q).write_table(table, row_group_size=ROW_GROUP)
+            self.rows[q] = self.rows.get(q, 0) + hi - lo
+
+    def _writer(self, q: int) -> pq.ParquetWriter:
+        if q not in self.open:
+            store = self.task.store
+            folder = f"pairs/q{q:04d}"
+            store.makedirs(folder)
+            name = f"{folder}/{task_name('pairs', self.task.partition)}.parquet"
+            self.open[q] = pq.ParquetWriter(store.path(name), PAIR_SCHEMA,
+                                            filesystem=store.fs()[0])
+            self.files[q] = name
+        return self.open[q]
+
+    def close(self) -> None:
+        for writer in self.open.values():
+            writer.close()
+
+
+def count_partition(task: PartitionTask) -> PartitionDone:
+    """Run stage 2 on one partition (or read its marker if already done)."""
+    store = task.store
+    name = task_name("pairs", task.partition)
+    marker = ("done", "pairs", f"{name}.json")
+    if store.exists(*marker):
+        value = store.read_json(*marker)
+        return PartitionDone({int(q): f for q, f in value["files"].items()},
+                             {int(q): r for q, r in value["rows"].items()}, value["capped"],
+                             value["distinct"])
+    kept = np.zeros(task.n_docs, dtype=np.int64)
+    weight = np.zeros(task.n_docs, dtype=np.float64)
+    capped: list[U64] = []
+    distinct = 0
+    writers = _Writers(task)
+    windows = max(1, -(-task.rows // task.window_rows))
+    try:
+        for window in range(windows if task.files else 0):
+            hashes, docs = distinct_postings(*read_window(store, task.files, window, windows))
+            starts, sizes = group_bounds(hashes)
+            distinct += starts.shape[0]
+            capped.append(hashes[starts[sizes > task.cap]])
+            row_df = np.repeat(sizes, sizes)
+            keep = row_df <= task.cap
+            hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
+            idf = idf_weights(row_df, task.n_docs)
+            kept += np.bincount(docs, minlength=task.n_docs)
+            weight += np.bincount(docs, weights=idf, minlength=task.n_docs)
+            share = (row_df >= 2) & ~in_sorted(hashes, task.base)
+            for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
+                writers.write(counts)
+    finally:
+        writers.close()
+    _write_kept(task, kept, weight, np.concatenate([np.zeros(0, np.uint64), *capped]))
+    done = PartitionDone(writers.files, writers.rows, int(sum(c.shape[0] for c in capped)),
+                         distinct)
+    store.write_json({"files": {str(q): f for q, f in done.files.items()},
+                      "rows": {str(q): r for q, r in done.rows.items()},
+                      "capped": done.capped, "distinct": distinct}, *marker)
+    return done
+
+
+def _write_kept(task: PartitionTask, kept: I64, weight: F64, capped: U64) -> None:
+    """Per document with kept rows here: their count and weight; the capped hashes."""
+    store = task.store
+    store.makedirs("kept")
+    docs = np.flatnonzero(kept)
+    filesystem = store.fs()[0]
+    name = task_name("pairs", task.partition)
+    pq.write_table(pa.table({"doc": pa.array(docs.astype(np.int64)),
+                             "kept": pa.array(kept[docs]),
+                             "weight": pa.array(weight[docs])}),
+                   store.path("kept", f"{name}.parquet"), filesystem=filesystem)
+    pq.write_table(pa.table({"hash": pa.array(np.sort(capped), pa.uint64())}),
+                   store.path("kept", f"{name}-capped.parquet"), filesystem=filesystem)

@@ -1,0 +1,183 @@
+"""Where a sharded run keeps its files, and how it is run.
+
+A run's working folder (:attr:`ShardPlan.workdir`, a local folder or any
+URI pyarrow's file systems open: ``s3://bucket/run``, ``gs://``, ``hdfs://``)
+holds everything the stages hand each other, so any machine that sees it can
+run any task, and a task that is run again rewrites the same files::
+
+    plan.json                  the run's parameters (a later run must agree)
+    prints/pNNNN/sSSSSSS-CCCC.parquet
+                               stage 1: (hash, doc) rows of input shard S,
+                               hash partition N, sorted by (hash, doc)
+    docs/sSSSSSS.parquet       stage 1: (doc, distinct) of input shard S
+    pairs/qNNNN/pMMMM.parquet  stage 2: partial (a, b, shared, weight, df_sum)
+                               of hash partition M whose ``a`` is in bucket N
+    kept/pMMMM.parquet         stage 2: per document, kept fingerprints and
+                               their weight in partition M; capped hashes
+    merged/qNNNN.parquet       stage 3: the exact pair sums of bucket N, by (a, b)
+    done/<stage>/<task>.json   written last by each task: what it wrote
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow.fs as pafs
+
+from winnow.errors import InvalidConfig
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+Engine = Literal["local-sharded", "ray"]
+ENGINES: tuple[str, ...] = ("local-sharded", "ray")
+
+#: Format of the working folder; a run refuses a folder of another version.
+FORMAT_VERSION = 1
+
+#: Rows of (hash, doc) a stage-1 task buffers before it writes them out
+#: (16 bytes each, sorted with about as much again: about 100 MB).
+ROW_BUDGET = 1 << 22
+
+#: Rows a stage-2 task reads at once from its partition (a window of the
+#: hash range): its arrays are about 60 bytes a row (about 250 MB).
+WINDOW_ROWS = 1 << 22
+
+#: Pairs generated (``Σ C(df, 2)`` over the hashes counted together) per call
+#: of :func:`winnow.matching.counting.count_shared`; a window beyond is counted
+#: in several slices of whole hash groups.  Below the counting module's own
+#: budget, so every pair is counted exactly (see :mod:`winnow.sharded.pairs`).
+PAIR_SLICE = 1 << 22
+
+#: Partial pair rows a stage-3 task sums at once (an ``a`` range of its
+#: bucket): 40 bytes each, sorted with as much again (about 300 MB).
+MERGE_ROWS = 1 << 22
+
+#: Rows per Parquet row group: the unit a window or a reader skips or reads.
+ROW_GROUP = 1 << 16
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """How a sharded count runs.
+
+    ``workdir`` the run's working folder (shared storage for Ray: every
+    machine must see it); ``partitions`` the hash partitions (and pair
+    buckets): more partitions, smaller tasks; ``engine`` where the tasks run:
+    ``"local-sharded"`` in a process pool of ``jobs`` workers (``None`` =
+    every usable core), ``"ray"`` as Ray tasks on the cluster at
+    ``ray_address`` (``None``: a running one this process joined, or a new
+    local one).  The budgets bound each task's memory (docs/scale.md).
+    """
+
+    workdir: Path | str
+    partitions: int = 64
+    engine: Engine = "local-sharded"
+    ray_address: str | None = None
+    jobs: int | None = None
+    row_budget: int = ROW_BUDGET
+    window_rows: int = WINDOW_ROWS
+    merge_rows: int = MERGE_ROWS
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not 1 <= self.partitions <= 4096:
+            problems.append(f"partitions must be in 1..4096; got {self.partitions}")
+        if self.engine not in ENGINES:
+            problems.append(f"engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
+        if self.jobs is not None and self.jobs < 0:
+            problems.append(f"jobs must be >= 0; got {self.jobs}")
+        for name in ("row_budget", "window_rows", "merge_rows"):
+            if getattr(self, name) < 1024:
+                problems.append(f"{name} must be at least 1024; got {getattr(self, name)}")
+        if problems:
+            raise InvalidConfig(problems)
+
+
+@dataclass(frozen=True)
+class Store:
+    """The working folder on its file system; picklable, so tasks get it."""
+
+    uri: str
+
+    @staticmethod
+    def of(workdir: Path | str) -> Store:
+        text = str(workdir)
+        if "://" not in text:
+            text = os.path.abspath(text)
+        return Store(text)
+
+    def fs(self) -> tuple[pafs.FileSystem, str]:
+        """The file system and the folder's path on it."""
+        if "://" not in self.uri:
+            return pafs.LocalFileSystem(), self.uri
+        filesystem, path = pafs.FileSystem.from_uri(self.uri)
+        return filesystem, str(path)
+
+    def path(self, *parts: str) -> str:
+        return "/".join([self.fs()[1].rstrip("/"), *parts])
+
+    def makedirs(self, *parts: str) -> None:
+        filesystem, _ = self.fs()
+        filesystem.create_dir(self.path(*parts), recursive=True)
+
+    def exists(self, *parts: str) -> bool:
+        filesystem, _ = self.fs()
+        info = filesystem.get_file_info(self.path(*parts))
+        return bool(info.type != pafs.FileType.NotFound)
+
+    def write_json(self, value: object, *parts: str) -> None:
+        """Write ``value`` as JSON, atomically: to a temporary name, then moved."""
+        filesystem, _ = self.fs()
+        target = self.path(*parts)
+        filesystem.create_dir(target.rsplit("/", 1)[0], recursive=True)
+        temporary = f"{target}.tmp-{os.getpid()}"
+        with filesystem.open_output_stream(temporary) as out:
+            out.write(json.dumps(value, sort_keys=True).encode())
+        filesystem.move(temporary, target)
+
+    def read_json(self, *parts: str) -> Any:
+        filesystem, _ = self.fs()
+        with filesystem.open_input_stream(self.path(*parts)) as stream:
+            return json.loads(stream.read().decode())
+
+    def delete(self, *parts: str) -> None:
+        """Remove a folder of the run (nothing if absent)."""
+        filesystem, _ = self.fs()
+        if self.exists(*parts):
+            filesystem.delete_dir(self.path(*parts))
+
+
+def partition_of(hashes: U64, partitions: int) -> I64:
+    """The partition of each hash: its top bits, after a multiplicative mix
+    (Fibonacci hashing), scaled to ``[0, partitions)``.  Mixing keeps the
+    partitions even when hashes are not uniform in their high bits, and a
+    hash's partition depends on nothing else, so every shard agrees."""
+    mixed = (hashes ^ (hashes >> np.uint64(31))) * np.uint64(0x9E3779B97F4A7C15)
+    top = (mixed >> np.uint64(32)).astype(np.int64)
+    return (top * partitions) >> 32
+
+
+def bucket_of(docs: I64, n_docs: int, buckets: int) -> I64:
+    """The pair bucket of first documents ``docs``: contiguous ranges of ids,
+    so the buckets in order hold the pairs in ``a`` order."""
+    return (docs.astype(np.int64) * buckets) // max(n_docs, 1)
+
+
+def bucket_range(bucket: int, n_docs: int, buckets: int) -> tuple[int, int]:
+    """The ids ``[lo, hi)`` whose bucket is ``bucket`` (inverse of :func:`bucket_of`)."""
+    def first(q: int) -> int:
+        return -(-q * n_docs // buckets)
+    return first(bucket), first(bucket + 1)
+
+
+def task_name(stage: str, index: int) -> str:
+    letter = {"prints": "s", "pairs": "p", "merge": "q"}[stage]
+    width = 6 if stage == "prints" else 4
+    return f"{letter}{index:0{width}d}"

@@ -1,0 +1,130 @@
+"""Stage 1: fingerprints of one input shard, written by hash partition.
+
+A task runs the caller's ``fingerprint(input)`` over one input shard and
+writes its ``(hash, doc)`` rows to the hash partitions
+(:func:`winnow.sharded.plan.partition_of`), each file sorted by ``(hash,
+doc)`` so later stages read hash ranges without sorting a whole partition,
+plus each document's count of distinct fingerprints.  It holds at most
+:data:`~winnow.sharded.plan.ROW_BUDGET` rows: beyond, it writes a chunk and
+goes on.  Its marker (``done/prints/sNNNNNN.json``), written last, lists the
+files: a rerun skips a marked shard and ignores the files of an unmarked one
+(it writes them again, under the same names).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from winnow.sharded.plan import ROW_GROUP, Store, partition_of, task_name
+
+Item = TypeVar("Item")
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+
+@dataclass(frozen=True)
+class ShardTask(Generic[Item]):
+    """Stage 1's work for input shard ``index``."""
+
+    store: Store
+    index: int
+    input: Item
+    fingerprint: Callable[[Item], Iterable[tuple[int, Any]]]
+    partitions: int
+    row_budget: int
+
+
+@dataclass(frozen=True)
+class ShardDone:
+    """What a stage-1 task wrote: files per partition, rows per partition."""
+
+    files: dict[int, list[str]]
+    rows: list[int]
+    docs: int
+
+    def as_json(self) -> dict[str, object]:
+        return {"files": {str(p): f for p, f in self.files.items()}, "rows": self.rows,
+                "docs": self.docs}
+
+    @staticmethod
+    def from_json(value: dict[str, Any]) -> ShardDone:
+        return ShardDone({int(p): list(f) for p, f in value["files"].items()},
+                         list(value["rows"]), int(value["docs"]))
+
+
+class _Buffer:
+    """Rows waiting to be written, flushed as a chunk per partition."""
+
+    def __init__(self, task: ShardTask[Any]) -> None:
+        self.task = task
+        self.hashes: list[U64] = []
+        self.docs: list[I64] = []
+        self.rows = 0
+        self.chunk = 0
+        self.files: dict[int, list[str]] = {}
+        self.partition_rows = [0] * task.partitions
+
+    def add(self, doc: int, hashes: U64) -> None:
+        self.hashes.append(hashes)
+        self.docs.append(np.full(hashes.shape[0], doc, dtype=np.int64))
+        self.rows += hashes.shape[0]
+        if self.rows >= self.task.row_budget:
+            self.flush()
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        h = np.concatenate(self.hashes)
+        d = np.concatenate(self.docs)
+        self.hashes, self.docs, self.rows = [], [], 0
+        part = partition_of(h, self.task.partitions)
+        order = np.lexsort((d, h, part))
+        h, d, part = h[order], d[order], part[order]
+        bounds = np.searchsorted(part, np.arange(self.task.partitions + 1))
+        store = self.task.store
+        filesystem, _ = store.fs()
+        name = f"{task_name('prints', self.task.index)}-{self.chunk:04d}.parquet"
+        for p in range(self.task.partitions):
+            lo, hi = int(bounds[p]), int(bounds[p + 1])
+            if lo == hi:
+                continue
+            folder = f"prints/p{p:04d}"
+            store.makedirs(folder)
+            table = pa.table({"hash": pa.array(h[lo:hi], pa.uint64()),
+                              "doc": pa.array(d[lo:hi], pa.int64())})
+            pq.write_table(table, store.path(folder, name), filesystem=filesystem,
+                           row_group_size=ROW_GROUP)
+            self.files.setdefault(p, []).append(f"{folder}/{name}")
+            self.partition_rows[p] += hi - lo
+        self.chunk += 1
+
+
+def write_shard(task: ShardTask[Any]) -> ShardDone:
+    """Run stage 1 on one input shard (or read its marker if already done)."""
+    store = task.store
+    marker = ("done", "prints", f"{task_name('prints', task.index)}.json")
+    if store.exists(*marker):
+        return ShardDone.from_json(store.read_json(*marker))
+    buffer = _Buffer(task)
+    docs: list[int] = []
+    counts: list[int] = []
+    for doc, hashes in task.fingerprint(task.input):
+        distinct = np.unique(np.asarray(hashes, dtype=np.uint64))
+        docs.append(int(doc))
+        counts.append(int(distinct.shape[0]))
+        buffer.add(int(doc), distinct)
+    buffer.flush()
+    store.makedirs("docs")
+    pq.write_table(pa.table({"doc": pa.array(docs, pa.int64()),
+                             "distinct": pa.array(counts, pa.int64())}),
+                   store.path("docs", f"{task_name('prints', task.index)}.parquet"),
+                   filesystem=store.fs()[0])
+    done = ShardDone(buffer.files, buffer.partition_rows, len(docs))
+    store.write_json(done.as_json(), *marker)
+    return done

@@ -1,0 +1,90 @@
+"""Where the stages' tasks run: a local process pool, or Ray.
+
+Both run the same module-level task functions (:mod:`winnow.sharded.prints`,
+:mod:`~winnow.sharded.pairs`, :mod:`~winnow.sharded.merge`) on picklable task
+descriptions and collect their results in order; the tasks talk only
+through the working folder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, TypeVar
+
+from winnow.errors import ShardedRunError
+from winnow.parallel import Progress, make_pool, parallel_map
+from winnow.sharded.plan import ShardPlan
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class Runner(Protocol):
+    def map(self, func: Callable[[T], R], tasks: Sequence[T], stage: str,
+            progress: Progress | None) -> list[R]: ...
+
+    def close(self) -> None: ...
+
+
+class LocalRunner:
+    """Tasks in a pool of ``jobs`` forked workers (``0`` = every usable core)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = jobs
+
+    def map(self, func: Callable[[T], R], tasks: Sequence[T], stage: str,
+            progress: Progress | None) -> list[R]:
+        pool = make_pool(self.jobs, len(tasks))
+        try:
+            return list(parallel_map(func, tasks, stage=stage, progress=progress,
+                                     executor=pool))
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
+
+    def close(self) -> None:
+        return None
+
+
+class RayRunner:
+    """Tasks as Ray tasks on the cluster at ``address`` (``None``: the one this
+    process already joined, or a new local one of ``jobs`` CPUs)."""
+
+    def __init__(self, address: str | None, jobs: int) -> None:
+        try:
+            import ray
+        except ImportError as exc:  # the extra is not installed
+            raise ShardedRunError(
+                "--engine ray needs Ray: pip install 'winnow[ray]'") from exc
+        self.ray: Any = ray
+        self.started = False
+        if not ray.is_initialized():
+            options: dict[str, Any] = {"address": address, "log_to_driver": False,
+                                       "include_dashboard": False}
+            if address is None:
+                options["num_cpus"] = jobs or None
+            ray.init(**options)
+            self.started = True
+
+    def map(self, func: Callable[[T], R], tasks: Sequence[T], stage: str,
+            progress: Progress | None) -> list[R]:
+        remote = self.ray.remote(max_retries=2)(func)
+        refs = [remote.remote(task) for task in tasks]
+        waiting = list(refs)
+        while waiting:
+            _, waiting = self.ray.wait(waiting, num_returns=1)
+            if progress is not None:
+                progress(stage, len(refs) - len(waiting), len(refs))
+        results: list[R] = self.ray.get(refs)
+        return results
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
+
+
+def make_runner(plan: ShardPlan) -> Runner:
+    jobs = 0 if plan.jobs is None else plan.jobs
+    if plan.engine == "ray":
+        return RayRunner(plan.ray_address, jobs)
+    return LocalRunner(jobs)

@@ -1,0 +1,64 @@
+"""The Ray runner on a real local Ray cluster (two CPUs, loopback), no mocks:
+the same pairs as the local engine and the in-memory engine."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.sharded.helpers import assert_same_as_in_memory, in_memory
+from winnow.sharded import ShardPlan, count_pairs
+from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
+
+ray = pytest.importorskip("ray")
+
+pytestmark = [pytest.mark.sharded, pytest.mark.ray]
+
+N = 1500
+SHARDS = synthetic_shards(N, 250)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[None]:
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             _node_ip_address="127.0.0.1")
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_ray_equals_local_and_in_memory(cluster: None, tmp_path: Path) -> None:
+    archive = np.zeros(N, dtype=bool)
+    archive[::3] = True
+    base = np.unique(np.concatenate([h for _, h in synthetic_prints(SHARDS[1])])[::5])
+    small = {"row_budget": 4096, "window_rows": 8192, "merge_rows": 2048}
+    on_ray = count_pairs(SHARDS, synthetic_prints,
+                         ShardPlan(tmp_path / "ray", partitions=4, engine="ray", **small),
+                         cap=30, base=base, archive=archive)
+    local = count_pairs(SHARDS, synthetic_prints,
+                        ShardPlan(tmp_path / "local", partitions=4, jobs=2, **small),
+                        cap=30, base=base, archive=archive)
+    assert ray.is_initialized()  # the runner joined the cluster and left it running
+    x, y = on_ray.shared_counts(), local.shared_counts()
+    for column in ("a", "b", "shared", "weight", "df_sum"):
+        np.testing.assert_array_equal(getattr(x, column), getattr(y, column))
+    np.testing.assert_array_equal(on_ray.sizes, local.sizes)
+    assert on_ray.stats == local.stats
+    assert_same_as_in_memory(on_ray, in_memory(SHARDS, 30, base, archive))
+
+
+def test_compare_on_ray_is_the_in_memory_result(cluster: None, tmp_path: Path) -> None:
+    from tests.sharded.test_cli import compare_json, planted_corpus
+
+    folders = planted_corpus(tmp_path / "corpus")
+    memory = compare_json(folders, "--engine", "in-memory")
+    on_ray = compare_json(folders, "--engine", "ray", "--partitions", "2",
+                          "--workdir", str(tmp_path / "run"))
+    assert (tmp_path / "run" / "merged").is_dir()
+    memory.pop("parameters")
+    on_ray.pop("parameters")
+    assert on_ray == memory

@@ -1,0 +1,104 @@
+"""Fingerprints, pair counts and clusters of corpus records."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnow.config import WinnowConfig
+from winnow.corpus import Fields, Thresholds, cluster_pairs
+from winnow.corpus.fingerprints import ShardJob, record_hashes
+from winnow.corpus.pairs import count_in_memory
+from winnow.corpus.readers import plan_shards
+
+CONFIG = WinnowConfig(20, 40, "robust")
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def block(pairs: list[tuple[int, int, int]]) -> list[tuple[np.ndarray, ...]]:
+    a, b, s = (np.array(x, dtype=np.int64) for x in zip(*pairs, strict=True))
+    return [(a, b, s)]
+
+
+def test_near_duplicates_and_containment_form_clusters() -> None:
+    sizes = np.array([100, 100, 40, 200, 10, 2, 50], dtype=np.int64)
+    pairs = [(0, 1, 80),   # resemblance 80/120 = 0.67: linked
+             (2, 3, 38),   # containment 38/40 = 0.95: linked
+             (3, 6, 10),   # resemblance 0.04, containment 0.2: not linked
+             (4, 5, 2)]    # containment 1.0, but 2 fingerprints < min: not linked
+    clusters = cluster_pairs(block(pairs), sizes, Thresholds(0.5, 0.8, 3))
+    assert clusters.cluster.tolist() == [1, 1, 2, 2, 0, 0, 0]
+    assert clusters.representative.tolist() == [0, 0, 3, 3, -1, -1, -1]  # tie: first; most
+    assert clusters.match[2] == 3 and round(float(clusters.containment[2]), 3) == 0.95
+    assert round(float(clusters.resemblance[0]), 4) == round(80 / 120, 4)
+    assert (clusters.count, clusters.members, clusters.removed, clusters.pairs) == (2, 4, 2, 2)
+    assert [clusters.keeps(d) for d in range(7)] == [True, False, False, True, True, True, True]
+
+
+def test_clusters_are_transitive_and_numbered_by_representative() -> None:
+    sizes = np.array([10, 50, 10, 10, 60], dtype=np.int64)
+    pairs = [(0, 2, 10), (2, 3, 10), (1, 4, 50)]
+    clusters = cluster_pairs(block(pairs), sizes, Thresholds(0.9, 0.9, 3))
+    assert clusters.cluster.tolist() == [1, 2, 1, 1, 2]
+    assert clusters.representative.tolist() == [0, 4, 0, 0, 4]
+
+
+def words(rng: random.Random, n: int) -> str:
+    return " ".join("".join(rng.choice(LETTERS) for _ in range(rng.randint(2, 9)))
+                    for _ in range(n))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(40, 200))
+def test_a_shared_passage_of_t_characters_shares_a_fingerprint(seed: int, length: int) -> None:
+    """Winnowing's guarantee, record to record: whatever surrounds it, a shared
+    passage of at least t normalised characters shares a fingerprint."""
+    rng = random.Random(seed)
+    passage = "".join(rng.choice(LETTERS) for _ in range(length))
+    a = words(rng, 30) + " " + passage + " " + words(rng, 10)
+    b = words(rng, 5) + passage + words(rng, 40)
+    assert np.intersect1d(record_hashes(a, CONFIG), record_hashes(b, CONFIG)).shape[0] >= 1
+
+
+def test_in_memory_counts_equal_brute_force_intersections(tmp_path: Path) -> None:
+    rng = random.Random(5)
+    texts = [words(rng, 60) for _ in range(12)]
+    texts += [texts[0][:200] + words(rng, 5), texts[1] + " " + texts[2], words(rng, 3)]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+    shards, _ = plan_shards([str(path)], Fields())
+    jobs = [ShardJob(s, Fields(), CONFIG) for s in shards]
+    pairs = count_in_memory(jobs, len(texts), cap=100, workers=1)
+    prints = [set(record_hashes(t, CONFIG).tolist()) for t in texts]
+    assert pairs.sizes.tolist() == [len(p) for p in prints]
+    expected = [(a, b, len(prints[a] & prints[b]))
+                for a, b in itertools.combinations(range(len(texts)), 2)
+                if prints[a] & prints[b]]
+    got = [(int(a), int(b), int(s)) for blk in pairs for a, b, s in zip(*blk, strict=True)]
+    assert got == expected and len(got) >= 3
+
+
+def test_the_cap_drops_fingerprints_of_too_many_records(tmp_path: Path) -> None:
+    rng = random.Random(9)
+    common = words(rng, 20)
+    texts = [common + " " + words(rng, 40) for _ in range(6)]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+    shards, _ = plan_shards([str(path)], Fields())
+    jobs = [ShardJob(s, Fields(), CONFIG) for s in shards]
+    prints = [set(record_hashes(t, CONFIG).tolist()) for t in texts]
+    df = {h: sum(h in p for p in prints) for h in set().union(*prints)}
+    for cap in (10, 5):
+        kept = [{h for h in p if df[h] <= cap} for p in prints]
+        expected = [(a, b, len(kept[a] & kept[b]))
+                    for a, b in itertools.combinations(range(6), 2) if kept[a] & kept[b]]
+        got = [(int(a), int(b), int(s)) for blk in count_in_memory(jobs, 6, cap=cap, workers=1)
+               for a, b, s in zip(*blk, strict=True)]
+        assert got == expected
+        assert len(got) == 15 if cap == 10 else len(got) < 15  # the common part links all

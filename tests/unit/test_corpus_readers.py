@@ -1,0 +1,116 @@
+"""Corpus readers: every format gives the same records, bad ones keep their slot."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import lzma
+import os
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+import zstandard
+
+from winnow.corpus import readers
+from winnow.corpus.readers import BadRecord, Fields, Record, plan_shards, read_shard
+
+LINES = [json.dumps({"id": f"n{i}", "text": f"record number {i} " * 3}) for i in range(40)]
+DATA = ("\n".join(LINES) + "\n").encode()
+WRITERS = {
+    "plain.jsonl": lambda p, d: p.write_bytes(d),
+    "g.jsonl.gz": lambda p, d: p.write_bytes(gzip.compress(d)),
+    "b.jsonl.bz2": lambda p, d: p.write_bytes(bz2.compress(d)),
+    "x.jsonl.xz": lambda p, d: p.write_bytes(lzma.compress(d)),
+    "z.jsonl.zst": lambda p, d: p.write_bytes(zstandard.ZstdCompressor().compress(d)),
+}
+
+
+NAMED = Fields("text", "id")
+
+
+def records(paths: list[str], fields: Fields = NAMED) -> list[Record | BadRecord]:
+    shards, problems = plan_shards(paths, fields)
+    assert not problems
+    return [item for shard in shards for item in read_shard(shard, fields)]
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_every_compression_gives_the_same_records(name: str, tmp_path: Path) -> None:
+    path = tmp_path / name
+    WRITERS[name](path, DATA)
+    got = records([str(path)])
+    assert [(r.doc, r.id, r.line) for r in got if isinstance(r, Record)] == [
+        (i, f"n{i}", i + 1) for i in range(40)]
+
+
+def test_a_plain_file_cut_into_shards_keeps_numbers_and_lines(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "a.jsonl"
+    path.write_bytes(DATA.rstrip(b"\n"))  # no newline after the last line
+    monkeypatch.setattr(readers, "SHARD_BYTES", 100)
+    shards, _ = plan_shards([str(path)], Fields())
+    assert len(shards) > 5
+    got = [item for shard in shards for item in read_shard(shard, Fields("text", "id"))]
+    assert [(r.doc, r.line, r.id) for r in got if isinstance(r, Record)] == [
+        (i, i + 1, f"n{i}") for i in range(40)]
+
+
+def test_bad_records_say_why_and_keep_their_slot(tmp_path: Path) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b'{"text": "good"}\nnot json\n\n[1, 2]\n{"other": 1}\n{"text": 5}\n'
+                     b'{"text": "caf\xe9"}\n{"text": "last"}\n')
+    got = records([str(path)], Fields())
+    assert [(r.doc, r.line) for r in got] == [(0, 1), (1, 2), (3, 4), (4, 5), (5, 6),
+                                              (6, 7), (7, 8)]  # the blank line 3 holds nothing
+    reasons = [r.reason for r in got if isinstance(r, BadRecord)]
+    assert reasons[0].startswith("not JSON")
+    assert reasons[1:] == ["not a JSON object", "no field 'text'",
+                           "field 'text' is not a string", "invalid UTF-8"]
+    assert got[-1] == Record(7, f"{path}:8", "last", str(path), 8, b'{"text": "last"}\n')
+
+
+def test_parquet_rows_and_their_problems(tmp_path: Path) -> None:
+    path = tmp_path / "t.parquet"
+    table = pa.table({"body": ["one text", None, "three"], "key": ["a", "b", None]})
+    pq.write_table(table, path, row_group_size=2)
+    shards, _ = plan_shards([str(path)], Fields())
+    assert [(s.first, s.count) for s in shards] == [(0, 2), (2, 1)]
+    got = records([str(path)], Fields("body", "key"))
+    assert got[0] == Record(0, "a", "one text", str(path), 1)
+    assert isinstance(got[1], BadRecord) and got[1].reason == "no field 'body'"
+    assert isinstance(got[2], BadRecord) and got[2].reason == "no field 'key'"
+    missing = records([str(path)], Fields("text"))
+    assert {r.reason for r in missing if isinstance(r, BadRecord)} == {"no field 'text'"}
+    assert len(missing) == 3
+
+
+def test_a_folder_of_text_files_without_following_links(tmp_path: Path) -> None:
+    root = tmp_path / "docs"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.txt").write_text("alpha")
+    (root / "sub" / "b.txt").write_text("beta")
+    (root / "bad.txt").write_bytes(b"\xff\xfe broken")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret")
+    os.symlink(outside, root / "link")
+    os.symlink(outside / "secret.txt", root / "file-link")
+    got = records([str(root)], Fields())
+    assert [(r.doc, r.id, r.text) for r in got if isinstance(r, Record)] == [
+        (0, "a.txt", "alpha"), (2, os.path.join("sub", "b.txt"), "beta")]
+    bad = [r for r in got if isinstance(r, BadRecord)]
+    assert len(bad) == 1 and bad[0].reason == "invalid UTF-8 at byte 0"
+
+
+def test_missing_and_broken_inputs_are_problems_not_failures(tmp_path: Path) -> None:
+    good = tmp_path / "good.jsonl"
+    good.write_bytes(DATA)
+    broken = tmp_path / "broken.jsonl.gz"
+    broken.write_bytes(b"not gzip at all")
+    shards, problems = plan_shards([str(tmp_path / "none.jsonl"), str(broken), str(good)],
+                                   Fields())
+    assert [p.path for p in problems] == [str(tmp_path / "none.jsonl"), str(broken)]
+    assert sum(s.count for s in shards) == 40 and shards[0].first == 0
