@@ -73,7 +73,7 @@ def count_pairs(
         shards = runner.map(write_shard, [
             ShardTask(store, i, item, fingerprint, plan.partitions, plan.row_budget)
             for i, item in enumerate(inputs)], "prints", progress)
-        distinct = _distinct_sizes(store, len(inputs), documents)
+        distinct = _distinct_sizes(store, shards, documents)
         n_docs = distinct.shape[0]
         base_set = np.unique(np.zeros(0, np.uint64) if base is None
                              else np.asarray(base, dtype=np.uint64))
@@ -107,25 +107,25 @@ def _digest(values: npt.NDArray[Any] | None) -> str:
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
 
 
-def _distinct_sizes(store: Store, n_inputs: int, documents: int | None) -> I64:
-    """Distinct fingerprints per document id, from every shard's document file."""
+def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None) -> I64:
+    """Distinct fingerprints per document id, from every shard's document file
+    (read one at a time: the driver holds 8 bytes per document here)."""
     filesystem, _ = store.fs()
-    tables = [pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
-                            filesystem=filesystem) for i in range(n_inputs)]
-    docs = np.concatenate([np.zeros(0, np.int64),
-                           *(t.column("doc").to_numpy() for t in tables)])
-    counts = np.concatenate([np.zeros(0, np.int64),
-                             *(t.column("distinct").to_numpy() for t in tables)])
-    if docs.shape[0] and int(docs.min()) < 0:
-        raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
-    n_docs = int(docs.max(initial=-1)) + 1 if documents is None else documents
-    if docs.shape[0] and int(docs.max()) >= n_docs:
-        raise ShardedRunError(f"document id {int(docs.max())} >= documents = {n_docs}")
-    if np.unique(docs).shape[0] != docs.shape[0]:
-        raise ShardedRunError("a document id was yielded twice: ids must be unique")
-    out = np.zeros(n_docs, dtype=np.int64)
-    out[docs] = counts
-    return out
+    largest = max((s.max_doc for s in shards), default=-1)
+    n_docs = largest + 1 if documents is None else documents
+    if largest >= n_docs:
+        raise ShardedRunError(f"document id {largest} >= documents = {n_docs}")
+    out = np.full(n_docs, -1, dtype=np.int64)
+    for i in range(len(shards)):
+        table = pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
+                              filesystem=filesystem)
+        docs = table.column("doc").to_numpy()
+        if docs.shape[0] and int(docs.min()) < 0:
+            raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
+        if (out[docs] >= 0).any() or np.unique(docs).shape[0] != docs.shape[0]:
+            raise ShardedRunError("a document id was yielded twice: ids must be unique")
+        out[docs] = table.column("distinct").to_numpy()
+    return np.maximum(out, 0)
 
 
 def _count(runner: Runner, store: Store, plan: ShardPlan, shards: list[ShardDone],

@@ -24,7 +24,6 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from winnow.matching.counting import (
@@ -35,13 +34,21 @@ from winnow.matching.counting import (
     idf_weights,
 )
 from winnow.matching.table import in_sorted
-from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, task_name
+from winnow.sharded.plan import (
+    PAIR_SLICE,
+    ROW_GROUP,
+    Store,
+    bucket_of,
+    scan,
+    task_name,
+)
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
+PRINT_SCHEMA = pa.schema([("hash", pa.uint64()), ("doc", pa.int64())])
 PAIR_SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("shared", pa.int64()),
                          ("weight", pa.float64()), ("df_sum", pa.float64())])
 
@@ -77,9 +84,6 @@ class PartitionDone:
 def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
     """The ``(hash, doc)`` rows of ``files`` in window ``window`` of ``windows``
     equal ranges of the 64-bit hash space."""
-    filesystem, _ = store.fs()
-    dataset = ds.dataset([store.path(f) for f in files], format="parquet",
-                         filesystem=filesystem)
     expression = None
     if windows > 1:
         lo = window * (1 << 64) // windows
@@ -88,7 +92,7 @@ def read_window(store: Store, files: list[str], window: int, windows: int) -> tu
         expression = field >= pa.scalar(lo, pa.uint64())
         if window < windows - 1:
             expression = expression & (field < pa.scalar(hi, pa.uint64()))
-    table = dataset.to_table(filter=expression)
+    table = scan(store, files, PRINT_SCHEMA, expression)
     hashes = table.column("hash").to_numpy().astype(np.uint64, copy=False)
     docs = table.column("doc").to_numpy().astype(np.int64, copy=False)
     return hashes, docs
@@ -183,19 +187,7 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     windows = max(1, -(-task.rows // task.window_rows))
     try:
         for window in range(windows if task.files else 0):
-            hashes, docs = distinct_postings(*read_window(store, task.files, window, windows))
-            starts, sizes = group_bounds(hashes)
-            distinct += starts.shape[0]
-            capped.append(hashes[starts[sizes > task.cap]])
-            row_df = np.repeat(sizes, sizes)
-            keep = row_df <= task.cap
-            hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
-            idf = idf_weights(row_df, task.n_docs)
-            kept += np.bincount(docs, minlength=task.n_docs)
-            weight += np.bincount(docs, weights=idf, minlength=task.n_docs)
-            share = (row_df >= 2) & ~in_sorted(hashes, task.base)
-            for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
-                writers.write(counts)
+            distinct += _count_window(task, window, windows, kept, weight, capped, writers)
     finally:
         writers.close()
     _write_kept(task, kept, weight, np.concatenate([np.zeros(0, np.uint64), *capped]))
@@ -205,6 +197,26 @@ def count_partition(task: PartitionTask) -> PartitionDone:
                       "rows": {str(q): r for q, r in done.rows.items()},
                       "capped": done.capped, "distinct": distinct}, *marker)
     return done
+
+
+def _count_window(task: PartitionTask, window: int, windows: int, kept: I64, weight: F64,
+                  capped: list[U64], writers: _Writers) -> int:
+    """Count one window into ``kept``, ``weight``, ``capped`` and the pair
+    writers; returns its distinct hashes.  Its arrays are freed on return,
+    before the next window is read."""
+    hashes, docs = distinct_postings(*read_window(task.store, task.files, window, windows))
+    starts, sizes = group_bounds(hashes)
+    capped.append(hashes[starts[sizes > task.cap]])
+    row_df = np.repeat(sizes, sizes)
+    keep = row_df <= task.cap
+    hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
+    idf = idf_weights(row_df, task.n_docs)
+    kept += np.bincount(docs, minlength=task.n_docs)
+    weight += np.bincount(docs, weights=idf, minlength=task.n_docs)
+    share = (row_df >= 2) & ~in_sorted(hashes, task.base)
+    for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
+        writers.write(counts)
+    return int(starts.shape[0])
 
 
 def _write_kept(task: PartitionTask, kept: I64, weight: F64, capped: U64) -> None:
