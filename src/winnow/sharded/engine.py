@@ -156,9 +156,11 @@ def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
     for p in range(plan.partitions):
         table = pq.read_table(store.path("kept", f"{task_name('pairs', p)}.parquet"),
                               filesystem=filesystem)
-        docs = table.column("doc").to_numpy()
-        sizes[docs] += table.column("kept").to_numpy()
-        weights[docs] += table.column("weight").to_numpy()
+        docs = table.column("doc").to_numpy()  # a document once per window
+        sizes += np.bincount(docs, weights=table.column("kept").to_numpy(),
+                             minlength=n_docs).astype(np.int64)
+        weights += np.bincount(docs, weights=table.column("weight").to_numpy(),
+                               minlength=n_docs)
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
              "distinct_hashes": sum(p.distinct for p in parts),

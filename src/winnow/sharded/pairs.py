@@ -49,6 +49,7 @@ F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
 PRINT_SCHEMA = pa.schema([("hash", pa.uint64()), ("doc", pa.int64())])
+KEPT_SCHEMA = pa.schema([("doc", pa.int64()), ("kept", pa.int64()), ("weight", pa.float64())])
 PAIR_SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("shared", pa.int64()),
                          ("weight", pa.float64()), ("df_sum", pa.float64())])
 
@@ -179,18 +180,22 @@ def count_partition(task: PartitionTask) -> PartitionDone:
         return PartitionDone({int(q): f for q, f in value["files"].items()},
                              {int(q): r for q, r in value["rows"].items()}, value["capped"],
                              value["distinct"])
-    kept = np.zeros(task.n_docs, dtype=np.int64)
-    weight = np.zeros(task.n_docs, dtype=np.float64)
     capped: list[U64] = []
     distinct = 0
     writers = _Writers(task)
+    store.makedirs("kept")
+    kept = pq.ParquetWriter(store.path("kept", f"{name}.parquet"), KEPT_SCHEMA,
+                            filesystem=store.fs()[0])
     windows = max(1, -(-task.rows // task.window_rows))
     try:
         for window in range(windows if task.files else 0):
-            distinct += _count_window(task, window, windows, kept, weight, capped, writers)
+            distinct += _count_window(task, window, windows, kept, capped, writers)
     finally:
         writers.close()
-    _write_kept(task, kept, weight, np.concatenate([np.zeros(0, np.uint64), *capped]))
+        kept.close()
+    pq.write_table(pa.table({"hash": pa.array(np.sort(np.concatenate(
+        [np.zeros(0, np.uint64), *capped])), pa.uint64())}),
+                   store.path("kept", f"{name}-capped.parquet"), filesystem=store.fs()[0])
     done = PartitionDone(writers.files, writers.rows, int(sum(c.shape[0] for c in capped)),
                          distinct)
     store.write_json({"files": {str(q): f for q, f in done.files.items()},
@@ -199,11 +204,13 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     return done
 
 
-def _count_window(task: PartitionTask, window: int, windows: int, kept: I64, weight: F64,
+def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.ParquetWriter,
                   capped: list[U64], writers: _Writers) -> int:
-    """Count one window into ``kept``, ``weight``, ``capped`` and the pair
-    writers; returns its distinct hashes.  Its arrays are freed on return,
-    before the next window is read."""
+    """Count one window: its documents' kept fingerprints and their weight to
+    ``kept`` (one row per document of the window: no array here is as long as
+    the corpus), its capped hashes to ``capped``, its pairs to the writers;
+    returns its distinct hashes.  Its arrays are freed on return, before the
+    next window is read."""
     hashes, docs = distinct_postings(*read_window(task.store, task.files, window, windows))
     starts, sizes = group_bounds(hashes)
     capped.append(hashes[starts[sizes > task.cap]])
@@ -211,24 +218,11 @@ def _count_window(task: PartitionTask, window: int, windows: int, kept: I64, wei
     keep = row_df <= task.cap
     hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
     idf = idf_weights(row_df, task.n_docs)
-    kept += np.bincount(docs, minlength=task.n_docs)
-    weight += np.bincount(docs, weights=idf, minlength=task.n_docs)
+    ids, local = np.unique(docs, return_inverse=True)
+    kept.write_table(pa.table({"doc": ids.astype(np.int64),
+                               "kept": np.bincount(local).astype(np.int64),
+                               "weight": np.bincount(local, weights=idf)}, schema=KEPT_SCHEMA))
     share = (row_df >= 2) & ~in_sorted(hashes, task.base)
     for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
         writers.write(counts)
     return int(starts.shape[0])
-
-
-def _write_kept(task: PartitionTask, kept: I64, weight: F64, capped: U64) -> None:
-    """Per document with kept rows here: their count and weight; the capped hashes."""
-    store = task.store
-    store.makedirs("kept")
-    docs = np.flatnonzero(kept)
-    filesystem = store.fs()[0]
-    name = task_name("pairs", task.partition)
-    pq.write_table(pa.table({"doc": pa.array(docs.astype(np.int64)),
-                             "kept": pa.array(kept[docs]),
-                             "weight": pa.array(weight[docs])}),
-                   store.path("kept", f"{name}.parquet"), filesystem=filesystem)
-    pq.write_table(pa.table({"hash": pa.array(np.sort(capped), pa.uint64())}),
-                   store.path("kept", f"{name}-capped.parquet"), filesystem=filesystem)
