@@ -18,6 +18,7 @@ from winnow.sharded.merge import MergeTask, merge_bucket
 from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
 from winnow.sharded.plan import (
     FORMAT_VERSION,
+    ROW_GROUP,
     ShardedRunError,
     ShardPlan,
     Store,
@@ -153,14 +154,13 @@ def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
     filesystem, _ = store.fs()
     sizes = np.zeros(n_docs, dtype=np.int64)
     weights = np.zeros(n_docs, dtype=np.float64)
-    for p in range(plan.partitions):
-        table = pq.read_table(store.path("kept", f"{task_name('pairs', p)}.parquet"),
-                              filesystem=filesystem)
-        docs = table.column("doc").to_numpy()  # a document once per window
-        sizes += np.bincount(docs, weights=table.column("kept").to_numpy(),
-                             minlength=n_docs).astype(np.int64)
-        weights += np.bincount(docs, weights=table.column("weight").to_numpy(),
-                               minlength=n_docs)
+    for p in range(plan.partitions):  # a document once per window: read by blocks
+        path = store.path("kept", f"{task_name('pairs', p)}.parquet")
+        with filesystem.open_input_file(path) as source:
+            for batch in pq.ParquetFile(source).iter_batches(batch_size=ROW_GROUP):
+                docs = batch.column(0).to_numpy()
+                np.add.at(sizes, docs, batch.column(1).to_numpy())
+                np.add.at(weights, docs, batch.column(2).to_numpy())
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
              "distinct_hashes": sum(p.distinct for p in parts),
