@@ -6,6 +6,7 @@ See :mod:`winnow.sharded` for the method and docs/scale.md for the bounds.
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -68,7 +69,8 @@ def count_pairs(
     """
     store = Store.of(plan.workdir)
     _claim(store, {"version": FORMAT_VERSION, "partitions": plan.partitions,
-                   "inputs": len(inputs)}, "plan.json", ())
+                   "inputs": len(inputs), "digest": _inputs_digest(inputs, fingerprint)},
+           "plan.json", ())
     runner = make_runner(plan)
     try:
         shards = runner.map(write_shard, [
@@ -100,6 +102,16 @@ def _claim(store: Store, identity: dict[str, Any], name: str, stale: tuple[str, 
             store.delete(folder)
     store.makedirs()
     store.write_json(identity, name)
+
+
+def _inputs_digest(inputs: Sequence[Any], fingerprint: Callable[..., Any]) -> str:
+    """SHA-256 of the pickled inputs and the fingerprint function's name: a
+    working folder is reused only for the same inputs (inputs that name files
+    stand for their names, not their contents)."""
+    digest = hashlib.sha256(f"{fingerprint.__module__}.{fingerprint.__qualname__}".encode())
+    for item in inputs:
+        digest.update(hashlib.sha256(pickle.dumps(item, protocol=5)).digest())
+    return digest.hexdigest()
 
 
 def _digest(values: npt.NDArray[Any] | None) -> str:
