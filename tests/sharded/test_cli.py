@@ -90,3 +90,17 @@ def test_ray_address_wants_the_ray_engine(tmp_path: Path) -> None:
                                        "--ray-address", "127.0.0.1:6379"])
     assert result.exit_code == 2
     assert "--ray-address goes with --engine ray" in result.output + result.stderr
+
+
+def test_a_workdir_of_another_index_is_refused(tmp_path: Path) -> None:
+    planted_corpus(tmp_path / "corpus")
+    db = str(tmp_path / "index.db")
+    run("index", str(tmp_path / "corpus" / "new"), "--db", db, "-j", "1", "-q")
+    sharded = ["groups", "--db", db, "--engine", "local-sharded", "--workdir",
+               str(tmp_path / "run")]
+    first = run(*sharded)
+    assert run(*sharded) == first  # the same index: the finished run is reused
+    run("index", str(tmp_path / "corpus" / "archive"), "--db", db, "-j", "1", "-q")
+    result = CliRunner().invoke(main, sharded)
+    assert result.exit_code == 2
+    assert "holds another run" in result.output + result.stderr

@@ -100,6 +100,13 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
                     cap=9)
 
 
+def test_a_folder_of_other_inputs_is_refused(tmp_path: Path) -> None:
+    count_pairs(SHARDS[:2], synthetic_prints, ShardPlan(tmp_path, partitions=4, jobs=1), cap=9)
+    other = synthetic_shards(400, 200, seed=1)
+    with pytest.raises(ShardedRunError, match="another run"):
+        count_pairs(other, synthetic_prints, ShardPlan(tmp_path, partitions=4, jobs=1), cap=9)
+
+
 def test_bad_plans_and_ids_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InvalidConfig, match="partitions"):
         ShardPlan(tmp_path, partitions=0)

@@ -23,11 +23,11 @@ EngineName = Literal["auto", "in-memory", "local-sharded", "ray"]
 ENGINE_NAMES: tuple[str, ...] = ("auto", "in-memory", "local-sharded", "ray")
 
 #: Fingerprint rows (distinct hashes per document, summed) above which
-#: ``auto`` shards the count.  The in-memory table takes about 60 bytes a
-#: row at its peak (benchmarks/sharded.results.md), so 50 million rows are
-#: about 3 GB; the sharded engine's tasks stay within their budgets
-#: (docs/scale.md) whatever the rows.
-SHARDED_ROWS = 50_000_000
+#: ``auto`` shards the count.  The in-memory engine peaks at about 120 bytes
+#: a row (benchmarks/sharded.results.md: 1.2 GiB for 10 million rows), so
+#: 20 million rows are about 2.4 GB; the sharded engine's tasks stay within
+#: their budgets (docs/scale.md) whatever the rows.
+SHARDED_ROWS = 20_000_000
 
 
 @dataclass(frozen=True)

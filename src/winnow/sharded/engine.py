@@ -6,6 +6,7 @@ See :mod:`winnow.sharded` for the method and docs/scale.md for the bounds.
 from __future__ import annotations
 
 import hashlib
+import pickle
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -19,6 +20,7 @@ from winnow.sharded.merge import MergeTask, merge_bucket
 from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
 from winnow.sharded.plan import (
     FORMAT_VERSION,
+    ROW_GROUP,
     ShardPlan,
     Store,
     bucket_range,
@@ -67,13 +69,14 @@ def count_pairs(
     """
     store = Store.of(plan.workdir)
     _claim(store, {"version": FORMAT_VERSION, "partitions": plan.partitions,
-                   "inputs": len(inputs)}, "plan.json", ())
+                   "inputs": len(inputs), "digest": _inputs_digest(inputs, fingerprint)},
+           "plan.json", ())
     runner = make_runner(plan)
     try:
         shards = runner.map(write_shard, [
             ShardTask(store, i, item, fingerprint, plan.partitions, plan.row_budget)
             for i, item in enumerate(inputs)], "prints", progress)
-        distinct = _distinct_sizes(store, len(inputs), documents)
+        distinct = _distinct_sizes(store, shards, documents)
         n_docs = distinct.shape[0]
         base_set = np.unique(np.zeros(0, np.uint64) if base is None
                              else np.asarray(base, dtype=np.uint64))
@@ -101,31 +104,41 @@ def _claim(store: Store, identity: dict[str, Any], name: str, stale: tuple[str, 
     store.write_json(identity, name)
 
 
+def _inputs_digest(inputs: Sequence[Any], fingerprint: Callable[..., Any]) -> str:
+    """SHA-256 of the pickled inputs and the fingerprint function's name: a
+    working folder is reused only for the same inputs (inputs that name files
+    stand for their names, not their contents)."""
+    digest = hashlib.sha256(f"{fingerprint.__module__}.{fingerprint.__qualname__}".encode())
+    for item in inputs:
+        digest.update(hashlib.sha256(pickle.dumps(item, protocol=5)).digest())
+    return digest.hexdigest()
+
+
 def _digest(values: npt.NDArray[Any] | None) -> str:
     if values is None:
         return ""
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
 
 
-def _distinct_sizes(store: Store, n_inputs: int, documents: int | None) -> I64:
-    """Distinct fingerprints per document id, from every shard's document file."""
+def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None) -> I64:
+    """Distinct fingerprints per document id, from every shard's document file
+    (read one at a time: the driver holds 8 bytes per document here)."""
     filesystem, _ = store.fs()
-    tables = [pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
-                            filesystem=filesystem) for i in range(n_inputs)]
-    docs = np.concatenate([np.zeros(0, np.int64),
-                           *(t.column("doc").to_numpy() for t in tables)])
-    counts = np.concatenate([np.zeros(0, np.int64),
-                             *(t.column("distinct").to_numpy() for t in tables)])
-    if docs.shape[0] and int(docs.min()) < 0:
-        raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
-    n_docs = int(docs.max(initial=-1)) + 1 if documents is None else documents
-    if docs.shape[0] and int(docs.max()) >= n_docs:
-        raise ShardedRunError(f"document id {int(docs.max())} >= documents = {n_docs}")
-    if np.unique(docs).shape[0] != docs.shape[0]:
-        raise ShardedRunError("a document id was yielded twice: ids must be unique")
-    out = np.zeros(n_docs, dtype=np.int64)
-    out[docs] = counts
-    return out
+    largest = max((s.max_doc for s in shards), default=-1)
+    n_docs = largest + 1 if documents is None else documents
+    if largest >= n_docs:
+        raise ShardedRunError(f"document id {largest} >= documents = {n_docs}")
+    out = np.full(n_docs, -1, dtype=np.int64)
+    for i in range(len(shards)):
+        table = pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
+                              filesystem=filesystem)
+        docs = table.column("doc").to_numpy()
+        if docs.shape[0] and int(docs.min()) < 0:
+            raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
+        if (out[docs] >= 0).any() or np.unique(docs).shape[0] != docs.shape[0]:
+            raise ShardedRunError("a document id was yielded twice: ids must be unique")
+        out[docs] = table.column("distinct").to_numpy()
+    return np.maximum(out, 0)
 
 
 def _count(runner: Runner, store: Store, plan: ShardPlan, shards: list[ShardDone],
@@ -153,12 +166,13 @@ def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
     filesystem, _ = store.fs()
     sizes = np.zeros(n_docs, dtype=np.int64)
     weights = np.zeros(n_docs, dtype=np.float64)
-    for p in range(plan.partitions):
-        table = pq.read_table(store.path("kept", f"{task_name('pairs', p)}.parquet"),
-                              filesystem=filesystem)
-        docs = table.column("doc").to_numpy()
-        sizes[docs] += table.column("kept").to_numpy()
-        weights[docs] += table.column("weight").to_numpy()
+    for p in range(plan.partitions):  # a document once per window: read by blocks
+        path = store.path("kept", f"{task_name('pairs', p)}.parquet")
+        with filesystem.open_input_file(path) as source:
+            for batch in pq.ParquetFile(source).iter_batches(batch_size=ROW_GROUP):
+                docs = batch.column(0).to_numpy()
+                np.add.at(sizes, docs, batch.column(1).to_numpy())
+                np.add.at(weights, docs, batch.column(2).to_numpy())
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
              "distinct_hashes": sum(p.distinct for p in parts),

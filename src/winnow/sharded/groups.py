@@ -11,6 +11,7 @@ the self-join's.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -37,6 +38,7 @@ class PostingShard:
 
     store: Store
     name: str
+    digest: str  # of the rows: a reused working folder holds the same inputs
 
 
 def posting_prints(shard: PostingShard) -> Iterator[tuple[int, U64]]:
@@ -65,7 +67,9 @@ def write_inputs(index: FingerprintIndex, doc_ids: I32, plan: ShardPlan) -> list
         name = f"input/{task_name('prints', len(shards))}.parquet"
         pq.write_table(pa.table({"doc": d[:upto], "hash": h[:upto]}), store.path(name),
                        filesystem=filesystem)
-        shards.append(PostingShard(store, name))
+        digest = hashlib.sha256(d[:upto].tobytes())
+        digest.update(h[:upto].tobytes())
+        shards.append(PostingShard(store, name, digest.hexdigest()))
         docs[:], hashes[:] = [d[upto:]], [h[upto:]]
 
     for d, h in index.shared_postings(doc_ids):

@@ -17,11 +17,10 @@ from dataclasses import dataclass
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from winnow.sharded.pairs import PAIR_SCHEMA
-from winnow.sharded.plan import ROW_GROUP, Store, task_name
+from winnow.sharded.plan import ROW_GROUP, Store, scan, task_name
 
 COLUMNS = ("a", "b", "shared", "weight", "df_sum")
 
@@ -45,14 +44,10 @@ def merged_name(bucket: int) -> str:
 
 
 def _read(task: MergeTask, lo: int, hi: int, whole: bool) -> pa.Table:
-    filesystem, _ = task.store.fs()
-    dataset = ds.dataset([task.store.path(f) for f in task.files], format="parquet",
-                         filesystem=filesystem, schema=PAIR_SCHEMA)
-    if whole:
-        return dataset.to_table()
     a = pc.field("a")
-    return dataset.to_table(filter=(a >= pa.scalar(lo, pa.int64()))
-                            & (a < pa.scalar(hi, pa.int64())))
+    where = None if whole else ((a >= pa.scalar(lo, pa.int64()))
+                                & (a < pa.scalar(hi, pa.int64())))
+    return scan(task.store, task.files, PAIR_SCHEMA, where)
 
 
 def sum_pairs(table: pa.Table) -> pa.Table:
@@ -91,6 +86,7 @@ def merge_bucket(task: MergeTask) -> int:
             table = sum_pairs(_read(task, lo, hi, windows == 1))
             writer.write_table(table, row_group_size=ROW_GROUP)
             pairs += table.num_rows
+            del table  # before the next window is read
     filesystem.move(temporary, target)
     store.write_json({"pairs": pairs}, *marker)
     return pairs

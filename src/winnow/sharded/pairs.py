@@ -24,12 +24,11 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
-import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from winnow.matching.counting import count_shared, distinct_postings, group_bounds
 from winnow.matching.table import in_sorted
-from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, task_name
+from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, scan, task_name
 from winnow.tables import SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
@@ -37,6 +36,8 @@ I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
+PRINT_SCHEMA = pa.schema([("hash", pa.uint64()), ("doc", pa.int64())])
+KEPT_SCHEMA = pa.schema([("doc", pa.int64()), ("kept", pa.int64()), ("weight", pa.float64())])
 PAIR_SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("shared", pa.int64()),
                          ("weight", pa.float64()), ("df_sum", pa.float64())])
 
@@ -72,9 +73,6 @@ class PartitionDone:
 def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
     """The ``(hash, doc)`` rows of ``files`` in window ``window`` of ``windows``
     equal ranges of the 64-bit hash space."""
-    filesystem, _ = store.fs()
-    dataset = ds.dataset([store.path(f) for f in files], format="parquet",
-                         filesystem=filesystem)
     expression = None
     if windows > 1:
         lo = window * (1 << 64) // windows
@@ -83,7 +81,7 @@ def read_window(store: Store, files: list[str], window: int, windows: int) -> tu
         expression = field >= pa.scalar(lo, pa.uint64())
         if window < windows - 1:
             expression = expression & (field < pa.scalar(hi, pa.uint64()))
-    table = dataset.to_table(filter=expression)
+    table = scan(store, files, PRINT_SCHEMA, expression)
     hashes = table.column("hash").to_numpy().astype(np.uint64, copy=False)
     docs = table.column("doc").to_numpy().astype(np.int64, copy=False)
     return hashes, docs
@@ -170,30 +168,22 @@ def count_partition(task: PartitionTask) -> PartitionDone:
         return PartitionDone({int(q): f for q, f in value["files"].items()},
                              {int(q): r for q, r in value["rows"].items()}, value["capped"],
                              value["distinct"])
-    kept = np.zeros(task.n_docs, dtype=np.int64)
-    weight = np.zeros(task.n_docs, dtype=np.float64)
     capped: list[U64] = []
     distinct = 0
     writers = _Writers(task)
+    store.makedirs("kept")
+    kept = pq.ParquetWriter(store.path("kept", f"{name}.parquet"), KEPT_SCHEMA,
+                            filesystem=store.fs()[0])
     windows = max(1, -(-task.rows // task.window_rows))
     try:
         for window in range(windows if task.files else 0):
-            hashes, docs = distinct_postings(*read_window(store, task.files, window, windows))
-            starts, sizes = group_bounds(hashes)
-            distinct += starts.shape[0]
-            capped.append(hashes[starts[sizes > task.cap]])
-            row_df = np.repeat(sizes, sizes)
-            keep = row_df <= task.cap
-            hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
-            idf = idf_weights(row_df, task.n_docs)
-            kept += np.bincount(docs, minlength=task.n_docs)
-            weight += np.bincount(docs, weights=idf, minlength=task.n_docs)
-            share = (row_df >= 2) & ~in_sorted(hashes, task.base)
-            for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
-                writers.write(counts)
+            distinct += _count_window(task, window, windows, kept, capped, writers)
     finally:
         writers.close()
-    _write_kept(task, kept, weight, np.concatenate([np.zeros(0, np.uint64), *capped]))
+        kept.close()
+    pq.write_table(pa.table({"hash": pa.array(np.sort(np.concatenate(
+        [np.zeros(0, np.uint64), *capped])), pa.uint64())}),
+                   store.path("kept", f"{name}-capped.parquet"), filesystem=store.fs()[0])
     done = PartitionDone(writers.files, writers.rows, int(sum(c.shape[0] for c in capped)),
                          distinct)
     store.write_json({"files": {str(q): f for q, f in done.files.items()},
@@ -202,16 +192,25 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     return done
 
 
-def _write_kept(task: PartitionTask, kept: I64, weight: F64, capped: U64) -> None:
-    """Per document with kept rows here: their count and weight; the capped hashes."""
-    store = task.store
-    store.makedirs("kept")
-    docs = np.flatnonzero(kept)
-    filesystem = store.fs()[0]
-    name = task_name("pairs", task.partition)
-    pq.write_table(pa.table({"doc": pa.array(docs.astype(np.int64)),
-                             "kept": pa.array(kept[docs]),
-                             "weight": pa.array(weight[docs])}),
-                   store.path("kept", f"{name}.parquet"), filesystem=filesystem)
-    pq.write_table(pa.table({"hash": pa.array(np.sort(capped), pa.uint64())}),
-                   store.path("kept", f"{name}-capped.parquet"), filesystem=filesystem)
+def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.ParquetWriter,
+                  capped: list[U64], writers: _Writers) -> int:
+    """Count one window: its documents' kept fingerprints and their weight to
+    ``kept`` (one row per document of the window: no array here is as long as
+    the corpus), its capped hashes to ``capped``, its pairs to the writers;
+    returns its distinct hashes.  Its arrays are freed on return, before the
+    next window is read."""
+    hashes, docs = distinct_postings(*read_window(task.store, task.files, window, windows))
+    starts, sizes = group_bounds(hashes)
+    capped.append(hashes[starts[sizes > task.cap]])
+    row_df = np.repeat(sizes, sizes)
+    keep = row_df <= task.cap
+    hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
+    idf = idf_weights(row_df, task.n_docs)
+    ids, local = np.unique(docs, return_inverse=True)
+    kept.write_table(pa.table({"doc": ids.astype(np.int64),
+                               "kept": np.bincount(local).astype(np.int64),
+                               "weight": np.bincount(local, weights=idf)}, schema=KEPT_SCHEMA))
+    share = (row_df >= 2) & ~in_sorted(hashes, task.base)
+    for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
+        writers.write(counts)
+    return int(starts.shape[0])

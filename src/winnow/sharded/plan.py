@@ -28,6 +28,8 @@ from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.dataset as ds
 import pyarrow.fs as pafs
 
 from winnow.errors import InvalidConfig
@@ -59,8 +61,9 @@ PAIR_SLICE = 1 << 22
 #: bucket): 40 bytes each, sorted with as much again (about 300 MB).
 MERGE_ROWS = 1 << 22
 
-#: Rows per Parquet row group: the unit a window or a reader skips or reads.
-ROW_GROUP = 1 << 16
+#: Rows per Parquet row group: the unit a window skips or reads (a window
+#: reads at most two row groups per file beyond its own rows).
+ROW_GROUP = 1 << 15
 
 
 @dataclass(frozen=True)
@@ -181,3 +184,17 @@ def task_name(stage: str, index: int) -> str:
     letter = {"prints": "s", "pairs": "p", "merge": "q"}[stage]
     width = 6 if stage == "prints" else 4
     return f"{letter}{index:0{width}d}"
+
+
+def scan(store: Store, files: list[str], schema: pa.Schema,
+         where: ds.Expression | None) -> pa.Table:
+    """The rows of ``files`` matching ``where``, read a row group at a time
+    (row groups whose statistics exclude ``where`` are skipped), on this
+    task's thread: memory is the matching rows plus a few row groups,
+    whatever the number of files."""
+    filesystem, _ = store.fs()
+    dataset = ds.dataset([store.path(f) for f in files], format="parquet",
+                         filesystem=filesystem, schema=schema)
+    scanner = dataset.scanner(filter=where, batch_size=ROW_GROUP, batch_readahead=1,
+                              fragment_readahead=1, use_threads=False)
+    return pa.Table.from_batches(list(scanner.to_batches()), schema=schema)

@@ -47,15 +47,16 @@ class ShardDone:
     files: dict[int, list[str]]
     rows: list[int]
     docs: int
+    max_doc: int
 
     def as_json(self) -> dict[str, object]:
         return {"files": {str(p): f for p, f in self.files.items()}, "rows": self.rows,
-                "docs": self.docs}
+                "docs": self.docs, "max_doc": self.max_doc}
 
     @staticmethod
     def from_json(value: dict[str, Any]) -> ShardDone:
         return ShardDone({int(p): list(f) for p, f in value["files"].items()},
-                         list(value["rows"]), int(value["docs"]))
+                         list(value["rows"]), int(value["docs"]), int(value["max_doc"]))
 
 
 class _Buffer:
@@ -125,6 +126,6 @@ def write_shard(task: ShardTask[Any]) -> ShardDone:
                              "distinct": pa.array(counts, pa.int64())}),
                    store.path("docs", f"{task_name('prints', task.index)}.parquet"),
                    filesystem=store.fs()[0])
-    done = ShardDone(buffer.files, buffer.partition_rows, len(docs))
+    done = ShardDone(buffer.files, buffer.partition_rows, len(docs), max(docs, default=-1))
     store.write_json(done.as_json(), *marker)
     return done
