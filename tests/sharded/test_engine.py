@@ -146,3 +146,16 @@ def test_a_killed_run_resumes_to_the_same_output(tmp_path: Path) -> None:
             np.testing.assert_array_equal(getattr(x, column), getattr(y, column))
     np.testing.assert_array_equal(resumed.sizes, fresh.sizes)
     assert resumed.stats == fresh.stats
+
+
+def test_choosing_an_engine_loads_no_pyarrow() -> None:
+    """compare and groups import the engine choice on every run; pyarrow (0.3 s
+    to import) is loaded only when a sharded run starts."""
+    import subprocess
+    import sys
+
+    code = ("import sys, winnow.cli.compare, winnow.cli.groups, winnow.cli.dedup\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'pyarrow'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"

@@ -21,9 +21,27 @@ Each task's memory is bounded by the plan's budgets, not by the corpus
 (docs/scale.md states the bound and its measurement).
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from winnow.errors import ShardedRunError
-from winnow.sharded.engine import count_pairs
-from winnow.sharded.plan import ENGINES, ShardPlan
-from winnow.sharded.result import PairBlock, PairSums
+
+if TYPE_CHECKING:
+    from winnow.sharded.engine import count_pairs
+    from winnow.sharded.plan import ENGINES, ShardPlan
+    from winnow.sharded.result import PairBlock, PairSums
 
 __all__ = ["ENGINES", "PairBlock", "PairSums", "ShardPlan", "ShardedRunError", "count_pairs"]
+
+#: Exports imported on first use, so that choosing an engine (``--engine``,
+#: ``winnow.sharded.choice``) loads neither pyarrow nor the stages.
+_LAZY = {"count_pairs": "engine", "ENGINES": "plan", "ShardPlan": "plan",
+         "PairBlock": "result", "PairSums": "result"}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'winnow.sharded' has no attribute {name!r}")
+    return getattr(importlib.import_module(f"winnow.sharded.{_LAZY[name]}"), name)

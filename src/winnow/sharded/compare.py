@@ -22,7 +22,6 @@ from winnow.matching.batch import Batch
 from winnow.matching.table import FingerprintTable, in_sorted
 from winnow.parallel import Progress
 from winnow.sharded.choice import EngineChoice
-from winnow.sharded.engine import count_pairs
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -76,6 +75,8 @@ def sharded_table(batch: Batch, cap: int, choice: EngineChoice,
             shards[-1].owners.append(owner)
             shards[-1].hashes.append(hashes)
         archive = np.array([s.role == "archive" for s in batch.subs], dtype=bool)
+        from winnow.sharded.engine import count_pairs
+
         sums = count_pairs(shards, owner_prints, plan, cap=cap, base=batch.base,
                            archive=archive, documents=len(batch.subs), progress=progress)
         excluded = sums.excluded()

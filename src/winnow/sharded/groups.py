@@ -17,13 +17,10 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from winnow.index.store import FingerprintIndex
 from winnow.parallel import Progress
 from winnow.sharded.choice import EngineChoice
-from winnow.sharded.engine import count_pairs
 from winnow.sharded.plan import ShardPlan, Store, task_name
 from winnow.tables import PairCounts, SharedCounts
 
@@ -42,6 +39,8 @@ class PostingShard:
 
 
 def posting_prints(shard: PostingShard) -> Iterator[tuple[int, U64]]:
+    import pyarrow.parquet as pq
+
     filesystem, _ = shard.store.fs()
     table = pq.read_table(shard.store.path(shard.name), filesystem=filesystem)
     docs = table.column("doc").to_numpy()
@@ -55,6 +54,9 @@ def posting_prints(shard: PostingShard) -> Iterator[tuple[int, U64]]:
 
 def write_inputs(index: FingerprintIndex, doc_ids: I32, plan: ShardPlan) -> list[PostingShard]:
     """The chosen files' shared rows as input shards of whole files."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     store = Store.of(plan.workdir)
     store.makedirs("input")
     filesystem, _ = store.fs()
@@ -114,6 +116,8 @@ class ShardedCounter:
             return SharedCounts(plain.a, plain.b, plain.shared, zeros, zeros)
         with self.choice.plan() as plan:
             shards = write_inputs(self.index, doc_ids, plan)
+            from winnow.sharded.engine import count_pairs
+
             sums = count_pairs(shards, posting_prints, plan, cap=max_df,
                                documents=len(doc_ids), progress=self.progress)
             counts = sums.shared_counts()

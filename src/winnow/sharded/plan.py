@@ -24,13 +24,15 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import numpy.typing as npt
-import pyarrow as pa
-import pyarrow.dataset as ds
-import pyarrow.fs as pafs
+
+if TYPE_CHECKING:  # imported where used: `--help` and the in-memory engine skip pyarrow
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+    import pyarrow.fs as pafs
 
 from winnow.errors import InvalidConfig
 
@@ -118,6 +120,8 @@ class Store:
 
     def fs(self) -> tuple[pafs.FileSystem, str]:
         """The file system and the folder's path on it."""
+        import pyarrow.fs as pafs
+
         if "://" not in self.uri:
             return pafs.LocalFileSystem(), self.uri
         filesystem, path = pafs.FileSystem.from_uri(self.uri)
@@ -131,6 +135,8 @@ class Store:
         filesystem.create_dir(self.path(*parts), recursive=True)
 
     def exists(self, *parts: str) -> bool:
+        import pyarrow.fs as pafs
+
         filesystem, _ = self.fs()
         info = filesystem.get_file_info(self.path(*parts))
         return bool(info.type != pafs.FileType.NotFound)
@@ -192,6 +198,9 @@ def scan(store: Store, files: list[str], schema: pa.Schema,
     (row groups whose statistics exclude ``where`` are skipped), on this
     task's thread: memory is the matching rows plus a few row groups,
     whatever the number of files."""
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
     filesystem, _ = store.fs()
     dataset = ds.dataset([store.path(f) for f in files], format="parquet",
                          filesystem=filesystem, schema=schema)
