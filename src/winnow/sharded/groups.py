@@ -100,27 +100,33 @@ class ShardedCounter:
         self.progress = progress
 
     def pair_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> PairCounts:
-        counts = self.shared_counts(owners, max_df, weighted=False)
+        doc_ids = np.asarray(owners, dtype=np.int32)
+        if not self._shards():
+            return self.index.pair_counts(doc_ids, max_df)
+        counts = self._count(doc_ids, max_df)
         return PairCounts(counts.a, counts.b, counts.shared)
 
-    def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int, *,
-                      weighted: bool = True) -> SharedCounts:
+    def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> SharedCounts:
         doc_ids = np.asarray(owners, dtype=np.int32)
+        if not self._shards():
+            return self.index.shared_counts(doc_ids, max_df)
+        return self._count(doc_ids, max_df)
+
+    def _shards(self) -> bool:
+        """Whether the ``choice`` sends this index's rows to the sharded engine."""
         rows = sum(row.n_distinct for row in self.index.documents()) if \
             self.choice.engine == "auto" else 0
-        if not self.choice.sharded(rows):
-            if weighted:
-                return self.index.shared_counts(doc_ids, max_df)
-            plain = self.index.pair_counts(doc_ids, max_df)
-            zeros = np.zeros(len(plain), dtype=np.float64)
-            return SharedCounts(plain.a, plain.b, plain.shared, zeros, zeros)
+        return self.choice.sharded(rows)
+
+    def _count(self, doc_ids: I32, max_df: int) -> SharedCounts:
+        """The sharded count of ``doc_ids``' pairs, in the index's document ids."""
+        from winnow.sharded.engine import count_pairs
+
         with self.choice.plan() as plan:
             shards = write_inputs(self.index, doc_ids, plan)
-            from winnow.sharded.engine import count_pairs
-
-            sums = count_pairs(shards, posting_prints, plan, cap=max_df,
-                               documents=len(doc_ids), progress=self.progress)
-            counts = sums.shared_counts()
+            counts = count_pairs(shards, posting_prints, plan, cap=max_df,
+                                 documents=len(doc_ids), progress=self.progress
+                                 ).shared_counts()
         ids = np.asarray(doc_ids, dtype=np.int64)
         return SharedCounts(ids[counts.a], ids[counts.b], counts.shared, counts.weight,
                             counts.df_sum)
