@@ -124,6 +124,62 @@ def init_worker(parent: int | None, memory: int, watch: int | None = None) -> No
             resource.setrlimit(resource.RLIMIT_DATA, (used + memory, used + memory))
 
 
+#: Arrow's allocator for winnow's processes, read by Arrow when it loads.
+ARROW_POOL_VARIABLE = "ARROW_DEFAULT_MEMORY_POOL"
+
+
+def prefer_system_allocator() -> None:
+    """Have Arrow, when it loads, allocate with the system allocator.
+
+    Arrow's default allocator (mimalloc) keeps the pages a task frees: a
+    stage-2 worker of the sharded engine grew by about 8 MiB with every
+    window it read, back down only when its task ended.  With the system
+    allocator and :func:`release_memory` between windows it stays flat, at
+    the same speed.  Called by the packages that load Arrow (``winnow.sharded``,
+    ``winnow.corpus``) before they do; a value the user set wins, and a process
+    that loaded Arrow before keeps its allocator.  Worker processes (forked,
+    or Ray's on this machine) inherit the setting.
+    """
+    os.environ.setdefault(ARROW_POOL_VARIABLE, "system")
+
+
+#: Allocations from this size up are mapped from the system, and unmapped
+#: when freed, in a process that called :func:`map_large_allocations`.
+MMAP_THRESHOLD = 256 << 10
+
+_M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+
+
+def map_large_allocations() -> None:
+    """Have the C allocator map every array of :data:`MMAP_THRESHOLD` or more
+    on its own, so that freeing it gives its memory back at once.
+
+    By default glibc raises that threshold, up to 32 MB, each time such a
+    block is freed; the arrays of a task's next steps then come from the
+    heap, which fragments and is given back only in part: a stage-2 worker
+    of the sharded engine that had counted 50 windows needed 30-40 MiB more
+    for its next window than one that had counted 5.  Setting the threshold
+    fixes it (glibc only; elsewhere nothing happens).  The cost is a page
+    fault per page of each new large array.
+    """
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+
+
+def release_memory() -> None:
+    """Give the memory this process has freed back to the system: Arrow's
+    pool's unused pages and the C allocator's free heap pages (glibc's
+    ``malloc_trim``).  Called between the windows of a task, with
+    :func:`map_large_allocations`, this keeps a worker at what one window
+    needs, whatever it counted before."""
+    if "pyarrow" in sys.modules:
+        sys.modules["pyarrow"].default_memory_pool().release_unused()
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None).malloc_trim(0)
+
+
 def _watch(pid: int) -> None:
     """End this worker and its fork server once process ``pid`` has exited."""
     try:

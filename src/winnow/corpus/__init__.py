@@ -14,6 +14,9 @@ from winnow.corpus.clusters import Clusters, Thresholds, cluster_pairs
 from winnow.corpus.dedup import DedupRun, DuplicateRow, find_duplicates, read_back
 from winnow.corpus.options import DedupSettings
 from winnow.corpus.readers import BadRecord, Fields, Record, Shard, plan_shards, read_shard
+from winnow.parallel import prefer_system_allocator
+
+prefer_system_allocator()  # the stages load Arrow when they run, after this
 
 __all__ = ["BadRecord", "Clusters", "DedupRun", "DedupSettings", "DuplicateRow", "Fields",
            "Record", "Shard", "Thresholds", "cluster_pairs", "find_duplicates",

@@ -27,6 +27,9 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from winnow.errors import ShardedRunError
+from winnow.parallel import prefer_system_allocator
+
+prefer_system_allocator()  # before any stage loads Arrow
 
 if TYPE_CHECKING:
     from winnow.sharded.engine import count_pairs

@@ -15,7 +15,7 @@ import numpy.typing as npt
 import pyarrow.parquet as pq
 
 from winnow.errors import ShardedRunError
-from winnow.parallel import Progress
+from winnow.parallel import Progress, map_large_allocations, release_memory
 from winnow.sharded.merge import MergeTask, merge_bucket
 from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
 from winnow.sharded.plan import (
@@ -30,6 +30,7 @@ from winnow.sharded.plan import (
 from winnow.sharded.prints import ShardDone, ShardTask, write_shard
 from winnow.sharded.result import PairSums
 from winnow.sharded.runners import Runner, make_runner
+from winnow.tables import idf_weights
 
 Item = TypeVar("Item")
 U64 = npt.NDArray[np.uint64]
@@ -65,8 +66,12 @@ def count_pairs(
     again with the same inputs reuses every finished task (the same output),
     and a run with another ``cap``, ``base`` or ``archive`` reuses stage 1.
     The pair sums are exact (no budget cuts them, unlike the in-memory
-    counting of a huge uncapped batch).
+    counting of a huge uncapped batch).  This process keeps 24 bytes per
+    document (the returned sizes and weights); its C allocator is set to
+    give large arrays back when freed (:func:`winnow.parallel.map_large_allocations`),
+    as the workers' are.
     """
+    map_large_allocations()
     store = Store.of(plan.workdir)
     _claim(store, {"version": FORMAT_VERSION, "partitions": plan.partitions,
                    "inputs": len(inputs), "digest": _inputs_digest(inputs, fingerprint)},
@@ -138,7 +143,8 @@ def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None
         if (out[docs] >= 0).any() or np.unique(docs).shape[0] != docs.shape[0]:
             raise ShardedRunError("a document id was yielded twice: ids must be unique")
         out[docs] = table.column("distinct").to_numpy()
-    return np.maximum(out, 0)
+    release_memory()  # what reading the files took
+    return np.maximum(out, 0, out=out)  # ids never yielded: no fingerprints
 
 
 def _count(runner: Runner, store: Store, plan: ShardPlan, shards: list[ShardDone],
@@ -163,18 +169,26 @@ def _merge(runner: Runner, store: Store, plan: ShardPlan, parts: list[PartitionD
 
 def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
             parts: list[PartitionDone], pairs: list[int]) -> PairSums:
+    """Each document's kept fingerprints (its distinct ones less its capped
+    ones) and their IDF weight: ``w1`` for each one in no other document,
+    plus the weights of its shared ones that stage 2 summed.  The weights
+    are multiples of 2^-24, so every sum and product here is exact; the
+    arrays are filled in place (the driver's memory is these three)."""
     filesystem, _ = store.fs()
-    sizes = np.zeros(n_docs, dtype=np.int64)
-    weights = np.zeros(n_docs, dtype=np.float64)
-    for p in range(plan.partitions):  # a document once per window: read by blocks
+    w1 = float(idf_weights(np.ones(1, np.int64), n_docs)[0])
+    sizes = distinct.copy()
+    weights = distinct.astype(np.float64)
+    weights *= w1  # as if every fingerprint were in no other document; corrected below
+    for p in range(plan.partitions):  # only documents sharing a hash: read by blocks
         path = store.path("kept", f"{task_name('pairs', p)}.parquet")
         with filesystem.open_input_file(path) as source:
             for batch in pq.ParquetFile(source).iter_batches(batch_size=ROW_GROUP):
-                docs = batch.column(0).to_numpy()
-                np.add.at(sizes, docs, batch.column(1).to_numpy())
-                np.add.at(weights, docs, batch.column(2).to_numpy())
+                docs, capped, shared, weight = (c.to_numpy() for c in batch.columns)
+                np.subtract.at(sizes, docs, capped)
+                np.add.at(weights, docs, weight - w1 * (shared + capped))
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
              "distinct_hashes": sum(p.distinct for p in parts),
              "pairs_sharing": sum(pairs)}
+    release_memory()  # what reading the files took
     return PairSums(store, plan.partitions, sizes, distinct, weights, stats)

@@ -19,8 +19,9 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
+from winnow.parallel import release_memory
 from winnow.sharded.pairs import PAIR_SCHEMA
-from winnow.sharded.plan import ROW_GROUP, Store, scan, task_name
+from winnow.sharded.plan import ROW_GROUP, Store, scan, stage_task, task_name
 
 COLUMNS = ("a", "b", "shared", "weight", "df_sum")
 
@@ -66,6 +67,7 @@ def sum_pairs(table: pa.Table) -> pa.Table:
     return pa.table(out, schema=PAIR_SCHEMA)
 
 
+@stage_task
 def merge_bucket(task: MergeTask) -> int:
     """Run stage 3 on one bucket (or read its marker); returns its pairs."""
     store = task.store
@@ -87,6 +89,7 @@ def merge_bucket(task: MergeTask) -> int:
             writer.write_table(table, row_group_size=ROW_GROUP)
             pairs += table.num_rows
             del table  # before the next window is read
+            release_memory()
     filesystem.move(temporary, target)
     store.write_json({"pairs": pairs}, *marker)
     return pairs

@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from winnow.matching.counting import count_shared, distinct_postings, group_bounds
 from winnow.matching.table import in_sorted
-from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, scan, task_name
+from winnow.parallel import release_memory
+from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, stage_task, task_name
 from winnow.tables import SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
@@ -36,8 +36,10 @@ I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
-PRINT_SCHEMA = pa.schema([("hash", pa.uint64()), ("doc", pa.int64())])
-KEPT_SCHEMA = pa.schema([("doc", pa.int64()), ("kept", pa.int64()), ("weight", pa.float64())])
+#: Per document of a window with rows of hashes in other documents: its
+#: ``capped`` rows, its ``shared`` kept rows and their IDF ``weight``.
+KEPT_SCHEMA = pa.schema([("doc", pa.int64()), ("capped", pa.int64()), ("shared", pa.int64()),
+                         ("weight", pa.float64())])
 PAIR_SCHEMA = pa.schema([("a", pa.int64()), ("b", pa.int64()), ("shared", pa.int64()),
                          ("weight", pa.float64()), ("df_sum", pa.float64())])
 
@@ -72,19 +74,49 @@ class PartitionDone:
 
 def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
     """The ``(hash, doc)`` rows of ``files`` in window ``window`` of ``windows``
-    equal ranges of the 64-bit hash space."""
-    expression = None
-    if windows > 1:
-        lo = window * (1 << 64) // windows
-        hi = (window + 1) * (1 << 64) // windows
-        field = pc.field("hash")
-        expression = field >= pa.scalar(lo, pa.uint64())
-        if window < windows - 1:
-            expression = expression & (field < pa.scalar(hi, pa.uint64()))
-    table = scan(store, files, PRINT_SCHEMA, expression)
-    hashes = table.column("hash").to_numpy().astype(np.uint64, copy=False)
-    docs = table.column("doc").to_numpy().astype(np.int64, copy=False)
-    return hashes, docs
+    equal ranges of the 64-bit hash space.
+
+    Each file is sorted by hash, so its rows in the window are one run of
+    its row groups whose statistics meet the range: only those are read,
+    one file at a time, and the run is cut out by binary search.  The rows
+    are copied into arrays sized by those row groups' row counts, of which
+    only the pages written become memory: the window costs its own rows
+    and one file's row groups, whatever the number of files.
+    """
+    lo = window * (1 << 64) // windows
+    hi = (window + 1) * (1 << 64) // windows  # exclusive; 2^64 for the last
+    filesystem, _ = store.fs()
+    chosen: list[tuple[str, list[int]]] = []
+    bound = 0
+    for name in files:
+        meta = pq.read_metadata(store.path(name), filesystem=filesystem)
+        groups = [g for g in range(meta.num_row_groups)
+                  if _meets(meta.row_group(g).column(0).statistics, lo, hi)]
+        bound += sum(meta.row_group(g).num_rows for g in groups)
+        if groups:
+            chosen.append((name, groups))
+    hashes = np.empty(bound, dtype=np.uint64)
+    docs = np.empty(bound, dtype=np.int64)
+    n = 0
+    for name, groups in chosen:
+        with pq.ParquetFile(store.path(name), filesystem=filesystem) as source:
+            table = source.read_row_groups(groups, columns=["hash", "doc"], use_threads=False)
+        h = table.column("hash").to_numpy()
+        first = int(np.searchsorted(h, np.uint64(lo)))
+        last = h.shape[0] if hi >> 64 else int(np.searchsorted(h, np.uint64(hi)))
+        hashes[n:n + last - first] = h[first:last]
+        docs[n:n + last - first] = table.column("doc").to_numpy()[first:last]
+        n += last - first
+        del table, h
+    return hashes[:n], docs[:n]
+
+
+def _meets(statistics: pq.Statistics | None, lo: int, hi: int) -> bool:
+    """Whether a row group whose hash ``statistics`` are these may hold a hash
+    in ``[lo, hi)`` (a group without statistics may)."""
+    if statistics is None or not statistics.has_min_max:
+        return True
+    return bool(statistics.max >= lo and statistics.min < hi)
 
 
 def pair_slices(sizes: I64, budget: int) -> Iterator[tuple[int, int]]:
@@ -158,6 +190,7 @@ class _Writers:
             writer.close()
 
 
+@stage_task
 def count_partition(task: PartitionTask) -> PartitionDone:
     """Run stage 2 on one partition (or read its marker if already done)."""
     store = task.store
@@ -178,6 +211,7 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     try:
         for window in range(windows if task.files else 0):
             distinct += _count_window(task, window, windows, kept, capped, writers)
+            release_memory()  # the next window starts from one window's memory
     finally:
         writers.close()
         kept.close()
@@ -194,23 +228,40 @@ def count_partition(task: PartitionTask) -> PartitionDone:
 
 def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.ParquetWriter,
                   capped: list[U64], writers: _Writers) -> int:
-    """Count one window: its documents' kept fingerprints and their weight to
-    ``kept`` (one row per document of the window: no array here is as long as
-    the corpus), its capped hashes to ``capped``, its pairs to the writers;
-    returns its distinct hashes.  Its arrays are freed on return, before the
-    next window is read."""
-    hashes, docs = distinct_postings(*read_window(task.store, task.files, window, windows))
+    """Count one window; returns its distinct hashes.
+
+    Only the rows of hashes in two documents or more go further than the
+    first sort: they are the window's capped hashes (to ``capped``), its
+    pairs (to the writers) and, per document that has any, its capped rows
+    and the count and IDF weight of its kept shared rows (to ``kept``).  A
+    document's other kept rows are its hashes in no other document, whose
+    weight is the same constant (``df = 1``): the driver derives them from
+    the document's distinct count (:func:`winnow.sharded.engine.count_pairs`),
+    so no array here is as long as the corpus, or as the window's documents.
+    The window's arrays are freed on return, before the next one is read.
+    """
+    hashes, docs = read_window(task.store, task.files, window, windows)
+    ordered = np.sort(hashes)
+    same = ordered[1:] == ordered[:-1]
+    distinct = int(ordered.shape[0] - np.count_nonzero(same))
+    repeated = np.unique(ordered[1:][same])  # the hashes of more than one row
+    del ordered, same
+    multi = in_sorted(hashes, repeated)
+    hashes, docs = distinct_postings(hashes[multi], docs[multi])
     starts, sizes = group_bounds(hashes)
     capped.append(hashes[starts[sizes > task.cap]])
     row_df = np.repeat(sizes, sizes)
-    keep = row_df <= task.cap
-    hashes, docs, row_df = hashes[keep], docs[keep], row_df[keep]
+    is_capped = row_df > task.cap
+    shared = (row_df >= 2) & ~is_capped  # kept rows of hashes in other documents
     idf = idf_weights(row_df, task.n_docs)
     ids, local = np.unique(docs, return_inverse=True)
-    kept.write_table(pa.table({"doc": ids.astype(np.int64),
-                               "kept": np.bincount(local).astype(np.int64),
-                               "weight": np.bincount(local, weights=idf)}, schema=KEPT_SCHEMA))
-    share = (row_df >= 2) & ~in_sorted(hashes, task.base)
+    kept.write_table(pa.table({
+        "doc": ids.astype(np.int64),
+        "capped": np.bincount(local, weights=is_capped, minlength=ids.shape[0]).astype(np.int64),
+        "shared": np.bincount(local, weights=shared, minlength=ids.shape[0]).astype(np.int64),
+        "weight": np.bincount(local, weights=np.where(shared, idf, 0.0), minlength=ids.shape[0]),
+    }, schema=KEPT_SCHEMA))
+    share = shared & ~in_sorted(hashes, task.base)
     for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
         writers.write(counts)
-    return int(starts.shape[0])
+    return distinct

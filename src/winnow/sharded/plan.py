@@ -12,19 +12,23 @@ run any task, and a task that is run again rewrites the same files::
     docs/sSSSSSS.parquet       stage 1: (doc, distinct) of input shard S
     pairs/qNNNN/pMMMM.parquet  stage 2: partial (a, b, shared, weight, df_sum)
                                of hash partition M whose ``a`` is in bucket N
-    kept/pMMMM.parquet         stage 2: per document, kept fingerprints and
-                               their weight in partition M; capped hashes
+    kept/pMMMM.parquet         stage 2: per document sharing a hash of
+                               partition M, its capped rows, its kept shared
+                               rows and their weight; pMMMM-capped: the
+                               capped hashes
     merged/qNNNN.parquet       stage 3: the exact pair sums of bucket N, by (a, b)
     done/<stage>/<task>.json   written last by each task: what it wrote
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -35,6 +39,10 @@ if TYPE_CHECKING:  # imported where used: `--help` and the in-memory engine skip
     import pyarrow.fs as pafs
 
 from winnow.errors import InvalidConfig
+from winnow.parallel import map_large_allocations, release_memory
+
+T = TypeVar("T")
+R = TypeVar("R")
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -43,7 +51,7 @@ Engine = Literal["local-sharded", "ray"]
 ENGINES: tuple[str, ...] = ("local-sharded", "ray")
 
 #: Format of the working folder; a run refuses a folder of another version.
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 
 #: Rows of (hash, doc) a stage-1 task buffers before it writes them out
 #: (16 bytes each, sorted with about as much again: about 100 MB).
@@ -207,3 +215,20 @@ def scan(store: Store, files: list[str], schema: pa.Schema,
     scanner = dataset.scanner(filter=where, batch_size=ROW_GROUP, batch_readahead=1,
                               fragment_readahead=1, use_threads=False)
     return pa.Table.from_batches(list(scanner.to_batches()), schema=schema)
+
+
+
+
+def stage_task(func: Callable[[T], R]) -> Callable[[T], R]:
+    """A stage's task function, run so that the memory it frees goes back to
+    the system (:func:`winnow.parallel.map_large_allocations`, and
+    :func:`~winnow.parallel.release_memory` when it ends): a worker starts
+    each task from its own size, not from the largest task it ran before."""
+    @functools.wraps(func)
+    def run(task: T) -> R:
+        map_large_allocations()
+        try:
+            return func(task)
+        finally:
+            release_memory()
+    return run
