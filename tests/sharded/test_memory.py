@@ -13,10 +13,13 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from winnow.corpus import DedupSettings
+from winnow.errors import InvalidConfig
 from winnow.parallel import map_large_allocations, release_memory
 from winnow.sharded import ShardPlan, count_pairs, prints
+from winnow.sharded.choice import EngineChoice
 from winnow.sharded.pairs import read_window
-from winnow.sharded.plan import Store
+from winnow.sharded.plan import MAX_PARTITIONS, PARTITION_ROWS, Store, partitions_for
 from winnow.sharded.prints import ShardTask, write_shard
 from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
 
@@ -98,6 +101,8 @@ def test_freed_arrays_go_back_to_the_system() -> None:
     and release_memory keeps it there; a worker's size is what it holds."""
     code = """
 import numpy as np
+from winnow.corpus import DedupSettings
+from winnow.errors import InvalidConfig
 from winnow.parallel import map_large_allocations, release_memory
 
 def rss():
@@ -127,3 +132,23 @@ def test_release_functions_are_harmless_here() -> None:
     map_large_allocations()
     release_memory()
     assert np.ones(1 << 20).sum() == 1 << 20
+
+
+def test_partitions_follow_the_rows() -> None:
+    """Without --partitions, a partition gets about PARTITION_ROWS rows, so a
+    stage-2 task holds as much for 100,000 records as for 10 million."""
+    assert partitions_for(0) == 1
+    assert partitions_for(PARTITION_ROWS) == 1
+    assert partitions_for(3 * PARTITION_ROWS + 1) == 4
+    assert partitions_for(10**15) == MAX_PARTITIONS
+    with EngineChoice("local-sharded").plan(5 * PARTITION_ROWS) as plan:
+        assert plan.partitions == 5
+    with EngineChoice("local-sharded", partitions=7).plan(5 * PARTITION_ROWS) as plan:
+        assert plan.partitions == 7  # the user's number wins
+
+
+def test_dedup_settings_take_automatic_partitions() -> None:
+    assert DedupSettings().partitions is None
+    assert DedupSettings(partitions=3).partitions == 3
+    with pytest.raises(InvalidConfig, match="partitions"):
+        DedupSettings(partitions=0)

@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 import click
 
 from winnow.sharded.choice import ENGINE_NAMES, SHARDED_ROWS, EngineChoice, EngineName
+from winnow.sharded.plan import MAX_PARTITIONS, PARTITION_ROWS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -29,8 +30,10 @@ def sharding_options(func: F) -> F:
                      default=None,
                      help="Working folder of a sharded run (shared storage for Ray; kept, so "
                           "an interrupted run resumes). Default: a temporary folder."),
-        click.option("--partitions", type=click.IntRange(1, 4096), default=64,
-                     show_default=True, help="Hash partitions of a sharded run."),
+        click.option("--partitions", type=click.IntRange(1, MAX_PARTITIONS), default=None,
+                     help="Hash partitions of a sharded run (default: one per "
+                          f"{PARTITION_ROWS:,} fingerprint rows, so each task holds about "
+                          "as much whatever the input)."),
         click.option("--ray-address", default=None, metavar="ADDR",
                      help="Ray cluster to run on (with --engine ray; default: a new local "
                           "one)."),

@@ -109,7 +109,8 @@ def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
 
     workdir = settings.workdir or stack.enter_context(
         tempfile.TemporaryDirectory(prefix="winnow-dedup-"))
-    return count_sharded(jobs, records, settings, engine, workdir, progress)
+    rows = estimated_rows([job.shard for job in jobs], settings.config)
+    return count_sharded(jobs, records, settings, engine, workdir, progress, rows)
 
 
 def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,

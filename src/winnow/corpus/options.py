@@ -52,7 +52,7 @@ class DedupSettings:
     max_occurrences: int = DEFAULT_MAX_OCCURRENCES
     engine: EngineName = "auto"
     workdir: str | None = None
-    partitions: int = 64
+    partitions: int | None = None
     ray_address: str | None = None
     jobs: int = 0
 
@@ -65,6 +65,8 @@ class DedupSettings:
         for name, low in (("min_fingerprints", 1), ("max_occurrences", 2),
                           ("partitions", 1), ("jobs", 0)):
             value = getattr(self, name)
+            if name == "partitions" and value is None:
+                continue  # chosen from the input's size
             if not isinstance(value, int) or value < low:
                 problems.append(f"{name} must be an integer >= {low}, got {value!r}")
         if self.engine not in ENGINE_NAMES:

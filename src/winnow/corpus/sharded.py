@@ -17,14 +17,17 @@ from winnow.parallel import Progress
 
 
 def count_sharded(jobs: Sequence[ShardJob], records: int, settings: DedupSettings,
-                  engine: str, workdir: str, progress: Progress | None) -> PairSource:
+                  engine: str, workdir: str, progress: Progress | None,
+                  rows: int) -> PairSource:
     """The pair sums of ``jobs`` from the sharded engine (``local-sharded`` or
-    ``ray``), its shards in ``workdir`` (which must outlive the result).
-    ``progress`` follows the stages: ``records`` fingerprinted, then the
-    engine's ``pairs`` and ``merge`` tasks."""
+    ``ray``), its shards in ``workdir`` (which must outlive the result), in
+    ``settings.partitions`` hash partitions or as many as about ``rows``
+    fingerprint rows need.  ``progress`` follows the stages: ``records``
+    fingerprinted, then the engine's ``pairs`` and ``merge`` tasks."""
     from winnow.sharded import ShardPlan, count_pairs
+    from winnow.sharded.plan import partitions_for
 
-    plan = ShardPlan(workdir, partitions=settings.partitions,
+    plan = ShardPlan(workdir, partitions=settings.partitions or partitions_for(rows),
                      engine=engine,  # type: ignore[arg-type]  # checked by DedupSettings
                      ray_address=settings.ray_address, jobs=settings.jobs or None)
     result: PairSource = count_pairs(jobs, fingerprint_shard, plan,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from winnow.errors import InvalidConfig
-from winnow.sharded.plan import ShardPlan
+from winnow.sharded.plan import ShardPlan, partitions_for
 
 EngineName = Literal["auto", "in-memory", "local-sharded", "ray"]
 ENGINE_NAMES: tuple[str, ...] = ("auto", "in-memory", "local-sharded", "ray")
@@ -33,12 +33,13 @@ SHARDED_ROWS = 20_000_000
 @dataclass(frozen=True)
 class EngineChoice:
     """An engine by name, with the sharded engines' settings: ``workdir``
-    (``None``: a temporary folder, removed afterwards), ``partitions``,
+    (``None``: a temporary folder, removed afterwards), ``partitions``
+    (``None``: chosen from the rows, :func:`~winnow.sharded.plan.partitions_for`),
     ``ray_address`` and ``jobs`` (see :class:`ShardPlan`)."""
 
     engine: EngineName = "auto"
     workdir: Path | str | None = None
-    partitions: int = 64
+    partitions: int | None = None
     ray_address: str | None = None
     jobs: int | None = None
 
@@ -56,15 +57,17 @@ class EngineChoice:
         return self.engine != "in-memory"
 
     @contextmanager
-    def plan(self) -> Iterator[ShardPlan]:
-        """The plan of a sharded run, in ``workdir`` or a temporary folder."""
+    def plan(self, rows: int) -> Iterator[ShardPlan]:
+        """The plan of a sharded run of about ``rows`` fingerprint rows, in
+        ``workdir`` or a temporary folder."""
         engine: Literal["local-sharded", "ray"] = "ray" if self.engine == "ray" \
             else "local-sharded"
         temporary = None
         if self.workdir is None:
             temporary = tempfile.mkdtemp(prefix="winnow-sharded-")
         try:
-            yield ShardPlan(self.workdir or temporary or "", partitions=self.partitions,
+            yield ShardPlan(self.workdir or temporary or "",
+                            partitions=self.partitions or partitions_for(rows),
                             engine=engine, ray_address=self.ray_address, jobs=self.jobs)
         finally:
             if temporary is not None:

@@ -68,7 +68,7 @@ def sharded_table(batch: Batch, cap: int, choice: EngineChoice,
     """The batch's :class:`FingerprintTable`, counted by the sharded engine."""
     sets = _owner_sets(batch)
     shards: list[OwnerShard] = []
-    with choice.plan() as plan:
+    with choice.plan(sum(s.shape[0] for s in sets)) as plan:
         for owner, hashes in enumerate(sets):
             if not shards or sum(h.shape[0] for h in shards[-1].hashes) >= plan.row_budget:
                 shards.append(OwnerShard([], []))

@@ -114,15 +114,16 @@ class ShardedCounter:
 
     def _shards(self) -> bool:
         """Whether the ``choice`` sends this index's rows to the sharded engine."""
-        rows = sum(row.n_distinct for row in self.index.documents()) if \
-            self.choice.engine == "auto" else 0
-        return self.choice.sharded(rows)
+        return self.choice.sharded(self._rows())
+
+    def _rows(self) -> int:
+        return sum(row.n_distinct for row in self.index.documents())
 
     def _count(self, doc_ids: I32, max_df: int) -> SharedCounts:
         """The sharded count of ``doc_ids``' pairs, in the index's document ids."""
         from winnow.sharded.engine import count_pairs
 
-        with self.choice.plan() as plan:
+        with self.choice.plan(self._rows()) as plan:
             shards = write_inputs(self.index, doc_ids, plan)
             counts = count_pairs(shards, posting_prints, plan, cap=max_df,
                                  documents=len(doc_ids), progress=self.progress

@@ -153,19 +153,36 @@ def count_rows(hashes: U64, docs: I64, weights: F64, archive: Bools | None,
 
 
 class _Writers:
-    """One Parquet writer per pair bucket this partition sends pairs to."""
+    """One Parquet writer per pair bucket this partition sends pairs to; the
+    slices' pairs wait until :data:`~winnow.sharded.plan.PAIR_SLICE` of them
+    (or the window's end) and go out together, so a window of many small
+    slices still writes few row groups."""
 
     def __init__(self, task: PartitionTask) -> None:
         self.task = task
         self.open: dict[int, pq.ParquetWriter] = {}
         self.files: dict[int, str] = {}
         self.rows: dict[int, int] = {}
+        self.waiting: list[SharedCounts] = []
+        self.waiting_rows = 0
 
     def write(self, counts: SharedCounts) -> None:
-        order = np.lexsort((counts.b, counts.a))
-        first = counts.a[order]
-        columns = [first, *(c[order] for c in (counts.b, counts.shared, counts.weight,
-                                               counts.df_sum))]
+        self.waiting.append(counts)
+        self.waiting_rows += counts.a.shape[0]
+        if self.waiting_rows >= PAIR_SLICE:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the waiting pairs to their buckets' files, sorted by ``(a, b)``."""
+        if not self.waiting_rows:
+            self.waiting = []
+            return
+        a, b, shared, weight, df_sum = (np.concatenate([getattr(c, name) for c in self.waiting])
+                                        for name in ("a", "b", "shared", "weight", "df_sum"))
+        self.waiting, self.waiting_rows = [], 0
+        order = np.lexsort((b, a))
+        first = a[order]
+        columns = [first, *(c[order] for c in (b, shared, weight, df_sum))]
         bucket = bucket_of(first, self.task.n_docs, self.task.buckets)
         bounds = np.searchsorted(bucket, np.arange(self.task.buckets + 1))
         for q in np.flatnonzero(np.diff(bounds)).tolist():
@@ -264,4 +281,5 @@ def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.Parqu
     share = shared & ~in_sorted(hashes, task.base)
     for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
         writers.write(counts)
+    writers.flush()
     return distinct

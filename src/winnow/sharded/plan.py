@@ -54,8 +54,10 @@ ENGINES: tuple[str, ...] = ("local-sharded", "ray")
 FORMAT_VERSION = 2
 
 #: Rows of (hash, doc) a stage-1 task buffers before it writes them out
-#: (16 bytes each, sorted with about as much again: about 100 MB).
-ROW_BUDGET = 1 << 22
+#: (64 bytes each at the sort: 32 MiB).  Below the rows of one input shard of
+#: ``dedup`` (16 MB of text, about a million rows), so a stage-1 task's
+#: memory does not depend on how the inputs happen to be cut.
+ROW_BUDGET = 1 << 19
 
 #: Rows a stage-2 task reads at once from its partition (a window of the
 #: hash range): its arrays are about 60 bytes a row (about 250 MB).
@@ -63,13 +65,26 @@ WINDOW_ROWS = 1 << 22
 
 #: Pairs generated (``Σ C(df, 2)`` over the hashes counted together) per call
 #: of :func:`winnow.matching.counting.count_shared`; a window beyond is counted
-#: in several slices of whole hash groups.  Below the counting module's own
-#: budget, so every pair is counted exactly (see :mod:`winnow.sharded.pairs`).
-PAIR_SLICE = 1 << 22
+#: in several slices of whole hash groups, and its partial pairs are written
+#: out every this many rows.  Far below the counting module's own budget, so
+#: every pair is counted exactly (see :mod:`winnow.sharded.pairs`), and small
+#: enough that a window's pairs (which grow with the documents per hash, so
+#: with the corpus, up to ``C(cap, 2)`` per hash) cost little: 40 bytes a pair,
+#: 10 MiB a slice.
+PAIR_SLICE = 1 << 16
 
 #: Partial pair rows a stage-3 task sums at once (an ``a`` range of its
-#: bucket): 40 bytes each, sorted with as much again (about 300 MB).
-MERGE_ROWS = 1 << 22
+#: bucket): 40 bytes each, sorted with as much again (about 120 MB).
+MERGE_ROWS = 1 << 17
+
+#: Fingerprint rows per hash partition when the number of partitions is
+#: chosen from the input's size (:func:`partitions_for`): a stage-2 task then
+#: holds about as many rows, and about as many pairs per row, whatever the
+#: corpus.
+PARTITION_ROWS = 1 << 20
+
+#: The most hash partitions a run has.
+MAX_PARTITIONS = 4096
 
 #: Rows per Parquet row group: the unit a window skips or reads (a window
 #: reads at most two row groups per file beyond its own rows).
@@ -100,8 +115,8 @@ class ShardPlan:
 
     def __post_init__(self) -> None:
         problems = []
-        if not 1 <= self.partitions <= 4096:
-            problems.append(f"partitions must be in 1..4096; got {self.partitions}")
+        if not 1 <= self.partitions <= MAX_PARTITIONS:
+            problems.append(f"partitions must be in 1..{MAX_PARTITIONS}; got {self.partitions}")
         if self.engine not in ENGINES:
             problems.append(f"engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
         if self.jobs is not None and self.jobs < 0:
@@ -169,6 +184,13 @@ class Store:
         filesystem, _ = self.fs()
         if self.exists(*parts):
             filesystem.delete_dir(self.path(*parts))
+
+
+def partitions_for(rows: int) -> int:
+    """The hash partitions for about ``rows`` fingerprint rows: one per
+    :data:`PARTITION_ROWS`, from 1 to :data:`MAX_PARTITIONS` (beyond, a
+    partition is counted in more windows)."""
+    return max(1, min(MAX_PARTITIONS, -(-rows // PARTITION_ROWS)))
 
 
 def partition_of(hashes: U64, partitions: int) -> I64:
