@@ -12,8 +12,11 @@ from typing import Any, ClassVar
 import fsspec
 import numpy as np
 import pytest
+from click.testing import CliRunner
 from fsspec.implementations.local import LocalFileSystem
 
+from tests.sharded.test_cli import planted_corpus, run
+from winnow.cli.main import main
 from winnow.errors import InvalidConfig
 from winnow.sharded import PairSums, ShardedRunError, ShardPlan, count_pairs
 from winnow.sharded.plan import Store
@@ -155,6 +158,33 @@ def test_an_unknown_scheme_is_named(tmp_path: Path) -> None:
     with pytest.raises(ShardedRunError, match=r"nosuchfs://bucket/run.*Protocol not known"):
         count_pairs(SHARDS, synthetic_prints, ShardPlan("nosuchfs://bucket/run", jobs=1),
                     cap=40)
+
+
+def test_groups_takes_an_fsspec_workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--workdir`` keeps a URI whole (``winnowtest://`` + a path, not a
+    folder named ``winnowtest:``), and the run gives the in-memory engine's groups."""
+    fsspec.register_implementation("winnowtest", SharedLocal, clobber=True)
+    monkeypatch.chdir(tmp_path)
+    planted_corpus(tmp_path / "corpus")
+    db = str(tmp_path / "index.db")
+    run("index", str(tmp_path / "corpus"), "--db", db, "-j", "1", "-q")
+    common = ["groups", "--db", db, "--threshold", "0.2", "--max-df", "30", "--format", "json"]
+    memory = run(*common, "--engine", "in-memory")
+    sharded = run(*common, "--engine", "local-sharded", "--partitions", "4",
+                  "--workdir", f"winnowtest://{tmp_path / 'run'}")
+    assert (tmp_path / "run" / "merged").is_dir()
+    assert not (tmp_path / "winnowtest:").exists()
+    assert sharded == memory
+
+
+def test_groups_names_a_workdir_it_cannot_open(tmp_path: Path) -> None:
+    planted_corpus(tmp_path / "corpus")
+    db = str(tmp_path / "index.db")
+    run("index", str(tmp_path / "corpus" / "new"), "--db", db, "-j", "1", "-q")
+    result = CliRunner().invoke(main, ["groups", "--db", db, "--engine", "local-sharded",
+                                       "--workdir", "nosuchfs://bucket/run"])
+    assert result.exit_code == 2
+    assert "cannot open the working folder nosuchfs://bucket/run" in result.stderr
 
 
 @pytest.mark.parametrize("settings", [{"jobs": 2}, {"jobs": None}, {"jobs": 1, "engine": "ray"}])
