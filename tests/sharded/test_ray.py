@@ -11,6 +11,7 @@ import pytest
 
 from tests.sharded.helpers import assert_same_as_in_memory, in_memory
 from winnow.sharded import ShardPlan, count_pairs
+from winnow.sharded.plan import Store
 from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
 
 ray = pytest.importorskip("ray")
@@ -62,3 +63,22 @@ def test_compare_on_ray_is_the_in_memory_result(cluster: None, tmp_path: Path) -
     memory.pop("parameters")
     on_ray.pop("parameters")
     assert on_ray == memory
+
+
+def test_ray_workers_share_an_fsspec_folder(cluster: None, tmp_path: Path) -> None:
+    """Ray's worker processes (started afresh, nothing inherited) open a URI
+    that pyarrow does not know through fsspec: fsspec's ``dir`` file system
+    over the local disk."""
+    uri = f"dir::file://{tmp_path / 'ray'}"
+    assert "PyFileSystem" in type(Store.of(uri).fs()[0]).__name__
+    small = {"row_budget": 4096, "window_rows": 8192, "merge_rows": 2048}
+    on_ray = count_pairs(SHARDS, synthetic_prints,
+                         ShardPlan(uri, partitions=4, engine="ray", **small), cap=30)
+    local = count_pairs(SHARDS, synthetic_prints,
+                        ShardPlan(tmp_path / "local", partitions=4, jobs=1, **small), cap=30)
+    assert any(p.name == "q0000.parquet" for p in (tmp_path / "ray").rglob("*"))
+    x, y = on_ray.shared_counts(), local.shared_counts()
+    assert x.a.shape[0] > 0
+    for column in ("a", "b", "shared", "weight", "df_sum"):
+        np.testing.assert_array_equal(getattr(x, column), getattr(y, column))
+    assert on_ray.stats == local.stats

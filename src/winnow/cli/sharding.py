@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
 import click
@@ -26,10 +25,11 @@ def sharding_options(func: F) -> F:
     options = [
         click.option("--engine", type=click.Choice(ENGINE_NAMES), default="auto",
                      show_default=True, help=ENGINE_HELP),
-        click.option("--workdir", type=click.Path(file_okay=False, path_type=Path),
-                     default=None,
-                     help="Working folder of a sharded run (shared storage for Ray; kept, so "
-                          "an interrupted run resumes). Default: a temporary folder."),
+        # a string, not a click.Path: a Path would fold "s3://b/run" into "s3:/b/run"
+        click.option("--workdir", default=None, metavar="DIR|URI",
+                     help="Working folder of a sharded run: a folder, or a URI such as "
+                          "s3://bucket/run or any fsspec path (shared storage for Ray; kept, "
+                          "so an interrupted run resumes). Default: a temporary folder."),
         click.option("--partitions", type=click.IntRange(1, MAX_PARTITIONS), default=None,
                      help="Hash partitions of a sharded run (default: one per "
                           f"{PARTITION_ROWS:,} fingerprint rows, so each task holds about "

@@ -1,7 +1,8 @@
 """Where a sharded run keeps its files, and how it is run.
 
-A run's working folder (:attr:`ShardPlan.workdir`, a local folder or any
-URI pyarrow's file systems open: ``s3://bucket/run``, ``gs://``, ``hdfs://``)
+A run's working folder (:attr:`ShardPlan.workdir`, a local folder or a URI:
+one of pyarrow's file systems, ``s3://bucket/run``, ``gs://``, ``hdfs://``, or
+any fsspec protocol whose package is installed, see :func:`open_uri`)
 holds everything the stages hand each other, so any machine that sees it can
 run any task, and a task that is run again rewrites the same files::
 
@@ -38,7 +39,7 @@ if TYPE_CHECKING:  # imported where used: `--help` and the in-memory engine skip
     import pyarrow.dataset as ds
     import pyarrow.fs as pafs
 
-from winnow.errors import InvalidConfig
+from winnow.errors import InvalidConfig, ShardedRunError
 from winnow.parallel import map_large_allocations, release_memory
 
 T = TypeVar("T")
@@ -121,6 +122,9 @@ class ShardPlan:
             problems.append(f"engine must be one of {', '.join(ENGINES)}; got {self.engine!r}")
         if self.jobs is not None and self.jobs < 0:
             problems.append(f"jobs must be >= 0; got {self.jobs}")
+        if str(self.workdir).startswith("memory://") and (self.engine == "ray" or self.jobs != 1):
+            problems.append("a memory:// working folder is seen by this process alone: "
+                            "run it with jobs=1 and the local-sharded engine")
         for name in ("row_budget", "window_rows", "merge_rows"):
             if getattr(self, name) < 1024:
                 problems.append(f"{name} must be at least 1024; got {getattr(self, name)}")
@@ -143,12 +147,7 @@ class Store:
 
     def fs(self) -> tuple[pafs.FileSystem, str]:
         """The file system and the folder's path on it."""
-        import pyarrow.fs as pafs
-
-        if "://" not in self.uri:
-            return pafs.LocalFileSystem(), self.uri
-        filesystem, path = pafs.FileSystem.from_uri(self.uri)
-        return filesystem, str(path)
+        return open_uri(self.uri, os.getpid())
 
     def path(self, *parts: str) -> str:
         return "/".join([self.fs()[1].rstrip("/"), *parts])
@@ -191,6 +190,39 @@ def partitions_for(rows: int) -> int:
     :data:`PARTITION_ROWS`, from 1 to :data:`MAX_PARTITIONS` (beyond, a
     partition is counted in more windows)."""
     return max(1, min(MAX_PARTITIONS, -(-rows // PARTITION_ROWS)))
+
+
+@functools.lru_cache(maxsize=16)
+def open_uri(uri: str, pid: int) -> tuple[pafs.FileSystem, str]:
+    """The file system of ``uri`` and the path on it: pyarrow's own when it
+    knows the scheme (local, ``s3://``, ``gs://``, ``hdfs://``, ``abfs://``),
+    else fsspec's (any protocol whose package is installed: ``memory://``,
+    ``az://`` with adlfs, ``ssh://`` with paramiko ...) wrapped for pyarrow.
+    Kept per process (``pid``): a forked worker opens its own, as clients of
+    object stores are not safe to share across a fork."""
+    import pyarrow.fs as pafs
+
+    if "://" not in uri:
+        return pafs.LocalFileSystem(), uri
+    try:
+        filesystem, path = pafs.FileSystem.from_uri(uri)
+    except (ValueError, NotImplementedError) as pyarrow_error:  # a scheme pyarrow lacks
+        try:
+            return _fsspec_fs(uri)
+        except (ImportError, ValueError) as exc:
+            raise ShardedRunError(
+                f"cannot open the working folder {uri}: {exc} "
+                f"(pyarrow: {pyarrow_error})") from exc
+    return filesystem, str(path)
+
+
+def _fsspec_fs(uri: str) -> tuple[pafs.FileSystem, str]:
+    """``uri`` opened by fsspec, wrapped as a pyarrow file system."""
+    import fsspec
+    import pyarrow.fs as pafs
+
+    filesystem, path = fsspec.core.url_to_fs(uri)
+    return pafs.PyFileSystem(pafs.FSSpecHandler(filesystem)), str(path)
 
 
 def partition_of(hashes: U64, partitions: int) -> I64:
