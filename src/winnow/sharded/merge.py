@@ -13,15 +13,16 @@ order are therefore all pairs in ``(a, b)`` order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from winnow.parallel import release_memory
 from winnow.sharded.pairs import PAIR_SCHEMA
-from winnow.sharded.plan import ROW_GROUP, Store, scan, stage_task, task_name
+from winnow.sharded.plan import ROW_GROUP, Store, read_range, stage_task, task_name
 
 COLUMNS = ("a", "b", "shared", "weight", "df_sum")
 
@@ -44,16 +45,14 @@ def merged_name(bucket: int) -> str:
     return f"merged/{task_name('merge', bucket)}.parquet"
 
 
-def _read(task: MergeTask, lo: int, hi: int, whole: bool) -> pa.Table:
-    a = pc.field("a")
-    where = None if whole else ((a >= pa.scalar(lo, pa.int64()))
-                                & (a < pa.scalar(hi, pa.int64())))
-    return scan(task.store, task.files, PAIR_SCHEMA, where)
+def _read(task: MergeTask, lo: int, hi: int) -> dict[str, npt.NDArray[Any]]:
+    """The partial rows of the bucket whose first document is in ``[lo, hi)``."""
+    return read_range(task.store, task.files, "a", lo, hi,
+                      {name: PAIR_SCHEMA.field(name).type.to_pandas_dtype() for name in COLUMNS})
 
 
-def sum_pairs(table: pa.Table) -> pa.Table:
+def sum_pairs(cols: dict[str, npt.NDArray[Any]]) -> pa.Table:
     """Partial rows summed per ``(a, b)``, in ``(a, b)`` order."""
-    cols = {name: table.column(name).to_numpy() for name in COLUMNS}
     order = np.lexsort((cols["b"], cols["a"]))
     a, b = cols["a"][order], cols["b"][order]
     if a.shape[0] == 0:
@@ -85,7 +84,7 @@ def merge_bucket(task: MergeTask) -> int:
         for window in range(windows if task.files else 0):
             lo = task.lo + window * span // windows
             hi = task.lo + (window + 1) * span // windows
-            table = sum_pairs(_read(task, lo, hi, windows == 1))
+            table = sum_pairs(_read(task, lo, hi))
             writer.write_table(table, row_group_size=ROW_GROUP)
             pairs += table.num_rows
             del table  # before the next window is read

@@ -28,7 +28,15 @@ import pyarrow.parquet as pq
 from winnow.matching.counting import count_shared, distinct_postings, group_bounds
 from winnow.matching.table import in_sorted
 from winnow.parallel import release_memory
-from winnow.sharded.plan import PAIR_SLICE, ROW_GROUP, Store, bucket_of, stage_task, task_name
+from winnow.sharded.plan import (
+    PAIR_SLICE,
+    ROW_GROUP,
+    Store,
+    bucket_of,
+    read_range,
+    stage_task,
+    task_name,
+)
 from winnow.tables import SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
@@ -74,49 +82,13 @@ class PartitionDone:
 
 def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
     """The ``(hash, doc)`` rows of ``files`` in window ``window`` of ``windows``
-    equal ranges of the 64-bit hash space.
-
-    Each file is sorted by hash, so its rows in the window are one run of
-    its row groups whose statistics meet the range: only those are read,
-    one file at a time, and the run is cut out by binary search.  The rows
-    are copied into arrays sized by those row groups' row counts, of which
-    only the pages written become memory: the window costs its own rows
-    and one file's row groups, whatever the number of files.
-    """
+    equal ranges of the 64-bit hash space (only the row groups that meet it
+    are read: :func:`~winnow.sharded.plan.read_range`)."""
     lo = window * (1 << 64) // windows
-    hi = (window + 1) * (1 << 64) // windows  # exclusive; 2^64 for the last
-    filesystem, _ = store.fs()
-    chosen: list[tuple[str, list[int]]] = []
-    bound = 0
-    for name in files:
-        meta = pq.read_metadata(store.path(name), filesystem=filesystem)
-        groups = [g for g in range(meta.num_row_groups)
-                  if _meets(meta.row_group(g).column(0).statistics, lo, hi)]
-        bound += sum(meta.row_group(g).num_rows for g in groups)
-        if groups:
-            chosen.append((name, groups))
-    hashes = np.empty(bound, dtype=np.uint64)
-    docs = np.empty(bound, dtype=np.int64)
-    n = 0
-    for name, groups in chosen:
-        with pq.ParquetFile(store.path(name), filesystem=filesystem) as source:
-            table = source.read_row_groups(groups, columns=["hash", "doc"], use_threads=False)
-        h = table.column("hash").to_numpy()
-        first = int(np.searchsorted(h, np.uint64(lo)))
-        last = h.shape[0] if hi >> 64 else int(np.searchsorted(h, np.uint64(hi)))
-        hashes[n:n + last - first] = h[first:last]
-        docs[n:n + last - first] = table.column("doc").to_numpy()[first:last]
-        n += last - first
-        del table, h
-    return hashes[:n], docs[:n]
-
-
-def _meets(statistics: pq.Statistics | None, lo: int, hi: int) -> bool:
-    """Whether a row group whose hash ``statistics`` are these may hold a hash
-    in ``[lo, hi)`` (a group without statistics may)."""
-    if statistics is None or not statistics.has_min_max:
-        return True
-    return bool(statistics.max >= lo and statistics.min < hi)
+    hi = (window + 1) * (1 << 64) // windows
+    rows = read_range(store, files, "hash", lo, hi if hi < 1 << 64 else None,
+                      {"hash": np.uint64, "doc": np.int64})
+    return rows["hash"], rows["doc"]
 
 
 def pair_slices(sizes: I64, budget: int) -> Iterator[tuple[int, int]]:

@@ -35,8 +35,6 @@ import numpy as np
 import numpy.typing as npt
 
 if TYPE_CHECKING:  # imported where used: `--help` and the in-memory engine skip pyarrow
-    import pyarrow as pa
-    import pyarrow.dataset as ds
     import pyarrow.fs as pafs
 
 from winnow.errors import InvalidConfig, ShardedRunError
@@ -254,24 +252,54 @@ def task_name(stage: str, index: int) -> str:
     return f"{letter}{index:0{width}d}"
 
 
-def scan(store: Store, files: list[str], schema: pa.Schema,
-         where: ds.Expression | None) -> pa.Table:
-    """The rows of ``files`` matching ``where``, read a row group at a time
-    (row groups whose statistics exclude ``where`` are skipped), on this
-    task's thread: memory is the matching rows plus a few row groups,
-    whatever the number of files."""
-    import pyarrow as pa
-    import pyarrow.dataset as ds
+def read_range(store: Store, files: list[str], key: str, lo: int, hi: int | None,
+               columns: dict[str, npt.DTypeLike]) -> dict[str, npt.NDArray[Any]]:
+    """The ``columns`` of the rows of ``files`` whose ``key`` is in
+    ``[lo, hi)`` (``hi`` ``None``: no upper bound), as arrays of the dtypes
+    given, in file order.
+
+    Only the row groups whose statistics meet the range are read, one file
+    at a time, and their rows in the range are copied into arrays sized by
+    those groups' row counts, of which only the pages written become memory:
+    a read costs its own rows and one file's row groups, whatever the number
+    of files (a dataset scanner over many files held several times that).
+    """
+    import pyarrow.parquet as pq
 
     filesystem, _ = store.fs()
-    dataset = ds.dataset([store.path(f) for f in files], format="parquet",
-                         filesystem=filesystem, schema=schema)
-    scanner = dataset.scanner(filter=where, batch_size=ROW_GROUP, batch_readahead=1,
-                              fragment_readahead=1, use_threads=False)
-    return pa.Table.from_batches(list(scanner.to_batches()), schema=schema)
+    chosen: list[tuple[str, list[int]]] = []
+    bound = 0
+    for name in files:
+        meta = pq.read_metadata(store.path(name), filesystem=filesystem)
+        column = meta.schema.names.index(key)
+        groups = [g for g in range(meta.num_row_groups)
+                  if _meets(meta.row_group(g).column(column).statistics, lo, hi)]
+        bound += sum(meta.row_group(g).num_rows for g in groups)
+        if groups:
+            chosen.append((name, groups))
+    out = {name: np.empty(bound, dtype=dtype) for name, dtype in columns.items()}
+    n = 0
+    for name, groups in chosen:
+        with pq.ParquetFile(store.path(name), filesystem=filesystem) as source:
+            table = source.read_row_groups(groups, columns=list(columns), use_threads=False)
+        keys = table.column(key).to_numpy()
+        inside = keys >= keys.dtype.type(lo)
+        if hi is not None:
+            inside &= keys < keys.dtype.type(hi)
+        count = int(np.count_nonzero(inside))
+        for column_name, array in out.items():
+            array[n:n + count] = table.column(column_name).to_numpy()[inside]
+        n += count
+        del table, keys, inside
+    return {name: array[:n] for name, array in out.items()}
 
 
-
+def _meets(statistics: Any, lo: int, hi: int | None) -> bool:
+    """Whether a row group whose key ``statistics`` are these may hold a key
+    in ``[lo, hi)`` (a group without statistics may)."""
+    if statistics is None or not statistics.has_min_max:
+        return True
+    return bool(statistics.max >= lo and (hi is None or statistics.min < hi))
 
 def stage_task(func: Callable[[T], R]) -> Callable[[T], R]:
     """A stage's task function, run so that the memory it frees goes back to
