@@ -42,6 +42,10 @@ class Run:
     load_before: float
     load_after: float
     stderr_tail: str
+    #: The largest sum, over the samples, of the live processes' own peak RSS
+    #: (``VmHWM``, kept by the kernel): an upper bound of the tree's peak RSS
+    #: that a spike between two samples cannot escape, unlike the sums above.
+    tree_hwm_mib: float = 0.0
 
     def line(self, label: str) -> str:
         """A one-line summary with the machine's load, for the printed report."""
@@ -75,14 +79,22 @@ def _field_kib(path: str, name: str) -> int:
 
 def tree_memory_kib(pid: int) -> tuple[int, int]:
     """Sums of RSS and of PSS over ``pid`` and all its descendants, in KiB."""
-    rss = pss = 0
+    rss, pss, _ = tree_memory_and_peaks_kib(pid)
+    return rss, pss
+
+
+def tree_memory_and_peaks_kib(pid: int) -> tuple[int, int, int]:
+    """Sums of RSS, of PSS and of peak RSS (``VmHWM``) over ``pid`` and all
+    its descendants, in KiB."""
+    rss = pss = hwm = 0
     todo = [pid]
     while todo:
         current = todo.pop()
         rss += _field_kib(f"/proc/{current}/status", "VmRSS:")
+        hwm += _field_kib(f"/proc/{current}/status", "VmHWM:")
         pss += _field_kib(f"/proc/{current}/smaps_rollup", "Pss:")
         todo.extend(_children(current))
-    return rss, pss
+    return rss, pss, hwm
 
 
 def measure(command: list[str], *, env: dict[str, str] | None = None,
@@ -94,13 +106,14 @@ def measure(command: list[str], *, env: dict[str, str] | None = None,
     with err_path.open("wb") as err:
         start = time.perf_counter()
         proc = subprocess.Popen(command, stdout=out, stderr=err, env=env, cwd=cwd)
-        peak_rss = peak_pss = 0
+        peak_rss = peak_pss = peak_hwm = 0
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
-            rss, pss = tree_memory_kib(proc.pid)
+            rss, pss, hwm = tree_memory_and_peaks_kib(proc.pid)
             peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
+            peak_hwm = max(peak_hwm, hwm)
             time.sleep(0.05)
         wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -110,7 +123,7 @@ def measure(command: list[str], *, env: dict[str, str] | None = None,
     err_path.unlink()
     return Run(command, proc.returncode, wall, peak_pss / 1024, peak_rss / 1024,
                usage.ru_maxrss / 1024,
-               load_before, os.getloadavg()[0], tail)
+               load_before, os.getloadavg()[0], tail, peak_hwm / 1024)
 
 
 def check(run: Run, label: str) -> None:

@@ -8,9 +8,11 @@
    rates 0-10 %) and containments (a short record verbatim inside a host).
 2. Each engine runs in its own process (``scale.py one ...``), measured by
    ``harness.measure`` (wall time, peak PSS of the whole process tree, Ray's
-   processes included): ``winnow.corpus.find_duplicates`` (``winnow dedup``'s
-   defaults) with the in-memory, the local sharded and the Ray engine (2
-   workers each), and MinHashLSH at
+   processes included, and ``peaks``: the sum of the processes' own peak
+   RSS, a bound that no spike between two samples escapes):
+   ``winnow.corpus.find_duplicates`` (``winnow dedup``'s defaults) with the
+   in-memory, the local sharded and the Ray engine (2 workers each), and
+   MinHashLSH at
    its documented settings (``num_perm=128``, ``threshold=0.5``, the
    README's example; shingles: word 5-grams, lower-cased; MinHash
    signatures computed on 2 worker processes, every record inserted, then
@@ -30,6 +32,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -190,13 +193,14 @@ def main() -> None:
     n = truth["group"].shape[0]
     print(f"winnow dedup scale, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
           f"{uptime()}\n{n:,} records, {size_mb:.0f} MB of JSON Lines, jobs {args.jobs}")
-    header = (f"{'engine':<14}{'s':>8}{'rec/s':>9}{'MB/s':>7}{'PSS MiB':>9}"
+    header = (f"{'engine':<14}{'s':>8}{'rec/s':>9}{'MB/s':>7}{'PSS MiB':>9}{'peaks':>7}"
               + "".join(f"{'near ' + f'{r:.0%}':>9}" for r in scale_corpus.EDIT_RATES)
               + f"{'near':>7}{'contain':>8}{'prec':>7}{'pairs':>9}")
     print(header, flush=True)
     for engine in args.engines.split(","):
         labels_path = work / f"labels-{engine}-{n}.npy"
         shards = work / f"shards-{engine}-{n}"
+        shutil.rmtree(shards, ignore_errors=True)  # a fresh run, not a resumed one
         command = [sys.executable, str(HERE / "scale.py"), "one", "--corpus", str(folder),
                    "--engine", engine, "--labels", str(labels_path), "--work", str(shards),
                    "--jobs", str(args.jobs)]
@@ -204,7 +208,7 @@ def main() -> None:
         check(run, engine)
         s = score(np.load(labels_path), truth)
         print(f"{engine:<14}{run.wall_s:8.1f}{n / run.wall_s:9.0f}{size_mb / run.wall_s:7.2f}"
-              f"{run.tree_pss_mib:9.0f}"
+              f"{run.tree_pss_mib:9.0f}{run.tree_hwm_mib:7.0f}"
               + "".join(f"{s[f'near {r:.0%}']:9.3f}" for r in scale_corpus.EDIT_RATES)
               + f"{s['near all']:7.3f}{s['containment']:8.3f}{s['precision']:7.3f}"
               f"{int(s['pairs']):9d}  (load {run.load_before:.2f}->{run.load_after:.2f})",

@@ -18,7 +18,9 @@ ten such windows, so the sizes compare tasks of equal windows:
    smallest size.
 
 Each run is a separate process; the harness samples the memory of its
-whole process tree (driver, pool workers, Ray's daemons and workers).  It
+whole process tree (driver, pool workers, Ray's daemons and workers), and
+adds up the processes' own peaks as the kernel keeps them (``VmHWM``): a
+bound that a short spike between two samples cannot escape.  It
 prints wall time, peak memory, per-stage seconds and documents per second,
 and checks that every planted pair was found.  Timings on a shared machine
 are noisy: the load average is printed with each.
@@ -117,6 +119,8 @@ def main() -> None:
             size = sum(f.stat().st_size for f in workdir.rglob("*") if f.is_file()) \
                 if workdir.exists() else 0
             print(run.line(f"{engine} x{jobs}"))
+            print(f"  sum of the processes' own peaks (an upper bound of the tree's peak "
+                  f"RSS): {run.tree_hwm_mib:,.1f} MiB")
             stages = "  ".join(f"{k} {v:.1f} s" for k, v in figures["stages"].items())
             print(f"  stages done at: {stages};  {docs / run.wall_s:,.0f} docs/s;  "
                   f"pairs {figures['pairs']:,};  planted found {figures['planted_found']:.4f};"
