@@ -69,11 +69,11 @@ WINDOW_ROWS = 1 << 22
 #: every pair is counted exactly (see :mod:`winnow.sharded.pairs`), and small
 #: enough that a window's pairs (which grow with the documents per hash, so
 #: with the corpus, up to ``C(cap, 2)`` per hash) cost little: 40 bytes a pair,
-#: 10 MiB a slice.
+#: 2.5 MiB a slice.
 PAIR_SLICE = 1 << 16
 
 #: Partial pair rows a stage-3 task sums at once (an ``a`` range of its
-#: bucket): 40 bytes each, sorted with as much again (about 120 MB).
+#: bucket): 40 bytes each, read, sorted and summed (about 15 MB).
 MERGE_ROWS = 1 << 17
 
 #: Fingerprint rows per hash partition when the number of partitions is
