@@ -22,6 +22,7 @@ from winnow.sharded.pairs import read_window
 from winnow.sharded.plan import MAX_PARTITIONS, PARTITION_ROWS, Store, partitions_for
 from winnow.sharded.prints import ShardTask, write_shard
 from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
+from winnow.tables import idf_weights
 
 pytestmark = pytest.mark.sharded
 
@@ -152,3 +153,16 @@ def test_dedup_settings_take_automatic_partitions() -> None:
     assert DedupSettings(partitions=3).partitions == 3
     with pytest.raises(InvalidConfig, match="partitions"):
         DedupSettings(partitions=0)
+
+
+def test_documents_sharing_nothing(tmp_path: Path) -> None:
+    """No hash in two documents: no per-document rows, no pairs, and every
+    fingerprint kept at the weight of a hash in one document."""
+    shards = synthetic_shards(50, 10, copy_every=0, boiler=0)
+    sums = count_pairs(shards, synthetic_prints, ShardPlan(tmp_path / "run", partitions=2,
+                                                           jobs=1), cap=50)
+    assert len(sums) == 0 and list(sums.blocks()) == []
+    kept = [pq.read_table(tmp_path / "run" / "kept" / f"p{p:04d}.parquet") for p in range(2)]
+    assert sum(t.num_rows for t in kept) == 0
+    assert (sums.sizes == 100).all()
+    assert (sums.weight_totals == 100 * idf_weights(np.ones(1, np.int64), 50)[0]).all()

@@ -244,12 +244,15 @@ def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.Parqu
     shared = (row_df >= 2) & ~is_capped  # kept rows of hashes in other documents
     idf = idf_weights(row_df, task.n_docs)
     ids, local = np.unique(docs, return_inverse=True)
-    kept.write_table(pa.table({
-        "doc": ids.astype(np.int64),
-        "capped": np.bincount(local, weights=is_capped, minlength=ids.shape[0]).astype(np.int64),
-        "shared": np.bincount(local, weights=shared, minlength=ids.shape[0]).astype(np.int64),
-        "weight": np.bincount(local, weights=np.where(shared, idf, 0.0), minlength=ids.shape[0]),
-    }, schema=KEPT_SCHEMA))
+    if ids.shape[0]:  # a window whose every hash is in one document writes nothing here
+        kept.write_table(pa.table({
+            "doc": ids.astype(np.int64),
+            "capped": np.bincount(local, weights=is_capped,
+                                  minlength=ids.shape[0]).astype(np.int64),
+            "shared": np.bincount(local, weights=shared, minlength=ids.shape[0]).astype(np.int64),
+            "weight": np.bincount(local, weights=np.where(shared, idf, 0.0),
+                                  minlength=ids.shape[0]),
+        }, schema=KEPT_SCHEMA))
     share = shared & ~in_sorted(hashes, task.base)
     for counts in count_rows(hashes[share], docs[share], idf[share], task.archive):
         writers.write(counts)
