@@ -8,8 +8,10 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -49,7 +51,7 @@ def test_windows_read_exactly_their_rows(tmp_path: Path,
     windows = 7
     seen = 0
     for window in range(windows):
-        got_h, got_d = read_window(store, files, window, windows)
+        got_h, got_d = read_window(store, files, window, windows)  # expecting 0: grows
         lo = window * (1 << 64) // windows
         hi = (window + 1) * (1 << 64) // windows
         inside = (hashes >= np.uint64(lo)) & ((hashes < np.uint64(hi)) if hi >> 64 == 0
@@ -166,3 +168,86 @@ def test_documents_sharing_nothing(tmp_path: Path) -> None:
     assert sum(t.num_rows for t in kept) == 0
     assert (sums.sizes == 100).all()
     assert (sums.weight_totals == 100 * idf_weights(np.ones(1, np.int64), 50)[0]).all()
+
+
+def test_a_window_asks_for_no_more_than_its_rows(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stage-1 files of a partition are often one row group each, so every
+    window selects every file: the read must still ask for arrays of the
+    window's rows only (a worker's data segment is capped, and counts the
+    address space asked, written or not)."""
+    folder = tmp_path / "run"
+    (folder / "prints" / "p0000").mkdir(parents=True)
+    rng = np.random.default_rng(0)
+    files = []
+    for i in range(16):  # one row group of 20,000 rows each
+        hashes = np.sort(rng.integers(0, 2**64, 20_000, dtype=np.uint64))
+        name = f"prints/p0000/s{i:06d}-0000.parquet"
+        pq.write_table(pa.table({"hash": pa.array(hashes),
+                                 "doc": pa.array(np.full(20_000, i, np.int64))}),
+                       folder / name, row_group_size=1 << 15)
+        files.append(name)
+    asked: list[int] = []
+    empty = np.empty
+
+    def recording(shape: Any, *args: Any, **kwargs: Any) -> Any:
+        asked.append(int(np.prod(shape)))
+        return empty(shape, *args, **kwargs)
+
+    monkeypatch.setattr(np, "empty", recording)
+    total = 0
+    for window in range(8):
+        hashes, _ = read_window(Store.of(folder), files, window, 8, 16 * 20_000 // 8)
+        assert hashes.shape[0] < 16 * 20_000 // 4
+        assert asked and max(asked) < 16 * 20_000 // 3  # not the partition's 320,000
+        asked.clear()
+        total += hashes.shape[0]
+    assert total == 16 * 20_000
+
+
+def test_bad_caps_and_partitions_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidConfig, match="cap"):
+        count_pairs(synthetic_shards(20, 10), synthetic_prints,
+                    ShardPlan(tmp_path / "run", partitions=2, jobs=1), cap=0)
+    with pytest.raises(InvalidConfig, match="partitions"):
+        EngineChoice("local-sharded", partitions=0)
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="glibc's allocator")
+@pytest.mark.parametrize("tune", [True, False])
+def test_the_callers_allocator_is_changed_only_when_asked(tmp_path: Path, tune: bool) -> None:
+    """With ``map_large_arrays`` the calling process maps blocks of 300 KiB on
+    their own afterwards; without it glibc's own threshold, raised by a freed
+    4 MiB block, keeps serving them from its heap (glibc's count of mapped
+    blocks, ``mallinfo2().hblks``, does not move)."""
+    code = f"""
+import ctypes, numpy as np
+from winnow.sharded import ShardPlan, count_pairs
+from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.free.argtypes = [ctypes.c_void_p]
+
+class Info(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks",
+        "uordblks", "fordblks", "keepcost")]
+
+libc.mallinfo2.restype = Info
+
+def new_mappings():
+    libc.free(libc.malloc(4 << 20))
+    before = libc.mallinfo2().hblks
+    blocks = [libc.malloc(300 << 10) for _ in range(200)]
+    after = libc.mallinfo2().hblks
+    for block in blocks:
+        libc.free(block)
+    return after - before
+
+plan = ShardPlan({str(tmp_path / "run")!r}, partitions=2, jobs=1, map_large_arrays={tune})
+count_pairs(synthetic_shards(40, 10), synthetic_prints, plan, cap=50)
+print(new_mappings())
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert int(out) == (200 if tune else 0)

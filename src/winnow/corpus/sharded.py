@@ -27,7 +27,8 @@ def count_sharded(jobs: Sequence[ShardJob], records: int, settings: DedupSetting
     from winnow.sharded import ShardPlan, count_pairs
     from winnow.sharded.plan import partitions_for
 
-    plan = ShardPlan(workdir, partitions=settings.partitions or partitions_for(rows),
+    partitions = partitions_for(rows) if settings.partitions is None else settings.partitions
+    plan = ShardPlan(workdir, partitions=partitions,
                      engine=engine,  # type: ignore[arg-type]  # checked by DedupSettings
                      ray_address=settings.ray_address, jobs=settings.jobs or None)
     result: PairSource = count_pairs(jobs, fingerprint_shard, plan,

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from winnow.errors import InvalidConfig
-from winnow.sharded.plan import ShardPlan, partitions_for
+from winnow.sharded.plan import MAX_PARTITIONS, ShardPlan, partitions_for
 
 EngineName = Literal["auto", "in-memory", "local-sharded", "ray"]
 ENGINE_NAMES: tuple[str, ...] = ("auto", "in-memory", "local-sharded", "ray")
@@ -49,6 +49,9 @@ class EngineChoice:
                                  f"got {self.engine!r}"])
         if self.ray_address is not None and self.engine != "ray":
             raise InvalidConfig(["--ray-address goes with --engine ray"])
+        if self.partitions is not None and not 1 <= self.partitions <= MAX_PARTITIONS:
+            raise InvalidConfig([f"partitions must be in 1..{MAX_PARTITIONS}; "
+                                 f"got {self.partitions}"])
 
     def sharded(self, rows: int) -> bool:
         """Whether ``rows`` fingerprint rows are counted by a sharded engine."""
@@ -67,7 +70,8 @@ class EngineChoice:
             temporary = tempfile.mkdtemp(prefix="winnow-sharded-")
         try:
             yield ShardPlan(self.workdir or temporary or "",
-                            partitions=self.partitions or partitions_for(rows),
+                            partitions=partitions_for(rows) if self.partitions is None
+                            else self.partitions,
                             engine=engine, ray_address=self.ray_address, jobs=self.jobs)
         finally:
             if temporary is not None:

@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow.parquet as pq
 
-from winnow.errors import ShardedRunError
+from winnow.errors import InvalidConfig, ShardedRunError
 from winnow.parallel import Progress, map_large_allocations, release_memory
 from winnow.sharded.merge import MergeTask, merge_bucket
 from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
@@ -67,11 +67,14 @@ def count_pairs(
     and a run with another ``cap``, ``base`` or ``archive`` reuses stage 1.
     The pair sums are exact (no budget cuts them, unlike the in-memory
     counting of a huge uncapped batch).  This process keeps 24 bytes per
-    document (the returned sizes and weights); its C allocator is set to
-    give large arrays back when freed (:func:`winnow.parallel.map_large_allocations`),
-    as the workers' are.
+    document (the returned sizes and weights); unless
+    ``plan.map_large_arrays`` is off, its C allocator is set to give large
+    arrays back when freed, as the workers' are.
     """
-    map_large_allocations()
+    if cap < 1:
+        raise InvalidConfig([f"cap must be at least 1; got {cap}"])
+    if plan.map_large_arrays:
+        map_large_allocations()
     store = Store.of(plan.workdir)
     _claim(store, {"version": FORMAT_VERSION, "partitions": plan.partitions,
                    "inputs": len(inputs), "digest": _inputs_digest(inputs, fingerprint)},

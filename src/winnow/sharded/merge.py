@@ -45,10 +45,11 @@ def merged_name(bucket: int) -> str:
     return f"merged/{task_name('merge', bucket)}.parquet"
 
 
-def _read(task: MergeTask, lo: int, hi: int) -> dict[str, npt.NDArray[Any]]:
+def _read(task: MergeTask, lo: int, hi: int, expected: int) -> dict[str, npt.NDArray[Any]]:
     """The partial rows of the bucket whose first document is in ``[lo, hi)``."""
     return read_range(task.store, task.files, "a", lo, hi,
-                      {name: PAIR_SCHEMA.field(name).type.to_pandas_dtype() for name in COLUMNS})
+                      {name: PAIR_SCHEMA.field(name).type.to_pandas_dtype() for name in COLUMNS},
+                      expected)
 
 
 def sum_pairs(cols: dict[str, npt.NDArray[Any]]) -> pa.Table:
@@ -84,7 +85,7 @@ def merge_bucket(task: MergeTask) -> int:
         for window in range(windows if task.files else 0):
             lo = task.lo + window * span // windows
             hi = task.lo + (window + 1) * span // windows
-            table = sum_pairs(_read(task, lo, hi))
+            table = sum_pairs(_read(task, lo, hi, task.rows // windows))
             writer.write_table(table, row_group_size=ROW_GROUP)
             pairs += table.num_rows
             del table  # before the next window is read

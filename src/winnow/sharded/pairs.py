@@ -80,14 +80,15 @@ class PartitionDone:
     distinct: int
 
 
-def read_window(store: Store, files: list[str], window: int, windows: int) -> tuple[U64, I64]:
+def read_window(store: Store, files: list[str], window: int, windows: int,
+                expected: int = 0) -> tuple[U64, I64]:
     """The ``(hash, doc)`` rows of ``files`` in window ``window`` of ``windows``
-    equal ranges of the 64-bit hash space (only the row groups that meet it
-    are read: :func:`~winnow.sharded.plan.read_range`)."""
+    equal ranges of the 64-bit hash space, about ``expected`` of them (only
+    the row groups that meet it are read: :func:`~winnow.sharded.plan.read_range`)."""
     lo = window * (1 << 64) // windows
     hi = (window + 1) * (1 << 64) // windows
     rows = read_range(store, files, "hash", lo, hi if hi < 1 << 64 else None,
-                      {"hash": np.uint64, "doc": np.int64})
+                      {"hash": np.uint64, "doc": np.int64}, expected)
     return rows["hash"], rows["doc"]
 
 
@@ -229,7 +230,8 @@ def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.Parqu
     so no array here is as long as the corpus, or as the window's documents.
     The window's arrays are freed on return, before the next one is read.
     """
-    hashes, docs = read_window(task.store, task.files, window, windows)
+    hashes, docs = read_window(task.store, task.files, window, windows,
+                               task.rows // windows)
     ordered = np.sort(hashes)
     same = ordered[1:] == ordered[:-1]
     distinct = int(ordered.shape[0] - np.count_nonzero(same))

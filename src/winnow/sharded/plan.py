@@ -38,7 +38,7 @@ if TYPE_CHECKING:  # imported where used: `--help` and the in-memory engine skip
     import pyarrow.fs as pafs
 
 from winnow.errors import InvalidConfig, ShardedRunError
-from winnow.parallel import map_large_allocations, release_memory
+from winnow.parallel import release_memory
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -101,6 +101,11 @@ class ShardPlan:
     every usable core), ``"ray"`` as Ray tasks on the cluster at
     ``ray_address`` (``None``: a running one this process joined, or a new
     local one).  The budgets bound each task's memory (docs/scale.md).
+    ``map_large_arrays``: the calling process too (the workers always do)
+    has glibc map large arrays apart, so that they go back to the system
+    when freed (:func:`winnow.parallel.map_large_allocations`): a setting the
+    process keeps after the run; ``False`` leaves its allocator alone, for
+    about 24 MB more at its peak per million documents.
     """
 
     workdir: Path | str
@@ -111,6 +116,7 @@ class ShardPlan:
     row_budget: int = ROW_BUDGET
     window_rows: int = WINDOW_ROWS
     merge_rows: int = MERGE_ROWS
+    map_large_arrays: bool = True
 
     def __post_init__(self) -> None:
         problems = []
@@ -253,16 +259,21 @@ def task_name(stage: str, index: int) -> str:
 
 
 def read_range(store: Store, files: list[str], key: str, lo: int, hi: int | None,
-               columns: dict[str, npt.DTypeLike]) -> dict[str, npt.NDArray[Any]]:
+               columns: dict[str, npt.DTypeLike],
+               expected: int) -> dict[str, npt.NDArray[Any]]:
     """The ``columns`` of the rows of ``files`` whose ``key`` is in
     ``[lo, hi)`` (``hi`` ``None``: no upper bound), as arrays of the dtypes
-    given, in file order.
+    given, in file order; about ``expected`` of them.
 
     Only the row groups whose statistics meet the range are read, one file
-    at a time, and their rows in the range are copied into arrays sized by
-    those groups' row counts, of which only the pages written become memory:
-    a read costs its own rows and one file's row groups, whatever the number
-    of files (a dataset scanner over many files held several times that).
+    at a time, and only their rows in the range are copied out, into arrays
+    sized for a quarter more than ``expected`` rows (grown if need be, never
+    beyond the rows of the groups read).  So a read holds its own rows and
+    one file's row groups, whatever the number of files (a dataset scanner
+    over many files held several times that), and asks for little more
+    address space than its rows, even when every file is one row group that
+    every range selects (a worker's data segment is capped:
+    :data:`winnow.parallel.WORKER_MEMORY_BYTES`).
     """
     import pyarrow.parquet as pq
 
@@ -277,7 +288,8 @@ def read_range(store: Store, files: list[str], key: str, lo: int, hi: int | None
         bound += sum(meta.row_group(g).num_rows for g in groups)
         if groups:
             chosen.append((name, groups))
-    out = {name: np.empty(bound, dtype=dtype) for name, dtype in columns.items()}
+    capacity = min(bound, expected + expected // 4 + ROW_GROUP)
+    out = {name: np.empty(capacity, dtype=dtype) for name, dtype in columns.items()}
     n = 0
     for name, groups in chosen:
         with pq.ParquetFile(store.path(name), filesystem=filesystem) as source:
@@ -287,11 +299,21 @@ def read_range(store: Store, files: list[str], key: str, lo: int, hi: int | None
         if hi is not None:
             inside &= keys < keys.dtype.type(hi)
         count = int(np.count_nonzero(inside))
+        if n + count > capacity:  # more rows than expected: grow, by half at least
+            capacity = min(bound, max(n + count, capacity + capacity // 2))
+            out = {name: _grown(array, n, capacity) for name, array in out.items()}
         for column_name, array in out.items():
             array[n:n + count] = table.column(column_name).to_numpy()[inside]
         n += count
         del table, keys, inside
     return {name: array[:n] for name, array in out.items()}
+
+
+def _grown(array: npt.NDArray[Any], used: int, capacity: int) -> npt.NDArray[Any]:
+    """``array``'s first ``used`` entries in a new array of ``capacity``."""
+    bigger = np.empty(capacity, dtype=array.dtype)
+    bigger[:used] = array[:used]
+    return bigger
 
 
 def _meets(statistics: Any, lo: int, hi: int | None) -> bool:
@@ -302,13 +324,12 @@ def _meets(statistics: Any, lo: int, hi: int | None) -> bool:
     return bool(statistics.max >= lo and (hi is None or statistics.min < hi))
 
 def stage_task(func: Callable[[T], R]) -> Callable[[T], R]:
-    """A stage's task function, run so that the memory it frees goes back to
-    the system (:func:`winnow.parallel.map_large_allocations`, and
-    :func:`~winnow.parallel.release_memory` when it ends): a worker starts
-    each task from its own size, not from the largest task it ran before."""
+    """A stage's task function that gives the memory it freed back to the
+    system when it ends (:func:`winnow.parallel.release_memory`), so the
+    worker starts its next task from its own size, not from the largest
+    task it ran before."""
     @functools.wraps(func)
     def run(task: T) -> R:
-        map_large_allocations()
         try:
             return func(task)
         finally:

@@ -8,11 +8,12 @@ through the working folder.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
 from winnow.errors import ShardedRunError
-from winnow.parallel import Progress, make_pool, parallel_map
+from winnow.parallel import Progress, make_pool, map_large_allocations, parallel_map
 from winnow.sharded.plan import ShardPlan
 
 T = TypeVar("T")
@@ -26,6 +27,16 @@ class Runner(Protocol):
     def close(self) -> None: ...
 
 
+def in_worker(func: Callable[[T], R], task: T) -> R:
+    """``func(task)`` in a worker process of the run, whose C allocator first
+    gives large arrays back when they are freed
+    (:func:`winnow.parallel.map_large_allocations`, a setting the process
+    keeps): never run in the caller's own process, whose allocator is left
+    as it is."""
+    map_large_allocations()
+    return func(task)
+
+
 class LocalRunner:
     """Tasks in a pool of ``jobs`` forked workers (``0`` = every usable core)."""
 
@@ -35,8 +46,9 @@ class LocalRunner:
     def map(self, func: Callable[[T], R], tasks: Sequence[T], stage: str,
             progress: Progress | None) -> list[R]:
         pool = make_pool(self.jobs, len(tasks))
+        work = func if pool is None else functools.partial(in_worker, func)
         try:
-            return list(parallel_map(func, tasks, stage=stage, progress=progress,
+            return list(parallel_map(work, tasks, stage=stage, progress=progress,
                                      executor=pool))
         finally:
             if pool is not None:
@@ -68,8 +80,8 @@ class RayRunner:
 
     def map(self, func: Callable[[T], R], tasks: Sequence[T], stage: str,
             progress: Progress | None) -> list[R]:
-        remote = self.ray.remote(max_retries=2)(func)
-        refs = [remote.remote(task) for task in tasks]
+        remote = self.ray.remote(max_retries=2)(in_worker)
+        refs = [remote.remote(func, task) for task in tasks]
         waiting = list(refs)
         while waiting:
             _, waiting = self.ray.wait(waiting, num_returns=1)
