@@ -101,29 +101,32 @@ class ShardedCounter:
 
     def pair_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> PairCounts:
         doc_ids = np.asarray(owners, dtype=np.int32)
-        if not self._shards():
+        rows = self._sharded_rows()
+        if rows is None:
             return self.index.pair_counts(doc_ids, max_df)
-        counts = self._count(doc_ids, max_df)
+        counts = self._count(doc_ids, max_df, rows)
         return PairCounts(counts.a, counts.b, counts.shared)
 
     def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> SharedCounts:
         doc_ids = np.asarray(owners, dtype=np.int32)
-        if not self._shards():
+        rows = self._sharded_rows()
+        if rows is None:
             return self.index.shared_counts(doc_ids, max_df)
-        return self._count(doc_ids, max_df)
+        return self._count(doc_ids, max_df, rows)
 
-    def _shards(self) -> bool:
-        """Whether the ``choice`` sends this index's rows to the sharded engine."""
-        return self.choice.sharded(self._rows())
+    def _sharded_rows(self) -> int | None:
+        """The index's fingerprint rows when the ``choice`` sends them to the
+        sharded engine (they size its partitions), else ``None``."""
+        if self.choice.engine == "in-memory":
+            return None
+        rows = sum(row.n_distinct for row in self.index.documents())
+        return rows if self.choice.sharded(rows) else None
 
-    def _rows(self) -> int:
-        return sum(row.n_distinct for row in self.index.documents())
-
-    def _count(self, doc_ids: I32, max_df: int) -> SharedCounts:
+    def _count(self, doc_ids: I32, max_df: int, rows: int) -> SharedCounts:
         """The sharded count of ``doc_ids``' pairs, in the index's document ids."""
         from winnow.sharded.engine import count_pairs
 
-        with self.choice.plan(self._rows()) as plan:
+        with self.choice.plan(rows) as plan:
             shards = write_inputs(self.index, doc_ids, plan)
             counts = count_pairs(shards, posting_prints, plan, cap=max_df,
                                  documents=len(doc_ids), progress=self.progress

@@ -278,7 +278,7 @@ def read_range(store: Store, files: list[str], key: str, lo: int, hi: int | None
     import pyarrow.parquet as pq
 
     filesystem, _ = store.fs()
-    chosen: list[tuple[str, list[int]]] = []
+    chosen: list[tuple[str, pq.FileMetaData, list[int]]] = []
     bound = 0
     for name in files:
         meta = pq.read_metadata(store.path(name), filesystem=filesystem)
@@ -287,12 +287,12 @@ def read_range(store: Store, files: list[str], key: str, lo: int, hi: int | None
                   if _meets(meta.row_group(g).column(column).statistics, lo, hi)]
         bound += sum(meta.row_group(g).num_rows for g in groups)
         if groups:
-            chosen.append((name, groups))
+            chosen.append((name, meta, groups))
     capacity = min(bound, expected + expected // 4 + ROW_GROUP)
     out = {name: np.empty(capacity, dtype=dtype) for name, dtype in columns.items()}
     n = 0
-    for name, groups in chosen:
-        with pq.ParquetFile(store.path(name), filesystem=filesystem) as source:
+    for name, meta, groups in chosen:  # the footers read above are not read again
+        with pq.ParquetFile(store.path(name), metadata=meta, filesystem=filesystem) as source:
             table = source.read_row_groups(groups, columns=list(columns), use_threads=False)
         keys = table.column(key).to_numpy()
         inside = keys >= keys.dtype.type(lo)
