@@ -6,7 +6,6 @@ from __future__ import annotations
 import gzip
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -76,17 +75,6 @@ def test_local_sharded_equals_in_memory(corpus: list[str], memory: DedupRun,
     same(dedup(corpus, "local-sharded", tmp_path / "run"), memory)  # resumed: every task done
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[None]:
-    ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             _node_ip_address="127.0.0.1")
-    try:
-        yield
-    finally:
-        ray.shutdown()
-
-
-def test_ray_equals_in_memory(corpus: list[str], memory: DedupRun, cluster: None,
+def test_ray_equals_in_memory(corpus: list[str], memory: DedupRun, ray_cluster: None,
                               tmp_path: Path) -> None:
     same(dedup(corpus, "ray", tmp_path / "ray"), memory)

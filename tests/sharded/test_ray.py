@@ -3,7 +3,6 @@ the same pairs as the local engine and the in-memory engine."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -22,17 +21,7 @@ N = 1500
 SHARDS = synthetic_shards(N, 250)
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             _node_ip_address="127.0.0.1")
-    try:
-        yield
-    finally:
-        ray.shutdown()
-
-
-def test_ray_equals_local_and_in_memory(cluster: None, tmp_path: Path) -> None:
+def test_ray_equals_local_and_in_memory(ray_cluster: None, tmp_path: Path) -> None:
     archive = np.zeros(N, dtype=bool)
     archive[::3] = True
     base = np.unique(np.concatenate([h for _, h in synthetic_prints(SHARDS[1])])[::5])
@@ -52,7 +41,7 @@ def test_ray_equals_local_and_in_memory(cluster: None, tmp_path: Path) -> None:
     assert_same_as_in_memory(on_ray, in_memory(SHARDS, 30, base, archive))
 
 
-def test_compare_on_ray_is_the_in_memory_result(cluster: None, tmp_path: Path) -> None:
+def test_compare_on_ray_is_the_in_memory_result(ray_cluster: None, tmp_path: Path) -> None:
     from tests.sharded.test_cli import compare_json, planted_corpus
 
     folders = planted_corpus(tmp_path / "corpus")
@@ -65,7 +54,7 @@ def test_compare_on_ray_is_the_in_memory_result(cluster: None, tmp_path: Path) -
     assert on_ray == memory
 
 
-def test_ray_workers_share_an_fsspec_folder(cluster: None, tmp_path: Path) -> None:
+def test_ray_workers_share_an_fsspec_folder(ray_cluster: None, tmp_path: Path) -> None:
     """Ray's worker processes (started afresh, nothing inherited) open a URI
     that pyarrow does not know through fsspec: fsspec's ``dir`` file system
     over the local disk."""
