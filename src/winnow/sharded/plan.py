@@ -104,8 +104,8 @@ class ShardPlan:
     ``map_large_arrays``: the calling process too (the workers always do)
     has glibc map large arrays apart, so that they go back to the system
     when freed (:func:`winnow.parallel.map_large_allocations`): a setting the
-    process keeps after the run; ``False`` leaves its allocator alone, for
-    about 24 MB more at its peak per million documents.
+    process keeps after the run; ``False`` leaves its allocator alone (its
+    peak was 16 MiB higher with 1,000,000 documents: benchmarks/sharded.py).
     """
 
     workdir: Path | str
