@@ -150,6 +150,17 @@ def test_every_registered_engine_resolves_to_its_class() -> None:
         assert engine.sharded == (name != "in-memory")
 
 
+def test_every_engine_package_sits_above_the_stage() -> None:
+    """The registry names its engines by string: the layer table must still
+    let each engine's package import the stage, never the stage import it."""
+    from tests.unit.test_layers import ALLOWED
+
+    for target in ENGINES.values():
+        package = target.split(":")[0].split(".")[1]
+        assert package == "pairs" or "pairs" in ALLOWED[package]
+        assert package == "pairs" or package not in ALLOWED["pairs"]
+
+
 def test_bad_settings_are_refused() -> None:
     with pytest.raises(InvalidConfig, match="partitions"):
         EngineChoice("local-sharded", partitions=0)
