@@ -1,7 +1,8 @@
-"""All-against-all pair counting through the fingerprint-table protocol.
+"""All-against-all pair counting by the two tables that count themselves.
 
-The same synthetic postings go into both fingerprint tables
-(:class:`winnow.tables.PairCounter`): compare's in-memory table
+The same synthetic postings go into both fingerprint tables (what the
+pair-counting stage's in-memory engine runs for compare and groups,
+:mod:`winnow.pairs`): compare's in-memory table
 (:class:`winnow.matching.table.MemoryTable`) and sif's DuckDB index
 (:class:`winnow.index.FingerprintIndex`).  ``--docs`` documents of
 ``--per-doc`` fingerprints each, a fifth of them edited copies of others (90 %
@@ -25,7 +26,7 @@ import numpy as np
 
 from winnow.index import FingerprintIndex, NewDocument
 from winnow.matching.table import MemoryTable
-from winnow.tables import PairCounter, SharedCounts
+from winnow.tables import SharedCounts
 
 
 def synthetic(docs: int, per_doc: int, seed: int = 1994) -> list[np.ndarray]:
@@ -44,7 +45,7 @@ def synthetic(docs: int, per_doc: int, seed: int = 1994) -> list[np.ndarray]:
     return out
 
 
-def best_of(table: PairCounter, owners: np.ndarray, max_df: int,
+def best_of(table: MemoryTable | FingerprintIndex, owners: np.ndarray, max_df: int,
             repeat: int) -> tuple[float, SharedCounts]:
     best, counts = float("inf"), None
     for _ in range(repeat):

@@ -1,28 +1,18 @@
-"""The fingerprint-table protocol: all-against-all pair counting with a cap on
-document frequency, whatever holds the fingerprints.
+"""The pair counts that every pair-counting engine returns, and the IDF
+weights they sum.
 
 MOSS's first pass (winnowing paper, section 5.2) and sif's all-against-all
-(Manber 1994, section 4) are the same question put to an index of
-``(hash, owner)`` postings: for every pair of owners (submissions, files),
-how many distinct fingerprints do they share, ignoring the fingerprints too
-many owners hold?  :class:`PairCounter` is that question; each fingerprint
-table answers it its own way:
-
-* compare's in-memory table (:class:`winnow.matching.table.MemoryTable`):
-  one sort of numpy arrays and a compiled loop over the owners;
-* sif's DuckDB index (:class:`winnow.index.FingerprintIndex`): one SQL
-  self-join over its table of shared postings;
-* an engine that keeps its postings in hash-partitioned shards counts each
-  partition alone and sums the partial counts: a hash lives in one
-  partition, so every term below is a sum over hashes.
-
-Commands that count pairs (``compare``, ``groups``) take any of them.
+(Manber 1994, section 4) are the same question put to ``(hash, owner)``
+postings: for every pair of owners (submissions, files, records), how many
+distinct fingerprints do they share, ignoring the fingerprints too many
+owners hold?  The pair-counting stage (:mod:`winnow.pairs`) answers it with
+an engine chosen by name; these are the shapes of its answer, shared by
+every stage (the DuckDB index's own self-join returns them too).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -75,22 +65,3 @@ def idf_weights(df: npt.NDArray[np.integer], n_owners: int) -> F64:
     scale = float(1 << WEIGHT_BITS)
     rounded: F64 = np.round(exact * scale) / scale
     return rounded
-
-
-class PairCounter(Protocol):
-    """A fingerprint table that counts the fingerprints pairs of its owners share."""
-
-    def pair_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> PairCounts:
-        """For the given ``owners`` (ids in the table's own numbering): every
-        pair ``a < b`` of them sharing a fingerprint that at most ``max_df``
-        of them hold (``df(h)`` counted among ``owners``).  Pairs sharing
-        nothing never appear, so the work follows the shared postings, not
-        the n² pairs.  A table may leave out pairs by rules of its own, stated
-        where it is built (compare: two archive submissions; base code shared
-        by no one)."""
-        ...
-
-    def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> SharedCounts:
-        """:meth:`pair_counts` with the weights and document-frequency sums
-        (``N = len(owners)`` in the weights)."""
-        ...

@@ -17,11 +17,12 @@ import pytest
 
 from winnow.corpus import DedupSettings
 from winnow.errors import InvalidConfig
+from winnow.pairs import EngineChoice
 from winnow.sharded import ShardPlan, count_pairs, prints
-from winnow.sharded.choice import EngineChoice
 from winnow.sharded.pairs import read_window
 from winnow.sharded.plan import MAX_PARTITIONS, PARTITION_ROWS, Store, partitions_for
 from winnow.sharded.prints import ShardTask, write_shard
+from winnow.sharded.stage import make_plan
 from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
 from winnow.tables import idf_weights
 
@@ -137,9 +138,10 @@ def test_partitions_follow_the_rows() -> None:
     assert partitions_for(PARTITION_ROWS) == 1
     assert partitions_for(3 * PARTITION_ROWS + 1) == 4
     assert partitions_for(10**15) == MAX_PARTITIONS
-    with EngineChoice("local-sharded").plan(5 * PARTITION_ROWS) as plan:
+    with make_plan(EngineChoice("local-sharded"), "local-sharded", 5 * PARTITION_ROWS) as plan:
         assert plan.partitions == 5
-    with EngineChoice("local-sharded", partitions=7).plan(5 * PARTITION_ROWS) as plan:
+    with make_plan(EngineChoice("local-sharded", partitions=7), "local-sharded",
+                   5 * PARTITION_ROWS) as plan:
         assert plan.partitions == 7  # the user's number wins
 
 
@@ -216,6 +218,7 @@ def test_the_callers_allocator_is_changed_only_when_asked(tmp_path: Path, tune: 
     code = f"""
 import ctypes, numpy as np
 from winnow.sharded import ShardPlan, count_pairs
+from winnow.sharded.stage import make_plan
 from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
 libc = ctypes.CDLL(None)
 libc.malloc.restype = ctypes.c_void_p

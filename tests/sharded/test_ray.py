@@ -71,3 +71,17 @@ def test_ray_workers_share_an_fsspec_folder(ray_cluster: None, tmp_path: Path) -
     for column in ("a", "b", "shared", "weight", "df_sum"):
         np.testing.assert_array_equal(getattr(x, column), getattr(y, column))
     assert on_ray.stats == local.stats
+
+
+def test_the_stage_counts_on_ray_as_in_memory(ray_cluster: None, tmp_path: Path) -> None:
+    """The pair-counting stage's ``ray`` engine: the reference sums, bit for bit."""
+    from tests.sharded.test_stage import SHARDS as STAGE_SHARDS
+    from tests.sharded.test_stage import SyntheticPostings, base_and_archive
+    from winnow.pairs import EngineChoice, count_pairs
+
+    base, archive = base_and_archive()
+    postings = SyntheticPostings(STAGE_SHARDS, archive.shape[0], base, archive)
+    choice = EngineChoice("ray", workdir=tmp_path / "run", partitions=3)
+    with count_pairs(postings, 25, choice) as sums:
+        assert_same_as_in_memory(sums, in_memory(STAGE_SHARDS, 25, base, archive))
+    assert postings.asked == ["shards of 524288 rows"]

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from winnow.config import WinnowConfig
 from winnow.corpus import Fields, Thresholds, cluster_pairs
 from winnow.corpus.fingerprints import ShardJob, record_hashes
-from winnow.corpus.pairs import count_in_memory
+from winnow.corpus.pairs import CorpusPostings
 from winnow.corpus.readers import plan_shards
 
 CONFIG = WinnowConfig(20, 40, "robust")
@@ -74,7 +74,7 @@ def test_in_memory_counts_equal_brute_force_intersections(tmp_path: Path) -> Non
     path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
     shards, _ = plan_shards([str(path)], Fields())
     jobs = [ShardJob(s, Fields(), CONFIG) for s in shards]
-    pairs = count_in_memory(jobs, len(texts), cap=100, workers=1)
+    pairs = CorpusPostings(jobs, len(texts), 0, workers=1).in_memory(100, None)
     prints = [set(record_hashes(t, CONFIG).tolist()) for t in texts]
     assert pairs.sizes.tolist() == [len(p) for p in prints]
     expected = [(a, b, len(prints[a] & prints[b]))
@@ -98,7 +98,7 @@ def test_the_cap_drops_fingerprints_of_too_many_records(tmp_path: Path) -> None:
         kept = [{h for h in p if df[h] <= cap} for p in prints]
         expected = [(a, b, len(kept[a] & kept[b]))
                     for a, b in itertools.combinations(range(6), 2) if kept[a] & kept[b]]
-        got = [(int(a), int(b), int(s)) for blk in count_in_memory(jobs, 6, cap=cap, workers=1)
-               for a, b, s in zip(*blk, strict=True)]
+        counted = CorpusPostings(jobs, 6, 0, workers=1).in_memory(cap, None)
+        got = [(int(a), int(b), int(s)) for blk in counted for a, b, s in zip(*blk, strict=True)]
         assert got == expected
         assert len(got) == 15 if cap == 10 else len(got) < 15  # the common part links all

@@ -1,6 +1,7 @@
-"""The fingerprint-table protocol: compare's in-memory table and sif's DuckDB
-index give the same pair counts, weights and document-frequency sums as a
-brute-force count over sets, for any subset of owners and any cap."""
+"""compare's in-memory table and sif's DuckDB index (what the pair-counting
+stage's in-memory engine runs for compare and groups) give the same pair
+counts, weights and document-frequency sums as a brute-force count over
+sets, for any subset of owners and any cap."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 
 from winnow.index import FingerprintIndex, NewDocument
 from winnow.matching.table import MemoryTable
-from winnow.tables import PairCounter, SharedCounts
+from winnow.tables import SharedCounts
 
 Counted = dict[tuple[int, int], tuple[int, float, float]]
 
@@ -61,8 +62,8 @@ def index_table(sets: list[set[int]], db: Path) -> tuple[FingerprintIndex, list[
     return index, ids
 
 
-def check(table: PairCounter, ids: list[int], sets: list[set[int]], owners: list[int],
-          max_df: int) -> None:
+def check(table: MemoryTable | FingerprintIndex, ids: list[int], sets: list[set[int]],
+          owners: list[int], max_df: int) -> None:
     chosen = np.array([ids[x] for x in owners])
     got = as_dict(table.shared_counts(chosen, max_df))
     plain = table.pair_counts(chosen, max_df)

@@ -38,7 +38,6 @@ from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, comp
 from winnow.matching.options import default_configs
 from winnow.reports.table import safe
 from winnow.reports.writers import write
-from winnow.sharded.compare import ShardedTable
 from winnow.sources.archives import RunBudget
 from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submissions
 
@@ -188,7 +187,7 @@ class ProgressBar:
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
     """Load the submissions and compare them, as the options say."""
-    table = ShardedTable(engine_choice(params, params["jobs"]), progress)
+    engine = engine_choice(params, params["jobs"])
     read = read_options_of(params)
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
@@ -200,7 +199,7 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     try:
         return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
                        progress=progress, frontend_configs=chosen.frontend_configs,
-                       table=table)
+                       engine=engine)
     finally:
         progress.close()
 

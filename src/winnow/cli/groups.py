@@ -13,9 +13,8 @@ from winnow.cli.options import FRACTION, db_option, format_option, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.index import FingerprintIndex
+from winnow.pairs import EngineChoice
 from winnow.reports.writers import write
-from winnow.sharded.choice import EngineChoice
-from winnow.sharded.groups import ShardedCounter
 from winnow.sif.groups import GroupOptions, find_groups
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -50,7 +49,7 @@ def group_options(func: F) -> F:
 def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None,
                  engine: EngineChoice | None = None) -> None:
     with FingerprintIndex(db, read_only=True) as index:
-        result = find_groups(index, options, ShardedCounter(index, engine or EngineChoice()))
+        result = find_groups(index, options, engine or EngineChoice())
     with output(out_path) as out:
         write(result, fmt, out)
 

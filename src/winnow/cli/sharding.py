@@ -7,7 +7,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
-from winnow.sharded.choice import ENGINE_NAMES, SHARDED_ROWS, EngineChoice, EngineName
+from winnow.pairs.registry import ENGINE_NAMES, SHARDED_ROWS, EngineChoice, EngineName
 from winnow.sharded.plan import MAX_PARTITIONS, PARTITION_ROWS
 
 F = TypeVar("F", bound=Callable[..., Any])

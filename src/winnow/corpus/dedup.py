@@ -2,8 +2,9 @@
 
 :func:`find_duplicates` runs the pipeline: the inputs are cut into shards
 (:mod:`winnow.corpus.readers`), every record is fingerprinted and the shared
-fingerprints of each pair counted (:mod:`winnow.corpus.pairs`: in memory or
-sharded), and the linked pairs clustered (:mod:`winnow.corpus.clusters`).
+fingerprints of each pair counted (the pair-counting stage,
+:mod:`winnow.pairs`, on the records' postings, :mod:`winnow.corpus.pairs`),
+and the linked pairs clustered (:mod:`winnow.corpus.clusters`).
 :func:`read_back` then reads the inputs once more, in order: it names every
 bad record, gives one :class:`DuplicateRow` per clustered record, and hands
 each slot's fate (kept or not) to an optional sink that writes the
@@ -13,9 +14,7 @@ de-duplicated corpus.  No step holds the corpus's texts in memory.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable, Sequence
-from contextlib import ExitStack
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -25,7 +24,7 @@ from winnow.config import WinnowConfig
 from winnow.corpus.clusters import Clusters, Thresholds, cluster_pairs
 from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.options import DedupSettings
-from winnow.corpus.pairs import PairSource, count_in_memory
+from winnow.corpus.pairs import CorpusPostings, in_records
 from winnow.corpus.readers import (
     COMPRESSED,
     BadRecord,
@@ -35,8 +34,8 @@ from winnow.corpus.readers import (
     read_shard,
 )
 from winnow.errors import InputError
+from winnow.pairs import EngineChoice, count_pairs
 from winnow.parallel import Progress
-from winnow.sharded.choice import SHARDED_ROWS
 
 
 @dataclass(frozen=True)
@@ -88,29 +87,11 @@ def estimated_rows(shards: Sequence[Shard], config: WinnowConfig) -> int:
     return size * 2 // (config.w + 1)
 
 
-def choose_engine(settings: DedupSettings, shards: Sequence[Shard]) -> str:
-    """``auto``: in memory up to :data:`~winnow.sharded.choice.SHARDED_ROWS`
-    estimated fingerprint rows (:func:`estimated_rows`), else sharded."""
-    if settings.engine != "auto":
-        return settings.engine
-    rows = estimated_rows(shards, settings.config)
-    return "in-memory" if rows <= SHARDED_ROWS else "local-sharded"
-
-
-def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
-                     settings: DedupSettings, progress: Progress | None,
-                     stack: ExitStack) -> PairSource:
-    """The pair sums of ``jobs`` from the engine named (a sharded engine's
-    temporary folder, when ``settings`` names none, lives as long as ``stack``)."""
-    if engine == "in-memory":
-        return count_in_memory(jobs, records, settings.max_occurrences, workers=settings.jobs,
-                               progress=progress)
-    from winnow.corpus.sharded import count_sharded
-
-    workdir = settings.workdir or stack.enter_context(
-        tempfile.TemporaryDirectory(prefix="winnow-dedup-"))
-    rows = estimated_rows([job.shard for job in jobs], settings.config)
-    return count_sharded(jobs, records, settings, engine, workdir, progress, rows)
+def engine_choice(settings: DedupSettings) -> EngineChoice:
+    """The pair-counting engine the settings name (``auto``: the stage's
+    rule, :meth:`winnow.pairs.EngineChoice.resolve`, on :func:`estimated_rows`)."""
+    return EngineChoice(settings.engine, settings.workdir, settings.partitions,
+                        settings.ray_address, settings.jobs or None)
 
 
 def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
@@ -120,13 +101,15 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     shards, problems = plan_shards(paths, settings.fields)
     jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
     records = sum(s.count for s in shards)
-    engine = choose_engine(settings, shards)
+    postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
+                              settings.jobs)
+    choice = engine_choice(settings)
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)
-    with ExitStack() as stack:
-        pairs = count_pairs_with(engine, jobs, records, settings, progress, stack)
+    with count_pairs(postings, settings.max_occurrences, choice,
+                     None if progress is None else in_records(progress, records)) as pairs:
         clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
-    return DedupRun(settings, shards, clusters, engine, problems)
+    return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)
 
 
 def _sizes(sizes: npt.ArrayLike, records: int) -> npt.NDArray[np.int64]:
@@ -180,5 +163,5 @@ def _row(doc: int, path: str, line: int, clusters: Clusters,
                         os.fspath(path), line)
 
 
-__all__ = ["DedupRun", "DuplicateRow", "Sink", "choose_engine", "estimated_rows",
+__all__ = ["DedupRun", "DuplicateRow", "Sink", "engine_choice", "estimated_rows",
            "find_duplicates", "read_back"]

@@ -8,7 +8,7 @@ from typing import Final
 from winnow.config import DEFAULT_SEED, WinnowConfig
 from winnow.corpus.readers import Fields
 from winnow.errors import InvalidConfig
-from winnow.sharded.choice import ENGINE_NAMES, EngineName
+from winnow.pairs.registry import ENGINE_NAMES, EngineName
 
 #: Noise threshold ``k`` and guarantee threshold ``t`` of corpus runs, in
 #: normalised characters (the text front-end drops case, spaces and
@@ -39,7 +39,7 @@ class DedupSettings:
     """What a run does.  ``similarity`` and ``containment`` are the thresholds
     (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap,
     ``engine`` the pair counter (``auto``: see
-    :func:`winnow.corpus.dedup.choose_engine`), ``workdir`` the sharded
+    :meth:`winnow.pairs.EngineChoice.resolve`), ``workdir`` the sharded
     engine's folder, ``jobs`` worker processes (``0``: every core)."""
 
     fields: Fields = field(default_factory=Fields)

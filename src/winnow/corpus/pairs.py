@@ -1,90 +1,84 @@
-"""Shared fingerprints per pair of records: in memory, or through the sharded engine.
+"""The corpus's records as the pair-counting stage's postings (:mod:`winnow.pairs`).
 
-Both give an object with ``sizes`` (distinct fingerprints per record, those
-dropped by the cap left out, as in ``compare``'s scores) that
-iterates over ``(a, b, shared)`` blocks of int64 arrays, pairs ``a < b`` in
-``(a, b)`` order, each pair once, counting only fingerprints in at most
-``cap`` records (MOSS ``-m``).
-
-The in-memory engine is :func:`winnow.matching.counting.count_shared` over
-every record's postings at once: fastest for small corpora, memory
-proportional to the corpus's fingerprints (about 24 bytes each, twice while
-sorting).  The sharded engine (:mod:`winnow.sharded`) writes the postings to
-hash-partitioned sorted Parquet shards and counts one partition at a time,
-so its memory does not grow with the corpus.
+In memory, every input shard is fingerprinted on worker processes
+(:func:`~winnow.corpus.fingerprints.shard_postings`) and the postings
+counted in one sort (:func:`winnow.matching.counting.count_postings`):
+fastest for small corpora, memory proportional to the corpus's fingerprints
+(about 24 bytes each, twice while sorting).  A sharded engine
+(:mod:`winnow.sharded`) fingerprints the same shards in its own tasks
+(:func:`~winnow.corpus.fingerprints.fingerprint_shard`), writes the
+postings to hash-partitioned sorted Parquet shards and counts one partition
+at a time, so its memory does not grow with the corpus.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
 
-from winnow.corpus.fingerprints import ShardJob, shard_postings
-from winnow.matching.counting import count_shared, distinct_postings, group_bounds
+from winnow.corpus.fingerprints import ShardJob, fingerprint_shard, shard_postings
+from winnow.matching.counting import count_postings, distinct_postings
+from winnow.pairs import Layout, PairSums, Postings, Shards
 from winnow.parallel import Progress, make_pool, parallel_map
 
+U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
-#: Pairs per block handed to the clustering.
-BLOCK = 1 << 20
 
 
-class PairSource(Protocol):
-    """What the clustering reads: sizes, then the pairs block by block."""
+class CorpusPostings(Postings):
+    """The records of ``jobs`` (``records`` in all, about ``rows`` fingerprint
+    rows), fingerprinted on ``workers`` processes (``0``: every core) when
+    counted in memory."""
 
-    @property
-    def sizes(self) -> I64: ...
+    def __init__(self, jobs: Sequence[ShardJob], records: int, rows: int, workers: int = 0
+                 ) -> None:
+        self.jobs = jobs
+        self.documents = records
+        self.rows = rows
+        self.workers = workers
 
-    def __iter__(self) -> Iterator[tuple[I64, I64, I64]]: ...
+    def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
+        hashes, owners = distinct_postings(*self.gather(progress))  # the rows go here
+        return count_postings(hashes, owners, self.documents, cap)
 
+    def shards(self, layout: Layout) -> Shards:
+        return Shards(self.jobs, fingerprint_shard)
 
-@dataclass(frozen=True)
-class MemoryPairs:
-    """Pairs held in memory, sorted by ``(a, b)``."""
-
-    sizes: I64
-    a: I64
-    b: I64
-    shared: I64
-
-    def __iter__(self) -> Iterator[tuple[I64, I64, I64]]:
-        for start in range(0, self.a.shape[0], BLOCK):
-            stop = start + BLOCK
-            yield self.a[start:stop], self.b[start:stop], self.shared[start:stop]
-
-
-def count_in_memory(jobs: Sequence[ShardJob], records: int, cap: int, *, workers: int = 0,
-                    progress: Progress | None = None) -> MemoryPairs:
-    """Fingerprint every shard (on ``workers`` processes) and count the pairs."""
-    pool = make_pool(workers, len(jobs))
-    hashes, owners = [], []
-    done = 0
-    try:
-        results = parallel_map(shard_postings, jobs, stage="records", progress=None,
-                               executor=pool)
-        for job, (h, o) in zip(jobs, results, strict=True):
-            hashes.append(h)
-            owners.append(o)
-            done += job.records
-            if progress is not None:
-                progress("records", done, records)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    all_hashes = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
-    all_owners = np.concatenate(owners) if owners else np.zeros(0, np.int64)
-    del hashes, owners
-    h, o = distinct_postings(all_hashes, all_owners)
-    del all_hashes, all_owners
-    _, group = group_bounds(h)
-    kept = np.repeat(group <= cap, group)
-    sizes = np.bincount(o[kept], minlength=records).astype(np.int64)
-    counts = count_shared(h[kept], o[kept], records)
-    order = np.lexsort((counts.b, counts.a))
-    return MemoryPairs(sizes, counts.a[order], counts.b[order], counts.shared[order])
+    def gather(self, progress: Progress | None) -> tuple[U64, I64]:
+        """Every record's fingerprints: ``(hash, record)`` rows."""
+        pool = make_pool(self.workers, len(self.jobs))
+        hashes, owners = [], []
+        done = 0
+        try:
+            results = parallel_map(shard_postings, self.jobs, stage="records", progress=None,
+                                   executor=pool)
+            for job, (h, o) in zip(self.jobs, results, strict=True):
+                hashes.append(h)
+                owners.append(o)
+                done += job.records
+                if progress is not None:
+                    progress("records", done, self.documents)
+        finally:
+            if pool is not None:
+                pool.shutdown()
+        all_hashes = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
+        all_owners = np.concatenate(owners) if owners else np.zeros(0, np.int64)
+        return all_hashes, all_owners
 
 
-__all__ = ["BLOCK", "MemoryPairs", "PairSource", "count_in_memory"]
+def in_records(progress: Progress, records: int) -> Progress:
+    """``progress`` with a sharded engine's ``prints`` stage (input shards
+    done) told as ``records`` (the records of the shards done, in proportion)."""
+
+    def told(stage: str, done: int, total: int) -> None:
+        if stage == "prints":
+            progress("records", records * done // max(total, 1), records)
+        else:
+            progress(stage, done, total)
+
+    return told
+
+
+__all__ = ["CorpusPostings", "in_records"]

@@ -374,8 +374,8 @@ class FingerprintIndex:
         return [(DocRow(*row), *hits.get(int(row[0]), (0, 0))) for row in rows]
 
     def pair_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> PairCounts:
-        """All-against-all (sif, section 4), the fingerprint-table protocol
-        (:class:`winnow.tables.PairCounter`): for every pair ``a < b`` of the
+        """All-against-all (sif, section 4), what ``groups`` counts in memory
+        (:mod:`winnow.sif.postings`): for every pair ``a < b`` of the
         documents ``owners`` (ids) sharing a fingerprint, the number of distinct
         hashes they share.
 
@@ -426,7 +426,7 @@ class FingerprintIndex:
                         ) -> Iterator[tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]]:
         """The ``shared`` rows of the given documents as ``(position, hash)``
         batches, ``position`` the document's index in ``doc_ids``, ordered by
-        position then hash: what a sharded count (:mod:`winnow.sharded.groups`)
+        position then hash: what a sharded count (:mod:`winnow.sif.postings`)
         reads instead of :meth:`shared_counts`, streamed (DuckDB sorts out of core)."""
         import pyarrow as pa
 

@@ -1,17 +1,19 @@
 """The files of one comparison: read, fingerprinted and tabled (the first
 pass of :mod:`winnow.matching.compare`), with the engine settings of each
-front-end and the base code."""
+front-end and the base code; their pairs counted by the pair-counting stage
+(:mod:`winnow.pairs`, :class:`BatchPostings`)."""
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
 from itertools import chain
 
 import numpy as np
+import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.matching.base import base_hashes
@@ -25,9 +27,13 @@ from winnow.matching.prints import (
     load_document,
     lost_file,
 )
-from winnow.matching.table import FingerprintTable, build_table
+from winnow.matching.table import FingerprintTable, build_table, in_sorted
 from winnow.model import Document, Role, Skipped
+from winnow.pairs import EngineChoice, Layout, PairSums, Postings, Shards, count_pairs
+from winnow.pairs.memory import MemorySums
 from winnow.parallel import Progress, make_pool, parallel_map
+
+U64 = npt.NDArray[np.uint64]
 
 
 @dataclass
@@ -223,6 +229,89 @@ class Batch:
         return tuple(out)
 
 
-#: Builds a batch's fingerprint table for a resolved cap (default
-#: :meth:`Batch.table`; :class:`winnow.sharded.compare.ShardedTable` shards it).
-TableBuilder = Callable[[Batch, int], FingerprintTable]
+@dataclass(frozen=True)
+class OwnerShard:
+    """Input shard of a sharded count: the distinct fingerprints of some submissions."""
+
+    owners: list[int]
+    hashes: list[U64]
+
+
+def owner_prints(shard: OwnerShard) -> Iterator[tuple[int, U64]]:
+    yield from zip(shard.owners, shard.hashes, strict=True)
+
+
+class BatchPostings(Postings):
+    """A batch's submissions as the pair-counting stage's postings
+    (:mod:`winnow.pairs`).
+
+    In memory, the batch's own table (:meth:`Batch.table`, one sort of the
+    files' rows); for a sharded engine, input shards of whole submissions
+    (their distinct fingerprints), so the counting's sort temporaries and
+    pair arrays are the tasks', bounded by their budgets.  The batch's
+    fingerprints are in memory already (the first pass keeps them).
+    """
+
+    def __init__(self, batch: Batch) -> None:
+        self.batch = batch
+        self.documents = len(batch.subs)
+        self.rows = sum(p.hashes.shape[0] for p in batch.prints if p is not None)
+        self.base = batch.base
+        self.archive = np.array([s.role == "archive" for s in batch.subs], dtype=bool)
+        self.table: FingerprintTable | None = None
+        self.sets: list[U64] = []
+
+    def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
+        self.table = self.batch.table(cap)
+        return MemorySums(self.table.sizes, self.table.weight_totals, self.table.counts,
+                          self.table.excluded, self.table.stats)
+
+    def shards(self, layout: Layout) -> Shards:
+        self.sets = self._owner_sets()
+        shards: list[OwnerShard] = []
+        for owner, hashes in enumerate(self.sets):
+            if not shards or sum(h.shape[0] for h in shards[-1].hashes) >= layout.row_budget:
+                shards.append(OwnerShard([], []))
+            shards[-1].owners.append(owner)
+            shards[-1].hashes.append(hashes)
+        return Shards(shards, owner_prints)
+
+    def _owner_sets(self) -> list[U64]:
+        """Each submission's distinct fingerprints."""
+        parts: list[list[U64]] = [[] for _ in self.batch.subs]
+        for i, prints in enumerate(self.batch.prints):
+            if prints is not None:
+                parts[int(self.batch.owner[i])].append(prints.hashes)
+        return [np.unique(np.concatenate([np.zeros(0, np.uint64), *p])) for p in parts]
+
+    def table_of(self, sums: PairSums) -> FingerprintTable:
+        """The batch's fingerprint table: the in-memory one, or one made of a
+        sharded engine's sums (the same pairs and counts; the files' arrays
+        are released as they are read)."""
+        if self.table is not None:
+            return self.table
+        batch, excluded = self.batch, sums.excluded()
+        counts = sums.shared_counts()
+        file_prints = np.zeros(len(batch.prints), dtype=np.int64)
+        for i, prints in enumerate(batch.prints):
+            if prints is not None:
+                file_prints[i] = int((~in_sorted(prints.hashes, excluded)).sum())
+                batch.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64), own=None)
+        ignored_base = sum(int((in_sorted(h, batch.base) & ~in_sorted(h, excluded)).sum())
+                           for h in self.sets)
+        return FingerprintTable(
+            excluded=excluded, sizes=sums.sizes, weight_totals=sums.weight_totals,
+            file_prints=file_prints, counts=counts,
+            stats={"fingerprints": int(file_prints.sum()), "ignored_base": ignored_base,
+                   "ignored_common": sums.stats["ignored_common"],
+                   "distinct_hashes": sums.stats["distinct_hashes"],
+                   "pairs_sharing": int(counts.a.shape[0])})
+
+
+def count_table(batch: Batch, cap: int, choice: EngineChoice,
+                progress: Progress | None = None) -> FingerprintTable:
+    """The batch's fingerprint table, its pairs counted by the engine ``choice``
+    names (the pair-counting stage, :func:`winnow.pairs.count_pairs`)."""
+    postings = BatchPostings(batch)
+    with count_pairs(postings, cap, choice, progress) as sums:
+        return postings.table_of(sums)

@@ -24,7 +24,7 @@ import numpy as np
 
 from winnow.config import WinnowConfig
 from winnow.matching.base import free_starts, in_base
-from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, TableBuilder, literal_config
+from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, count_table, literal_config
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.counting import resolve_cap
 from winnow.matching.model import (
@@ -53,6 +53,7 @@ from winnow.matching.prints import (
 from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
 from winnow.model import Document, Skipped
+from winnow.pairs import EngineChoice
 from winnow.parallel import Progress, make_pool, parallel_map
 
 __all__ = ["DOCUMENT_BUDGET", "compare", "literal_config"]
@@ -68,7 +69,7 @@ def compare(
     progress: Progress | None = None,
     executor: Executor | None = None,
     frontend_configs: Mapping[str, WinnowConfig] | None = None,
-    table: TableBuilder | None = None,
+    engine: EngineChoice | None = None,
 ) -> ComparisonResult:
     """Compare every submission with every other and rank the pairs.
 
@@ -84,9 +85,9 @@ def compare(
     defaults and ``config`` is the main front-end's, exactly as ``winnow
     compare`` without ``-k``/``-t`` (:func:`~winnow.matching.options.default_configs`);
     without ``options``, ``CompareOptions()``, the CLI's defaults too.  Bad
-    input never raises: it is listed in the result's ``issues``.  ``table``
-    builds the fingerprint table (default: in memory, :meth:`Batch.table`;
-    :class:`winnow.sharded.compare.ShardedTable` for large batches).
+    input never raises: it is listed in the result's ``issues``.  ``engine``
+    counts the pairs (:mod:`winnow.pairs`; default: in memory, ``auto`` and
+    the sharded engines for large batches).
     """
     if config is None:
         config, defaults = default_configs(submissions)
@@ -97,20 +98,20 @@ def compare(
     run = Run(progress, executor) if executor is not None else Run(
         progress, make_pool(jobs, len(batch.files)), jobs)
     try:
-        return _compare(batch, config, options, run, table or Batch.table)
+        return _compare(batch, config, options, run, engine or EngineChoice("in-memory"))
     finally:
         run.close()
 
 
 def _compare(
     batch: Batch, config: WinnowConfig, options: CompareOptions, run: Run,
-    build_table: TableBuilder,
+    engine: EngineChoice,
 ) -> ComparisonResult:
     batch.fingerprint(options, run)
     run.fresh_pool(0)  # the workers' grown heaps go; passages fork new ones if needed
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
-    table = build_table(batch, cap)
+    table = count_table(batch, cap, engine, run.progress)
     scores = pair_scores(table.counts, table.sizes, table.weight_totals, len(names))
     gap = config.k if options.merge_gap is None else options.merge_gap
     pairs: Sequence[PairResult]

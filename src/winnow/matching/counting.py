@@ -14,8 +14,10 @@ the frequency cap (MOSS ``-m``) bounds ``d``, so the work is
 
 Everything is plain functions over numpy arrays (no per-fingerprint Python
 objects), reusable by any index: compare's table
-(:class:`winnow.matching.table.MemoryTable`) answers the fingerprint-table
-protocol (:class:`winnow.tables.PairCounter`) with them.
+(:class:`winnow.matching.table.MemoryTable`) and the postings that the
+pair-counting stage's in-memory engine gathers (:func:`count_postings`)
+count with them, and so does each partition of the sharded engines
+(:mod:`winnow.sharded.pairs`).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.matching import _kernels
-from winnow.tables import SharedCounts
+from winnow.pairs.memory import MemorySums
+from winnow.tables import SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -183,3 +186,35 @@ def _add_common(
     bounds = np.searchsorted(c_owner[order], np.arange(n_owners + 1)).astype(np.int64)
     _kernels.add_common(counts.a, counts.b, bounds, c_hash, c_weight, c_df,
                         counts.shared, counts.weight, counts.df_sum)
+
+
+def count_postings(hashes: U64, owners: I64, documents: int, cap: int, *,
+                   base: U64 | None = None, archive: Bools | None = None) -> MemorySums:
+    """The in-memory engine's count of gathered postings
+    (:meth:`winnow.pairs.Postings.in_memory`): the distinct ``(hash, owner)``
+    rows sorted by hash then owner (:func:`distinct_postings`), owners
+    ``0 .. documents - 1``.  The cap drops hashes in more than ``cap``
+    owners, and :func:`count_shared` sums the pairs, returned in ``(a, b)``
+    order.  Hashes of ``base`` count in the sizes and weights but are never
+    shared; owners marked in ``archive`` are never paired with each other."""
+    h, o = hashes, owners
+    starts, group = group_bounds(h)
+    postings = h.shape[0]
+    capped = h[starts[group > cap]].astype(np.uint64)
+    kept = np.repeat(group <= cap, group)
+    h, o = h[kept], o[kept]
+    weights = np.repeat(idf_weights(group, documents), group)[kept]
+    del kept
+    sizes = np.bincount(o, minlength=documents).astype(np.int64)
+    weight_totals = np.bincount(o, weights=weights, minlength=documents).astype(np.float64)
+    if base is not None and base.shape[0]:
+        share = ~np.isin(h, base)
+        h, o, weights = h[share], o[share], weights[share]
+    counts = count_shared(h, o, documents, weights=weights, excluded_owner_pairs=archive)
+    order = np.lexsort((counts.b, counts.a))
+    counts = SharedCounts(counts.a[order], counts.b[order], counts.shared[order],
+                          counts.weight[order], counts.df_sum[order])
+    stats = {"documents": documents, "fingerprints": postings, "kept": int(sizes.sum()),
+             "ignored_common": int(capped.shape[0]), "distinct_hashes": int(group.shape[0]),
+             "pairs_sharing": len(counts)}
+    return MemorySums(sizes, weight_totals, counts, capped, stats)

@@ -136,7 +136,7 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
 
 @dataclass(frozen=True)
 class MemoryTable:
-    """compare's postings as a fingerprint table (:class:`winnow.tables.PairCounter`).
+    """compare's postings as a fingerprint table, counted in one pass.
 
     ``hashes``/``owners`` the distinct ``(hash, owner)`` postings sorted by
     hash then owner; ``own[i]`` says posting ``i`` has an occurrence outside
@@ -153,11 +153,12 @@ class MemoryTable:
     df: I64 | None = None
 
     def pair_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> PairCounts:
-        """:meth:`winnow.tables.PairCounter.pair_counts` (the weights come free)."""
+        """:meth:`shared_counts` (the weights come free)."""
         return self.shared_counts(owners, max_df)
 
     def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> SharedCounts:
-        """:meth:`winnow.tables.PairCounter.shared_counts`: one pass over the
+        """Every pair ``a < b`` of ``owners`` sharing a hash held by at most
+        ``max_df`` of them, with weights (``N = len(owners)``): one pass over the
         postings of ``owners`` (:func:`winnow.matching.counting.count_shared`);
         no posting array is copied when every posting counts."""
         n_all = self.archive.shape[0]

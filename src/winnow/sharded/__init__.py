@@ -18,7 +18,9 @@ and a run that stops resumes from its finished tasks:
    order.
 
 Each task's memory is bounded by the plan's budgets, not by the corpus
-(docs/scale.md states the bound and its measurement).
+(docs/scale.md states the bound and its measurement).  The pair-counting
+stage (:mod:`winnow.pairs`) runs it as its ``local-sharded`` and ``ray``
+engines (:mod:`winnow.sharded.stage`).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ if TYPE_CHECKING:
 __all__ = ["ENGINES", "PairBlock", "PairSums", "ShardPlan", "ShardedRunError", "count_pairs"]
 
 #: Exports imported on first use, so that choosing an engine (``--engine``,
-#: ``winnow.sharded.choice``) loads neither pyarrow nor the stages.
+#: :mod:`winnow.pairs.registry`) loads neither pyarrow nor the stages.
 _LAZY = {"count_pairs": "engine", "ENGINES": "plan", "ShardPlan": "plan",
          "PairBlock": "result", "PairSums": "result"}
 

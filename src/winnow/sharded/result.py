@@ -36,7 +36,8 @@ class PairBlock:
 
 @dataclass(frozen=True)
 class PairSums:
-    """The result of :func:`winnow.sharded.count_pairs`.
+    """The result of :func:`winnow.sharded.count_pairs`: the pair-counting
+    stage's :class:`winnow.pairs.PairSums`.
 
     ``sizes[d]`` the distinct fingerprints of document ``d`` kept by the cap
     (base fingerprints included: the ``|F_d|`` of the scores, as
@@ -75,6 +76,10 @@ class PairSums:
         """All pairs at once: ``(a, b, shared)``."""
         counts = self.shared_counts()
         return counts.a, counts.b, counts.shared
+
+    def pair_counts(self) -> SharedCounts:
+        """All pairs at once (:meth:`shared_counts`: the weights come free)."""
+        return self.shared_counts()
 
     def shared_counts(self) -> SharedCounts:
         """All pairs at once, shaped as the in-memory counting's result."""

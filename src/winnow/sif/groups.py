@@ -30,9 +30,11 @@ import numpy as np
 
 from winnow.errors import InvalidConfig
 from winnow.index.store import DocRow, FingerprintIndex
+from winnow.pairs import EngineChoice, count_pairs
+from winnow.parallel import Progress
 from winnow.sif.interesting import interesting_sets
+from winnow.sif.postings import IndexPostings
 from winnow.sif.shares import Pairs, directed_shares, share_lookup
-from winnow.tables import PairCounter
 
 
 @dataclass(frozen=True)
@@ -127,17 +129,23 @@ def _suffix(path: str) -> str:
     return os.path.splitext(path)[1].lower()
 
 
-def load_pairs(table: PairCounter, docs: list[DocRow], options: GroupOptions) -> Pairs:
-    """Pairs of ``docs`` sharing fingerprints, with the filters applied: any
-    fingerprint table that holds them (their ``id`` its owner ids) counts them."""
+def load_pairs(index: FingerprintIndex, docs: list[DocRow], options: GroupOptions,
+               engine: EngineChoice | None = None, progress: Progress | None = None, *,
+               rows: int | None = None) -> Pairs:
+    """Pairs of ``docs`` sharing fingerprints, with the filters applied,
+    counted by the pair-counting stage (:mod:`winnow.pairs`) on the index's
+    shared postings: by the ``engine`` chosen (default: in memory, the
+    index's self-join), sized by ``rows`` fingerprint rows (default: the
+    index's)."""
     if len(docs) < 2:
         empty = np.zeros(0, dtype=np.int64)
         return Pairs(docs, empty, empty, empty)
     ids = np.array([row.id for row in docs], dtype=np.int64)
-    position = np.full(int(ids.max()) + 1, -1, dtype=np.int64)
-    position[ids] = np.arange(ids.size)
-    counts = table.pair_counts(ids, options.max_df)
-    a, b, shared = position[counts.a], position[counts.b], counts.shared
+    postings = IndexPostings(index, ids, rows)
+    with count_pairs(postings, options.max_df, engine or EngineChoice("in-memory"),
+                     progress) as sums:
+        counts = sums.pair_counts()
+    a, b, shared = counts.a, counts.b, counts.shared
     keep = np.ones(a.size, dtype=bool)
     if not options.mix_kinds:
         kinds = np.array([row.kind for row in docs])
@@ -176,9 +184,11 @@ def similar_sets(pairs: Pairs, threshold: float) -> list[tuple[int, list[tuple[i
 
 
 def find_groups(index: FingerprintIndex, options: GroupOptions,
-                table: PairCounter | None = None) -> GroupsResult:
+                engine: EngineChoice | None = None,
+                progress: Progress | None = None) -> GroupsResult:
     """Identical groups, then similar groups (and interesting sets if asked);
-    ``table`` counts the shared fingerprints of the pairs (default: the index)."""
+    ``engine`` counts the shared fingerprints of the pairs (default: in
+    memory, the index's self-join; :mod:`winnow.pairs`)."""
     docs = index.documents()
     number = 0
     identical = []
@@ -187,7 +197,8 @@ def find_groups(index: FingerprintIndex, options: GroupOptions,
         members = tuple(Member(r.path, 100.0, r.size, i == 0) for i, r in enumerate(rows))
         identical.append(Group(number, "identical", members))
     reps = representatives(docs)
-    pairs = load_pairs(index if table is None else table, reps, options)
+    pairs = load_pairs(index, reps, options, engine, progress,
+                       rows=sum(row.n_distinct for row in docs))
     similar = []
     for r, others in similar_sets(pairs, options.threshold):
         number += 1

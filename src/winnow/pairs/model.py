@@ -1,0 +1,107 @@
+"""The stage's types: the postings that go in and the pair sums that come out
+(the engines that turn one into the other: :mod:`winnow.pairs.registry`)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.parallel import Progress
+from winnow.tables import PairCounts, SharedCounts
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+Bools = npt.NDArray[np.bool_]
+
+#: ``read(shard)``: the ``(document, hashes)`` of every document of an input
+#: shard; a module-level function, so that worker processes and Ray tasks
+#: can be handed it.
+Reader = Callable[[Any], Iterable[tuple[int, Any]]]
+
+
+@dataclass(frozen=True)
+class Shards:
+    """Input shards (picklable, each holding whole documents) and their reader."""
+
+    items: Sequence[Any]
+    read: Reader
+
+
+class Layout(Protocol):
+    """What a sharded engine offers the postings it asks for input shards:
+    the rows one input shard should hold, and a place to spill postings that
+    stream out of a database."""
+
+    @property
+    def row_budget(self) -> int: ...
+
+    def spill(self, rows: Iterable[tuple[I64, I64]]) -> Shards:
+        """Input shards of ``(document, hash)`` row batches, ordered by
+        document, written to the run's working folder."""
+        ...
+
+
+class Postings(ABC):
+    """The stage's input: documents ``0 .. documents - 1`` and their fingerprints.
+
+    ``rows`` the fingerprint rows (exact or estimated: the ``auto`` rule and
+    a sharded run's partitions are chosen from it); ``base`` hashes counted in
+    their documents' sizes but never shared; ``archive[d]`` marks documents
+    never paired with each other.  A client subclasses it once and gives its
+    postings both ways, so that every engine can count them.
+    """
+
+    documents: int
+    rows: int
+    base: U64 | None = None
+    archive: Bools | None = None
+
+    @abstractmethod
+    def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
+        """The pair sums counted in this process, in one sort: the
+        ``in-memory`` engine (:func:`winnow.pairs.memory.count_postings` over
+        gathered postings, or a table's own count)."""
+
+    @abstractmethod
+    def shards(self, layout: Layout) -> Shards:
+        """The postings as input shards of about ``layout.row_budget`` rows,
+        for a sharded engine's workers."""
+
+
+class PairSums(Protocol):
+    """The stage's output.
+
+    ``sizes[d]`` the distinct fingerprints of document ``d`` kept by the cap
+    (base ones included), ``weight_totals[d]`` their IDF weight
+    (:func:`winnow.tables.idf_weights`); :meth:`excluded` the capped hashes,
+    sorted.  The pairs ``a < b`` sharing a kept, non-base hash: block by
+    block (``for a, b, shared in sums``, in the engine's deterministic order),
+    or all at once.
+    """
+
+    @property
+    def sizes(self) -> I64: ...
+
+    @property
+    def weight_totals(self) -> F64: ...
+
+    @property
+    def stats(self) -> dict[str, int]: ...
+
+    def excluded(self) -> U64: ...
+
+    def pair_counts(self) -> PairCounts:
+        """Every pair and its shared count (the cheapest form a table gives)."""
+        ...
+
+    def shared_counts(self) -> SharedCounts:
+        """Every pair, with the weights and document-frequency sums."""
+        ...
+
+    def __iter__(self) -> Iterator[tuple[I64, I64, I64]]: ...
