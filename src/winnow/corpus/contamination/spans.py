@@ -83,12 +83,15 @@ def item_table(items: Sequence[U64], config: WinnowConfig) -> ItemTable:
 def hits(table: ItemTable, hashes: U64, positions: I64) -> tuple[I64, I64]:
     """``(item position, record position)`` of every k-gram of the table equal
     to one of the record's fingerprints."""
-    lo = np.searchsorted(table.keys, hashes, side="left")
-    hi = np.searchsorted(table.keys, hashes, side="right")
-    counts = hi - lo
-    if not counts.any():
-        empty = np.zeros(0, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    if table.keys.shape[0] == 0:
         return empty, empty
+    lo = np.searchsorted(table.keys, hashes, side="left")
+    equal = table.keys[np.minimum(lo, table.keys.shape[0] - 1)] == hashes
+    if not equal.any():  # most records: one search, no match
+        return empty, empty
+    hashes, positions, lo = hashes[equal], positions[equal], lo[equal]
+    counts = np.searchsorted(table.keys, hashes, side="right") - lo
     hq = np.repeat(positions, counts)
     starts = np.repeat(lo - np.cumsum(counts) + counts, counts)
     hp = table.where[starts + np.arange(hq.shape[0])]
