@@ -135,10 +135,18 @@ def contamination_command(eval_paths: tuple[Path, ...], corpus_paths: tuple[Path
     exit_with(EXIT_SKIPPED if run.problems or run.bad else EXIT_OK)
 
 
+def _size(count: int) -> str:
+    """Bytes in B, kB, MB or GB (powers of 1000, as the progress bar counts)."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= scale:
+            return f"{count / scale:,.1f} {unit}"
+    return f"{count} B"
+
+
 def _summary(run: ContaminationRun) -> None:
     rate = run.text_bytes / 1e6 / run.seconds if run.seconds > 0 else 0.0
     line = (f"{len(run.rows):,} items, {run.found:,} found in the corpus; "
-            f"{run.records:,} records, {run.text_bytes / 1e6:,.1f} MB of text, {run.bad:,} bad; "
+            f"{run.records:,} records, {_size(run.text_bytes)} of text, {run.bad:,} bad; "
             f"{run.seconds:.1f} s, {rate:,.1f} MB/s")
     if run.bad or run.problems:
         warn(line)
