@@ -111,3 +111,20 @@ def test_the_corpus_is_required(files: tuple[str, str, str]) -> None:
 def test_output_may_not_overwrite_an_input(files: tuple[str, str, str]) -> None:
     code, _, err = run(*args(files, "-o", files[1]))
     assert code == 2 and "corpus.jsonl" in err
+
+
+def test_names_are_escaped_in_the_table(tmp_path: Path) -> None:
+    rng = random.Random(1)
+    item = words(rng, 20)
+    eval_path = tmp_path / "e.jsonl"
+    eval_path.write_text(json.dumps({"id": "evil\x1b[31m", "text": item}) + "\n",
+                         encoding="utf-8")
+    corpus_path = tmp_path / "c.jsonl"
+    corpus_path.write_text(json.dumps({"id": "rec\x1b]0;x\x07", "text": item}) + "\n",
+                           encoding="utf-8")
+    code, out, _ = run("contamination", str(eval_path), "--corpus", str(corpus_path),
+                       "--id-field", "id", "--corpus-id-field", "id", "--format", "table",
+                       "-q", "-j", "1")
+    assert code == 0
+    assert "\x1b" not in out and "\x07" not in out
+    assert "evil\\x1b[31m" in out and "rec\\x1b]0;x\\x07 @ 0-" in out

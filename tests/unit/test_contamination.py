@@ -223,3 +223,26 @@ def test_bad_settings_are_refused(change: dict[str, int], problem: str) -> None:
     with pytest.raises(InvalidConfig) as error:
         ContaminationSettings(**change)  # type: ignore[arg-type]
     assert any(problem in p for p in error.value.problems)
+
+
+def test_progress_counts_the_corpus_bytes_and_compressed_items_are_read(
+        tmp_path: Path) -> None:
+    import gzip
+
+    rng = random.Random(8)
+    item = " ".join(words(rng, 20))
+    eval_path = tmp_path / "e.jsonl.gz"
+    eval_path.write_bytes(gzip.compress((json.dumps({"id": "z", "text": item}) + "\n").encode()))
+    corpus = [jsonl(tmp_path / f"c{n}.jsonl", {f"r{n}": " ".join(words(rng, 40)) + " " + item})
+              for n in range(3)]
+    calls: list[tuple[str, int, int]] = []
+    run = scan([str(eval_path)], corpus, SETTINGS,
+               progress=lambda stage, done, total: calls.append((stage, done, total)))
+    total = sum(Path(p).stat().st_size for p in corpus)
+    assert [c[0] for c in calls] == ["corpus"] * 3
+    assert [c[1] for c in calls] == sorted(c[1] for c in calls)
+    assert calls[-1][1:] == (total, total)
+    assert run.text_bytes == sum(len(json.loads(Path(p).read_text())["text"].encode())
+                                 for p in corpus)
+    (row,) = run.rows
+    assert (row.id, row.records, row.coverage) == ("z", 3, 1.0)
