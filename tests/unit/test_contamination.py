@@ -246,3 +246,17 @@ def test_progress_counts_the_corpus_bytes_and_compressed_items_are_read(
                                  for p in corpus)
     (row,) = run.rows
     assert (row.id, row.records, row.coverage) == ("z", 3, 1.0)
+
+
+def test_overlapping_spans_merge_and_short_ones_go() -> None:
+    from winnow.corpus.contamination._kernels import merge_spans
+
+    spans = np.array([[0, 0, 20, 5, 25, 20],    # item 0: found twice, overlapping
+                      [0, 10, 30, 15, 35, 18],
+                      [0, 40, 50, 90, 100, 10],  # too few equal tokens
+                      [1, 0, 14, 0, 14, 14],     # item 1 at the same record place
+                      [1, 20, 40, 200, 220, 20]], dtype=np.int64)
+    out = np.empty_like(spans)
+    n = merge_spans(spans, 13, out)
+    assert out[:n].tolist() == [[0, 0, 30, 5, 35, 20], [1, 0, 14, 0, 14, 14],
+                                [1, 20, 40, 200, 220, 20]]
