@@ -29,7 +29,9 @@
    the held-out text's true overlap with the corpus, or false alarms).
 4. Throughput: :func:`winnow.corpus.contamination.scan` on ``--jobs``
    workers, wall time from reading the items to the rows, MB of corpus text
-   per second (after one warm-up run that compiles the kernels).
+   per second (after one warm-up run that compiles the kernels), and MB per
+   CPU second of the process and its workers (less sensitive to other work
+   on a shared machine than the wall time).
 
 ``--sweep`` runs winnow at several ``k``, ``t``, ``gap`` too (the defaults
 were chosen from it); ``--record`` inserts the printed block at the top of
@@ -43,6 +45,7 @@ import hashlib
 import json
 import random
 import re
+import resource
 import string
 import sys
 import time
@@ -250,15 +253,25 @@ def thirteen_gram(items: list[dict[str, object]],
 
 # --- winnow -------------------------------------------------------------------
 
-def run_winnow(folder: Path, jobs: int, **params: int) -> tuple[dict[str, Any], float, int]:
+def run_winnow(folder: Path, jobs: int,
+               **params: int) -> tuple[dict[str, Any], float, float, int]:
     from winnow.corpus.contamination import ContaminationSettings, scan
     from winnow.corpus.readers import Fields
 
     settings = ContaminationSettings(Fields("text", "id"), Fields("text", "id"), jobs=jobs,
                                      locations=LOCATIONS, **params)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), cpu_seconds()
     run = scan([str(folder / "eval.jsonl")], [str(folder / "corpus.jsonl")], settings)
-    return {row.id: row for row in run.rows}, time.perf_counter() - started, run.text_bytes
+    seconds = time.perf_counter() - started
+    return ({row.id: row for row in run.rows}, seconds, cpu_seconds() - cpu,
+            run.text_bytes)
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished children (the workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def score(items: list[dict[str, object]], where: dict[str, int], rows: dict[str, Any],
@@ -319,19 +332,22 @@ def main() -> None:
     lines = [f"{len(records):,} records, {size / 1e6:.1f} MB of JSON Lines; "
              f"{len(items):,} items ({Counter(i['kind'] for i in items)['control']} controls); "
              f"jobs {args.jobs}; {uptime()}"]
+    cpu = cpu_seconds()
     flagged13, seconds13 = thirteen_gram(items, records)
-    lines.append(f"13-gram rule (pure Python, one process): {seconds13:.1f} s")
+    lines.append(f"13-gram rule (pure Python, one process): {seconds13:.1f} s, "
+                 f"{cpu_seconds() - cpu:.1f} CPU s")
     run_winnow(args.workdir, 1)  # compiles the kernels
     settings = [{}]
     if args.sweep:
         settings += [{"k": 4, "t": 13}, {"k": 8, "t": 13}, {"k": 5, "t": 9}, {"gap": 0},
                      {"gap": 5}, {"k": 13, "t": 13, "gap": 0}]
     for params in settings:
-        rows, seconds, text_bytes = run_winnow(args.workdir, args.jobs, **params)
+        rows, seconds, cpu, text_bytes = run_winnow(args.workdir, args.jobs, **params)
         label = ", ".join(f"{k}={v}" for k, v in params.items()) or "defaults"
+        mb = text_bytes / 1e6
         lines.append("")
-        lines.append(f"winnow ({label}): {seconds:.1f} s, {text_bytes / 1e6 / seconds:.1f} "
-                     f"MB/s of corpus text ({text_bytes / 1e6:.1f} MB)")
+        lines.append(f"winnow ({label}): {seconds:.1f} s, {mb / seconds:.1f} MB/s of corpus "
+                     f"text ({mb:.1f} MB); {cpu:.1f} CPU s, {mb / cpu:.1f} MB per CPU s")
         lines += score(items, where, rows, flagged13, records)
     block = "\n".join(lines)
     print(block)
