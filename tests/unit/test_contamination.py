@@ -260,3 +260,29 @@ def test_overlapping_spans_merge_and_short_ones_go() -> None:
     n = merge_spans(spans, 13, out)
     assert out[:n].tolist() == [[0, 0, 30, 5, 35, 20], [1, 0, 14, 0, 14, 14],
                                 [1, 20, 40, 200, 220, 20]]
+
+
+def test_hits_in_small_blocks_give_the_same_spans(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A record that matches a repetitive item many times is scanned in blocks
+    of hits; the spans do not depend on the block size."""
+    from winnow.corpus.contamination import spans as module
+
+    rng = random.Random(6)
+    chorus = words(rng, 8)
+    item = (chorus * 6) + words(rng, 20)
+    record = words(rng, 10) + chorus * 9 + item[48:] + words(rng, 5) + item[:30]
+    config = WinnowConfig(5, 13, "robust")
+    table = item_table([tokens(" ".join(item).encode()).ids], config)
+    ids = tokens(" ".join(record).encode()).ids
+    whole = record_spans(table, ids, config, gap=3, min_tokens=13)
+    assert len(hits(table, *_prints(ids, config))[0]) > 50
+    monkeypatch.setattr(module, "HIT_BLOCK", 3)
+    assert record_spans(table, ids, config, gap=3, min_tokens=13).tolist() == whole.tolist()
+    assert whole.shape[0] >= 2 and int(whole[:, 5].max()) >= 20
+
+
+def _prints(ids: np.ndarray, config: WinnowConfig) -> tuple[np.ndarray, np.ndarray]:
+    from winnow.engine import fingerprint
+
+    prints = fingerprint(ids, config)
+    return prints["hash"], prints["pos"]

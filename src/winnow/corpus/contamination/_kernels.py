@@ -58,15 +58,16 @@ def _resume_left(items: U64, lo: int, record: U64, p0: int, q0: int, gap: int,
 
 @jit()
 def extend_spans(items: U64, owner: I64, first: I64, last: I64, record: U64,
-                 hp: I64, hq: I64, k: int, gap: int, resume: int, out: I64) -> int:
+                 hp: I64, hq: I64, k: int, gap: int, resume: int, out: I64,
+                 found: int) -> int:
     """Extend each hit ``(hp[i], hq[i])`` (item position, record position;
     sorted by ``hq``) to a span: the run of equal tokens around it (at least
     ``k``, else the hit was a hash collision and is dropped), continued on
     each side across gaps of at most ``gap`` tokens as long as
-    ``resume`` equal tokens follow.  A hit inside a recent span is skipped.
-    Writes rows ``item, p0, p1, q0, q1, matched`` (``matched``: the equal
-    tokens); returns their count."""
-    found = 0
+    ``resume`` equal tokens follow.  A hit inside a recent span (one of the
+    rows of ``out`` before it, the first ``found`` given by the caller) is
+    skipped.  Writes rows ``item, p0, p1, q0, q1, matched`` (``matched``: the
+    equal tokens) after the first ``found``; returns the rows now in ``out``."""
     nr = record.shape[0]
     for i in range(hp.shape[0]):
         p, q = hp[i], hq[i]

@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.corpus.contamination._kernels import extend_spans, merge_spans
+from winnow.corpus.contamination._kernels import RECENT, extend_spans, merge_spans
 from winnow.engine import fingerprint, kgram_hashes
 
 U64 = npt.NDArray[np.uint64]
@@ -37,6 +37,10 @@ I64 = npt.NDArray[np.int64]
 #: Equal tokens that must follow a gap for a span to go on across it (fewer
 #: where the item ends sooner): one common word after an edit is not enough.
 RESUME = 3
+#: Hits (item position, record position) expanded at a time: a record that
+#: matches a repetitive item thousands of times is scanned in blocks, within
+#: bounded memory (about 100 bytes a hit).
+HIT_BLOCK = 1 << 20
 #: Columns of a span row, as :func:`record_spans` returns them.
 SPAN_COLUMNS = ("item", "p0", "p1", "q0", "q1", "matched")
 
@@ -80,46 +84,71 @@ def item_table(items: Sequence[U64], config: WinnowConfig) -> ItemTable:
     return ItemTable(tokens, owner, first, last, all_hashes[order], all_where[order])
 
 
-def hits(table: ItemTable, hashes: U64, positions: I64) -> tuple[I64, I64]:
-    """``(item position, record position)`` of every k-gram of the table equal
-    to one of the record's fingerprints."""
+def _matching(table: ItemTable, hashes: U64, positions: I64) -> tuple[I64, I64, I64]:
+    """The record positions of the fingerprints found in the table, where each
+    one's group of equal k-gram hashes starts in ``table.keys``, and its size."""
     empty = np.zeros(0, dtype=np.int64)
     if table.keys.shape[0] == 0:
-        return empty, empty
+        return empty, empty, empty
     lo = np.searchsorted(table.keys, hashes, side="left")
     equal = table.keys[np.minimum(lo, table.keys.shape[0] - 1)] == hashes
     if not equal.any():  # most records: one search, no match
-        return empty, empty
-    hashes, positions, lo = hashes[equal], positions[equal], lo[equal]
+        return empty, empty, empty
+    hashes, lo = hashes[equal], lo[equal]
     counts = np.searchsorted(table.keys, hashes, side="right") - lo
+    return positions[equal].astype(np.int64), lo.astype(np.int64), counts.astype(np.int64)
+
+
+def _expand(table: ItemTable, positions: I64, lo: I64, counts: I64) -> tuple[I64, I64]:
     hq = np.repeat(positions, counts)
     starts = np.repeat(lo - np.cumsum(counts) + counts, counts)
     hp = table.where[starts + np.arange(hq.shape[0])]
     return hp, hq
 
 
+def hits(table: ItemTable, hashes: U64, positions: I64) -> tuple[I64, I64]:
+    """``(item position, record position)`` of every k-gram of the table equal
+    to one of the record's fingerprints."""
+    return _expand(table, *_matching(table, hashes, positions))
+
+
 def record_spans(table: ItemTable, record: U64, config: WinnowConfig, gap: int,
                  min_tokens: int) -> I64:
     """The spans the record shares with the items, rows of :data:`SPAN_COLUMNS`
     (``p``: item positions, ``q``: record token indices; ``matched``: the
-    equal tokens inside the span), in item order."""
-    none = np.zeros((0, len(SPAN_COLUMNS)), dtype=np.int64)
+    equal tokens inside the span), in item order.  Hits are expanded
+    :data:`HIT_BLOCK` at a time (fingerprints in record order, so the blocks
+    keep the order the extension needs)."""
+    width = len(SPAN_COLUMNS)
+    none = np.zeros((0, width), dtype=np.int64)
     if record.shape[0] < config.k or table.keys.shape[0] == 0:
         return none
     prints = fingerprint(record, config)
-    hp, hq = hits(table, prints["hash"], prints["pos"])
-    if hp.shape[0] == 0:
+    positions, lo, counts = _matching(table, prints["hash"], prints["pos"])
+    parts: list[I64] = []
+    recent = none
+    ends = np.cumsum(counts)
+    start = 0
+    while start < positions.shape[0]:
+        base = int(ends[start - 1]) if start else 0
+        stop = max(start + 1, int(np.searchsorted(ends, base + HIT_BLOCK, side="right")))
+        hp, hq = _expand(table, positions[start:stop], lo[start:stop], counts[start:stop])
+        order = np.lexsort((hp, hq))
+        out = np.empty((recent.shape[0] + hp.shape[0], width), dtype=np.int64)
+        out[:recent.shape[0]] = recent
+        n = int(extend_spans(table.tokens, table.owner, table.first, table.last, record,
+                             hp[order], hq[order], config.k, gap, RESUME, out,
+                             recent.shape[0]))
+        parts.append(out[recent.shape[0]:n].copy())
+        recent = out[max(0, n - RECENT):n].copy()
+        start = stop
+    spans = np.concatenate(parts) if parts else none
+    if spans.shape[0] == 0:
         return none
-    order = np.lexsort((hp, hq))
-    spans = np.empty((hp.shape[0], len(SPAN_COLUMNS)), dtype=np.int64)
-    n = int(extend_spans(table.tokens, table.owner, table.first, table.last, record,
-                         hp[order], hq[order], config.k, gap, RESUME, spans))
-    if n == 0:
-        return none
-    spans = spans[:n]
     spans = spans[np.lexsort((spans[:, 3], spans[:, 1], spans[:, 0]))]
     m = int(merge_spans(spans, min_tokens, spans))
     return spans[:m]
 
 
-__all__ = ["SPAN_COLUMNS", "ItemTable", "hits", "item_table", "record_spans"]
+__all__ = ["HIT_BLOCK", "RESUME", "SPAN_COLUMNS", "ItemTable", "hits", "item_table",
+           "record_spans"]
