@@ -128,3 +128,18 @@ def test_names_are_escaped_in_the_table(tmp_path: Path) -> None:
     assert code == 0
     assert "\x1b" not in out and "\x07" not in out
     assert "evil\\x1b[31m" in out and "rec\\x1b]0;x\\x07 @ 0-" in out
+
+
+def test_the_progress_bar_counts_bytes(capsys: pytest.CaptureFixture[str]) -> None:
+    from winnow.cli.contamination import BytesBar
+
+    bar = BytesBar(True)
+    bar("corpus", 2_000_000, 8_000_000)
+    bar("corpus", 8_000_000, 8_000_000)
+    assert (bar.bar.n, bar.bar.total, bar.bar.unit) == (8_000_000, 8_000_000, "B")
+    bar.close()
+    err = capsys.readouterr().err
+    assert "corpus" in err and "/8.00M" in err and "B/s" in err
+    silent = BytesBar(False)
+    silent("corpus", 1, 2)
+    assert silent.bar is None and capsys.readouterr().err == ""
