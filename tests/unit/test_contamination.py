@@ -194,7 +194,8 @@ def test_bad_items_and_records_are_named_and_never_fatal(tmp_path: Path) -> None
 def test_parquet_folders_and_workers_agree(tmp_path: Path) -> None:
     rng = random.Random(4)
     items = {f"i{n}": " ".join(words(rng, 25)) for n in range(6)}
-    eval_path = jsonl(tmp_path / "e.jsonl", items)
+    eval_path = str(tmp_path / "e.parquet")
+    pq.write_table(pa.table({"text": list(items.values()), "id": list(items)}), eval_path)
     texts = [" ".join(words(rng, 30)) + " " + items[f"i{n % 6}"] for n in range(9)]
     pq.write_table(pa.table({"text": texts[:4], "id": [f"p{n}" for n in range(4)]}),
                    tmp_path / "c.parquet", row_group_size=2)
