@@ -145,7 +145,8 @@ def _size(count: int) -> str:
 
 def _summary(run: ContaminationRun) -> None:
     rate = run.text_bytes / 1e6 / run.seconds if run.seconds > 0 else 0.0
-    line = (f"{len(run.rows):,} items, {run.found:,} found in the corpus; "
+    items = len(run.rows)
+    line = (f"{items:,} item{'' if items == 1 else 's'}, {run.found:,} found in the corpus; "
             f"{run.records:,} records, {_size(run.text_bytes)} of text, {run.bad:,} bad; "
             f"{run.seconds:.1f} s, {rate:,.1f} MB/s")
     if run.bad or run.problems:
