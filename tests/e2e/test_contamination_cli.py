@@ -143,3 +143,22 @@ def test_the_progress_bar_counts_bytes(capsys: pytest.CaptureFixture[str]) -> No
     silent = BytesBar(False)
     silent("corpus", 1, 2)
     assert silent.bar is None and capsys.readouterr().err == ""
+
+
+def test_a_quoted_corpus_pattern_is_expanded(files: tuple[str, str, str],
+                                             tmp_path: Path) -> None:
+    folder = tmp_path / "shards"
+    folder.mkdir()
+    for n in range(3):
+        (folder / f"part-{n}.jsonl").write_text(Path(files[1]).read_text(encoding="utf-8"),
+                                                encoding="utf-8")
+    code, out, err = run("contamination", files[0], "--corpus", str(folder / "part-*.jsonl"),
+                         "--text-field", "question", "-j", "1")
+    assert code == 0, err
+    first = json.loads(out.splitlines()[0])
+    assert first["records"] == 3 and "9 records" in err
+    assert [p["id"].rsplit("/", 1)[-1] for p in first["locations"]] == [
+        "part-0.jsonl:1", "part-1.jsonl:1", "part-2.jsonl:1"]
+    code, _, err = run("contamination", files[0], "--corpus", str(folder / "none-*.jsonl"),
+                       "--text-field", "question", "-q")
+    assert code == 1 and "none-*.jsonl: no such file or folder" in err

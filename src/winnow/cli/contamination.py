@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,20 @@ from winnow.corpus.readers import BadRecord, Fields
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.reports.contamination import ContaminationRows
 from winnow.reports.writers import write
+
+
+def expand_patterns(paths: tuple[Path, ...]) -> tuple[Path, ...]:
+    """Each path that does not exist and holds ``*``, ``?`` or ``[`` replaced by
+    the paths it matches, sorted (``--corpus`` takes one value, so a shell's
+    expansion of ``--corpus shards/*`` would hand the other shards to EVAL); a
+    pattern that matches nothing stays, to be named as missing."""
+    out: list[Path] = []
+    for path in paths:
+        text = str(path)
+        matches = ([] if path.exists() or not any(c in text for c in "*?[")
+                   else sorted(glob.glob(text, recursive=True)))
+        out += [Path(m) for m in matches] if matches else [path]
+    return tuple(out)
 
 
 class BytesBar:
@@ -63,7 +78,8 @@ class _BadCounter:
                 type=click.Path(path_type=Path))
 @click.option("--corpus", "corpus_paths", multiple=True, required=True, metavar="DATA",
               type=click.Path(path_type=Path),
-              help="A corpus file or folder to scan (repeat the option for several).")
+              help="A corpus file or folder to scan, or a quoted glob pattern "
+                   "('shards/*.jsonl.zst'); repeat the option for several.")
 @click.option("--text-field", default="text", show_default=True, metavar="F",
               help="The JSON key or Parquet column of each evaluation item's text.")
 @click.option("--id-field", default=None, metavar="F",
@@ -113,6 +129,7 @@ def contamination_command(eval_paths: tuple[Path, ...], corpus_paths: tuple[Path
     text).  Bad records are named on standard error with their file and line
     (exit 1).  Details: docs/contamination.md.
     """
+    corpus_paths = expand_patterns(corpus_paths)
     check_outputs([out_path], inputs=[*eval_paths, *corpus_paths])
     try:
         settings = ContaminationSettings(
