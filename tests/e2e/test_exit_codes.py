@@ -131,6 +131,14 @@ CASES: list[Case] = [
     ("dedup", 1, lambda w: [str(w / "c.jsonl"), str(w / "bad.jsonl"), "-q"]),
     ("dedup", 2, lambda w: [str(w / "c.jsonl"), "--similarity", "50"]),
     ("dedup", 3, lambda w: [str(w / "c.jsonl"), "-q", "-o", UNWRITABLE]),
+    # contamination: evaluation items in a corpus
+    ("contamination", 0, lambda w: [str(w / "c.jsonl"), "--corpus", str(w / "c.jsonl"), "-q"]),
+    ("contamination", 1, lambda w: [str(w / "c.jsonl"), "--corpus", str(w / "bad.jsonl"),
+                                    "-q"]),
+    ("contamination", 2, lambda w: [str(w / "c.jsonl"), "--corpus", str(w / "c.jsonl"),
+                                    "-k", "20"]),
+    ("contamination", 3, lambda w: [str(w / "c.jsonl"), "--corpus", str(w / "c.jsonl"), "-q",
+                                    "-o", UNWRITABLE]),
     ("experiments", 0, lambda w: ["--only", "lowentropy", "--quick", "--out", str(w / "exp")]),
     ("experiments", 1, lambda w: ["--only", "html", "--quick", "--corpus", str(w / "s"),
                                   "--out", str(w / "exp")]),  # no HTML pages there
@@ -210,6 +218,8 @@ FAIL_AT: dict[str, tuple[str, list[str]]] = {
     "dircmp": ("winnow.cli.dircmp.check_outputs", ["s", "t"]),
     "dedup-files": ("winnow.cli.dedup_files.FingerprintIndex", []),
     "dedup": ("winnow.cli.dedup.check_outputs", ["records.jsonl", "-q"]),
+    "contamination": ("winnow.cli.contamination.check_outputs",
+                      ["items.jsonl", "--corpus", "records.jsonl", "-q"]),
     "experiments": ("winnow.cli.experiments.check_outputs", ["--quick"]),
     "serve": ("winnow.serve.app.serve", ["--moss-port", "0", "--http-port", "0"]),
 }

@@ -51,6 +51,9 @@ COMMANDS: dict[str, tuple[str, str]] = {
               "Cluster the near-duplicate records of DATA, and the records contained in "
               "others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files "
               "and folders of text files (each file a record)."),
+    "contamination": ("winnow.cli.contamination:contamination_command",
+                      "Find the evaluation items of EVAL in a training corpus: the longest "
+                      "shared span, coverage and locations of each item."),
     "experiments": ("winnow.cli.experiments:experiments_command",
                     "Reproduce the winnowing and sif papers' experiments and write a report."),
     "serve": ("winnow.cli.serve:serve_command",

@@ -67,6 +67,9 @@ WRITERS: Final[dict[str, dict[str, str]]] = {
         **_standard("winnow.reports.dedup", "rows"),
         "parquet": "winnow.reports.dedup:rows_parquet",
     },
+    # winnow contamination
+    "winnow.reports.contamination.ContaminationRows":
+        _standard("winnow.reports.contamination", "rows"),
 }
 
 #: Formats whose writers write bytes (to ``out.buffer``).
