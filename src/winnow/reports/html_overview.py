@@ -87,11 +87,18 @@ def overview(result: ComparisonResult, namer: Namer, rows: Sequence[PairRow]) ->
     cluster_of = {m.name: c.number for c in clusters for m in c.members}
     threshold = result.parameters.get("cluster_threshold")
     links = [Link(r.a, r.b, r.similarity_value, f"{r.a} – {r.b}: {r.similarity}",
-                  r.href if r.computed else None) for r in rows]
+                  r.href if r.computed else None, _identical(result, r))
+             for r in rows]
     drawn = graph([[m.name for m in c.members] for c in clusters], links,
                   float(threshold) if isinstance(threshold, float | int) else 0.5, anchors)
     return Overview(clusters, _submissions(result, namer, rows, anchors, cluster_of), drawn,
                     cluster_of)
+
+
+def _identical(result: ComparisonResult, row: PairRow) -> bool:
+    """Whether the pair of ``row`` has identical fingerprints (one node in the graph)."""
+    pair = result.pairs[row.rank - 1]
+    return pair.jaccard >= 1 - 1e-9 and pair.similarity >= 1 - 1e-9
 
 
 def _submissions(result: ComparisonResult, namer: Namer, rows: Sequence[PairRow],
