@@ -9,6 +9,8 @@ still is).
 from __future__ import annotations
 
 import math
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -187,7 +189,9 @@ class ProgressBar:
 
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
-    """Load the submissions and compare them, as the options say."""
+    """Load the submissions and compare them, as the options say (a usage error,
+    :func:`check_inputs`, when the PATHs cannot give two submissions)."""
+    check_inputs(paths, each, archive)
     table = ShardedTable(engine_choice(params, params["jobs"]), progress)
     read = read_options_of(params)
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
@@ -313,6 +317,20 @@ def compare_command(
     with common_output(output) as out:
         write(shown, fmt, out)
     exit_with(EXIT_FAILED if report_failed else EXIT_SKIPPED if result.skipped else EXIT_OK)
+
+
+def check_inputs(paths: tuple[str, ...], each: bool, archive: tuple[str, ...]) -> None:
+    """A usage error, with the fix, when the PATHs cannot give two submissions to
+    compare: none of them exists, or one folder is given without ``--each``."""
+    if not any(os.path.lexists(p) for p in paths):
+        missing = ", ".join(paths)
+        raise click.UsageError(f"no such file or folder: {missing} (check the path; "
+                               "a folder of submissions goes with --each)")
+    if len(paths) == 1 and not each and not archive and os.path.isdir(paths[0]):
+        raise click.UsageError(
+            f"{paths[0]} is one folder, so one submission: nothing to compare it with. "
+            f"To compare its entries (one per student) with each other: "
+            f"winnow compare --each {shlex.quote(paths[0])}")
 
 
 def pseudonym_key_path(report: Path | None, output: Path | None, given: Path | None,

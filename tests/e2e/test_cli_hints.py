@@ -1,0 +1,98 @@
+"""What a new user trips over, answered by the command line: a usage error with the fix
+for a missing path and for one folder given without ``--each``, ``--frontend auto``,
+the extras' install hints (from the checkout), the PDF hint in ``compare``, and a port
+in use for ``serve``."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import winnow
+from winnow.cli.main import main
+from winnow.errors import DISTRIBUTION, install_hint
+
+CODE = ("def mean(xs):\n    total = 0\n    for x in xs:\n        total += x\n"
+        "    return total / len(xs)\n\n\nprint(mean([1, 2, 3]))\n") * 3
+
+
+def _class(tmp_path: Path) -> Path:
+    for name in ("ann", "ben"):
+        (tmp_path / "class" / name).mkdir(parents=True)
+        (tmp_path / "class" / name / "main.py").write_text(CODE)
+    return tmp_path / "class"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(main, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_one_folder_without_each_is_a_usage_error_naming_each(tmp_path: Path) -> None:
+    folder = _class(tmp_path)
+    code, out, err = run("compare", str(folder), "-q")
+    assert code == 2 and out == ""
+    assert f"winnow compare --each {folder}" in err and "one submission" in err
+    code, out, _ = run("compare", "--each", str(folder), "-q", "--format", "csv")
+    assert code == 0 and "ann" in out and "ben" in out
+    # one folder with --archive has something to compare against: no error
+    (tmp_path / "old").mkdir()
+    (tmp_path / "old" / "x.py").write_text(CODE)
+    code, _, _ = run("compare", str(folder / "ann"), "--archive", str(tmp_path / "old"), "-q")
+    assert code == 0
+
+
+def test_a_missing_path_is_a_usage_error(tmp_path: Path) -> None:
+    code, out, err = run("compare", "--each", str(tmp_path / "nosuchdir"), "-q")
+    assert code == 2 and out == "" and "no such file or folder" in err
+    code, _, err = run("compare", str(tmp_path / "a.py"), str(tmp_path / "b.py"), "-q")
+    assert code == 2 and "no such file or folder" in err
+    # one missing among real ones is still skipped input, exit 1 (named in a warning)
+    folder = _class(tmp_path)
+    code, _, err = run("compare", str(folder / "ann"), str(folder / "ben"),
+                       str(tmp_path / "gone"), "-q")
+    assert code == 1 and "gone" in err
+
+
+def test_compare_takes_frontend_auto_as_index_does(tmp_path: Path) -> None:
+    folder = _class(tmp_path)
+    auto = run("compare", "--each", str(folder), "--frontend", "auto", "-q", "--format", "json")
+    plain = run("compare", "--each", str(folder), "-q", "--format", "json")
+    assert auto[0] == 0 and auto[1] == plain[1]
+    assert run("compare", "--each", str(folder), "--frontend", "nonsense")[0] == 2
+
+
+def test_extras_hints_install_from_the_checkout() -> None:
+    assert install_hint("serve") == "pip install -e '.[serve]' in winnow's source folder"
+    pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text()
+    assert f'name = "{DISTRIBUTION}"' in pyproject and DISTRIBUTION != "winnow"
+
+
+def test_a_pdf_without_the_documents_extra_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "pypdf", None)  # import pypdf now fails
+    result = winnow.compare_texts({"a": {"paper.pdf": b"%PDF-1.4 whatever"}, "b": CODE,
+                                   "c": CODE})
+    reasons = [i.reason for i in result.issues if "paper.pdf" in i.path]
+    assert reasons and "binary file" in reasons[0]
+    assert install_hint("documents") in reasons[0]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("aiohttp") is None, reason="no serve extra")
+def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, _, err = run("serve", "--http-port", str(port), "--moss-port", "0",
+                           "--data", str(tmp_path / "data"))
+    assert code == 3
+    assert err.strip().splitlines() == [
+        f"winnow: error: 127.0.0.1: port 0 or {port} is in use (another server?); "
+        "choose others with --moss-port/--http-port"]
