@@ -35,7 +35,7 @@ ALLOWED = {
     "reports": {"engine", "frontends", "sources", "index", "matching", "sif", "corpus"},
     "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "serve": {"engine", "frontends", "sources", "index", "matching", "reports"},
-    "api": {"engine", "frontends", "sources", "index", "matching"},
+    "api": {"engine", "frontends", "sources", "index", "matching", "corpus", "sharded"},
     # the sharded engine runs the matching stage's counting per partition
     "sharded": {"engine", "frontends", "sources", "index", "matching"},
     # the papers' experiments run every stage, and the evaluation of labelled sets
