@@ -96,3 +96,19 @@ def test_serve_on_a_port_in_use_says_so_in_one_line(tmp_path: Path) -> None:
     assert err.strip().splitlines() == [
         f"winnow: error: 127.0.0.1: port 0 or {port} is in use (another server?); "
         "choose others with --moss-port/--http-port"]
+
+
+def test_index_of_nothing_leaves_no_empty_database(tmp_path: Path) -> None:
+    db = tmp_path / "x.db"
+    code, _, err = run("index", str(tmp_path / "nonexistent"), "--db", str(db), "-q")
+    assert code == 1 and "no such file or directory" in err and not db.exists()
+    folder = _class(tmp_path)
+    assert run("index", str(folder), "--db", str(db), "-q")[0] == 0 and db.exists()
+
+
+def test_dircmp_and_scan_summaries_name_their_own_command(tmp_path: Path) -> None:
+    folder = _class(tmp_path)
+    code, _, err = run("dircmp", str(folder / "ann"), str(folder / "ben"), "-j", "1")
+    assert code == 0 and "winnow dircmp: 2 files" in err and "winnow index" not in err
+    code, _, err = run("scan", str(folder), "-j", "1")
+    assert code == 0 and "winnow scan: 2 files" in err and "winnow index" not in err

@@ -260,4 +260,4 @@ def test_dircmp_quiet_prints_no_summary(trees: tuple[Path, Path]) -> None:
     assert code == 0 and err == ""
     assert "Folder similarity" not in out and "files;" not in out and "identical" in out
     code, out, err = run("dircmp", str(a), str(b), "-j", "1")
-    assert "winnow index:" in err and "Folder similarity" in out
+    assert "winnow dircmp:" in err and "Folder similarity" in out

@@ -49,7 +49,7 @@ def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int
         target = db if db is not None else Path(tmp) / "scan.db"
         summary = run_index(target, paths, params, jobs, follow_links, quiet)
         if not quiet:
-            print_summary(summary)
+            print_summary(summary, command="scan")
         print_groups(target, options, fmt, out_path)
     if report_missing(summary):
         exit_with(EXIT_SKIPPED)
