@@ -274,7 +274,7 @@ def test_progress_bar_shows_each_stage(capsys: pytest.CaptureFixture[str]) -> No
 def test_json_shape_is_the_documented_contract(with_base: dict[str, Any]) -> None:
     assert set(with_base) == {"format", "version", "config", "parameters", "stats", "skipped",
                               "submissions", "pairs", "clusters", "issues"}
-    assert (with_base["format"], with_base["version"]) == ("winnow-compare", 1)
+    assert (with_base["format"], with_base["version"]) == ("winnow-compare", 2)
     pair_keys = {"file_a", "file_b", "similarity", "coverage_a", "coverage_b", "lines_a",
                  "lines_b", "shared", "containment_a", "containment_b", "jaccard", "weighted",
                  "rarity", "longest", "passages", "cluster", "passages_computed"}
@@ -282,5 +282,5 @@ def test_json_shape_is_the_documented_contract(with_base: dict[str, Any]) -> Non
     passage = with_base["pairs"][0]["passages"][0]
     assert set(passage) == {"index", "length", "fingerprints", "a", "b"}
     assert set(passage["a"]) == {"file", "units", "bytes", "lines"}
-    assert set(with_base["clusters"][0]) == {"index", "members", "pairs", "max_similarity"}
+    assert set(with_base["clusters"][0]) == {"number", "members", "pairs", "max_similarity"}
     assert set(with_base["submissions"][0]) == {"name", "role", "units", "fingerprints", "files"}
