@@ -6,6 +6,7 @@ in use for ``serve``."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import socket
 import sys
 from pathlib import Path
@@ -112,3 +113,36 @@ def test_dircmp_and_scan_summaries_name_their_own_command(tmp_path: Path) -> Non
     assert code == 0 and "winnow dircmp: 2 files" in err and "winnow index" not in err
     code, _, err = run("scan", str(folder), "-j", "1")
     assert code == 0 and "winnow scan: 2 files" in err and "winnow index" not in err
+
+
+def _duplicates(tmp_path: Path) -> tuple[Path, Path]:
+    """Two groups of copies: a small pair first by path, three large copies after."""
+    root = tmp_path / "files"
+    (root / "a").mkdir(parents=True)
+    (root / "z").mkdir()
+    small, large = b"small file, copied once\n" * 4, bytes(range(256)) * 40
+    for name in ("x.txt", "y.txt"):
+        (root / "a" / name).write_bytes(small)
+    for name in ("p.bin", "q.bin", "r.bin"):
+        (root / "z" / name).write_bytes(large)
+    db = tmp_path / "f.db"
+    assert run("index", str(root), "--db", str(db), "-q", "-j", "1")[0] == 0
+    return root, db
+
+
+def test_groups_and_dedup_files_list_the_largest_reclaimable_first(tmp_path: Path) -> None:
+    root, db = _duplicates(tmp_path)
+    code, out, _ = run("groups", "--db", str(db), "--format", "json")
+    groups = json.loads(out)["groups"]
+    assert code == 0 and [g["reclaimable"] for g in groups] == [2 * 10240, 96]
+    assert [g["group"] for g in groups] == [1, 2]
+    code, out, _ = run("groups", "--db", str(db), "--format", "json", "--sort", "path")
+    assert [g["reclaimable"] for g in json.loads(out)["groups"]] == [96, 2 * 10240]
+    code, out, _ = run("dedup-files", "--db", str(db), "--format", "csv")
+    lines = out.splitlines()[1:]
+    assert code == 0 and lines[0].startswith("1,") and "z/p.bin" in lines[0]
+    assert lines[-1].startswith("2,") and "a/y.txt" in lines[-1]
+    code, out, _ = run("dedup-files", "--db", str(db), "--format", "csv", "--sort", "path")
+    assert out.splitlines()[1].startswith("1,") and "a/x.txt" in out.splitlines()[1]
+    code, out, _ = run("scan", str(root), "-j", "1", "-q", "--format", "json")
+    assert [g["reclaimable"] for g in json.loads(out)["groups"]] == [2 * 10240, 96]
