@@ -146,3 +146,38 @@ def test_groups_and_dedup_files_list_the_largest_reclaimable_first(tmp_path: Pat
     assert out.splitlines()[1].startswith("1,") and "a/x.txt" in out.splitlines()[1]
     code, out, _ = run("scan", str(root), "-j", "1", "-q", "--format", "json")
     assert [g["reclaimable"] for g in json.loads(out)["groups"]] == [2 * 10240, 96]
+
+
+class _Stages:
+    """Records what ``dedup`` would show on a terminal: ``(stage, done, total)``."""
+
+    seen: list[tuple[str, int, int]] = []
+
+    def __init__(self, enabled: bool, units: dict[str, str] | None = None) -> None:
+        self.units = units or {}
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        self.seen.append((stage, done, total))
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_dedup_shows_every_stage_of_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          keep: bool) -> None:
+    monkeypatch.setattr("winnow.cli.dedup.ProgressBar", _Stages)
+    _Stages.seen = []
+    records = [{"text": CODE}, {"text": CODE + "# again"}] + [
+        {"text": f"record {i} " * 30} for i in range(3000)]
+    data = tmp_path / "r.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records))
+    extra = ["--keep", "representative", "-o", str(tmp_path / "out.jsonl")] if keep else []
+    code, _, _ = run("dedup", str(data), "-j", "1", *extra)
+    assert code == 0
+    stages = [s for s, _, _ in _Stages.seen]
+    order = list(dict.fromkeys(stages))
+    assert order == ["records", "pairs", "clustering", "writing"]
+    assert _Stages.seen[-1] == ("writing", len(records), len(records))
+    assert ("clustering", 1, 1) in _Stages.seen and ("pairs", 1, 1) in _Stages.seen
+    assert stages.count("writing") >= 2  # counted as it goes, not only at the end

@@ -125,7 +125,11 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
                             settings.min_fingerprints)
     with ExitStack() as stack:
         pairs = count_pairs_with(engine, jobs, records, settings, progress, stack)
+        if progress is not None:
+            progress("clustering", 0, 1)
         clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
+        if progress is not None:
+            progress("clustering", 1, 1)
     return DedupRun(settings, shards, clusters, engine, problems)
 
 

@@ -74,6 +74,8 @@ def count_in_memory(jobs: Sequence[ShardJob], records: int, cap: int, *, workers
     finally:
         if pool is not None:
             pool.shutdown()
+    if progress is not None:  # counting has no steps to show: its start and end
+        progress("pairs", 0, 1)
     all_hashes = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
     all_owners = np.concatenate(owners) if owners else np.zeros(0, np.int64)
     del hashes, owners
@@ -84,6 +86,8 @@ def count_in_memory(jobs: Sequence[ShardJob], records: int, cap: int, *, workers
     sizes = np.bincount(o[kept], minlength=records).astype(np.int64)
     counts = count_shared(h[kept], o[kept], records)
     order = np.lexsort((counts.b, counts.a))
+    if progress is not None:
+        progress("pairs", 1, 1)
     return MemoryPairs(sizes, counts.a[order], counts.b[order], counts.shared[order])
 
 
