@@ -52,8 +52,8 @@ def main() -> None:
             page.locator("#graph").evaluate("el => el.scrollIntoView()")
             page.screenshot(path=str(out / "report-graph.png"))
             page.locator("#f-reset").click()
-            page.locator("#f-name").fill('"exercise3/student006"')  # two passages with 001
-            page.locator('tr:not([hidden])[data-a="exercise3/student001"] a').first.click()
+            page.locator("#f-name").fill('"student006"')  # two passages with 001
+            page.locator('tr:not([hidden])[data-a="student001"] a').first.click()
             page.wait_for_load_state()
             page.locator('.ptable tr[data-jump="0"]').click()  # passage 1 in both panes
             page.evaluate("window.scrollTo(0, 0)")

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 TextSubmission = str | bytes | Mapping[str, str | bytes]
 
 __all__ = ["CompareOptions", "ComparisonResult", "TextSubmission", "compare", "compare_paths",
-           "compare_texts", "dedup_records"]
+           "compare_texts", "dedup_records", "relative_names"]
 
 
 def compare_texts(
@@ -70,9 +70,13 @@ def compare_paths(
     paths: Sequence[str | os.PathLike[str]], *, each: bool = False,
     base: Sequence[str | os.PathLike[str]] = (), frontend: str | None = None,
     lang: str | None = None, config: WinnowConfig | None = None,
-    options: CompareOptions | None = None, jobs: int = 1,
+    options: CompareOptions | None = None, jobs: int = 1, full_paths: bool = False,
 ) -> ComparisonResult:
     """Compare the submissions at ``paths``, as ``winnow compare PATH ...`` does.
+
+    Submissions are named as ``winnow compare`` names them: relative to the folder
+    given with ``each``, or to the folder all ``paths`` share (:func:`relative_names`);
+    ``full_paths`` keeps the paths as given (``--full-paths``).
 
     Each path is one submission (a file, a folder or a zip/tar archive); with
     ``each``, every entry of a folder path is one.  ``base`` paths hold starter
@@ -88,9 +92,27 @@ def compare_paths(
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget, as the CLI's
     subs = load_submissions([os.fspath(p) for p in paths], each=each, read_options=read,
                             run=run)
+    if not full_paths:
+        subs = relative_names(subs)
     starter = load_submissions([os.fspath(p) for p in base], role="base", read_options=read,
                                run=run)
     return compare(subs, config, options or _options(frontend), base=starter, jobs=jobs)
+
+
+def relative_names(subs: list[SubmissionSource]) -> list[SubmissionSource]:
+    """The submissions named without the folders all their names share: relative to
+    the folder given to ``--each`` (``class/ann`` is ``ann``), or to the inputs'
+    common folder.  Names stay distinct; file paths in warnings stay as given."""
+    parts = [s.name.split("/") for s in subs]
+    if not parts:
+        return subs
+    common = 0
+    while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
+        common += 1
+    if common == 0:
+        return subs
+    return [dataclasses.replace(s, name="/".join(p[common:]))
+            for s, p in zip(subs, parts, strict=True)]
 
 
 def _options(frontend: str | None) -> CompareOptions:

@@ -10,6 +10,7 @@ import json
 import socket
 import sys
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 from click.testing import CliRunner
@@ -151,7 +152,7 @@ def test_groups_and_dedup_files_list_the_largest_reclaimable_first(tmp_path: Pat
 class _Stages:
     """Records what ``dedup`` would show on a terminal: ``(stage, done, total)``."""
 
-    seen: list[tuple[str, int, int]] = []
+    seen: ClassVar[list[tuple[str, int, int]]] = []
 
     def __init__(self, enabled: bool, units: dict[str, str] | None = None) -> None:
         self.units = units or {}
@@ -181,3 +182,34 @@ def test_dedup_shows_every_stage_of_a_run(tmp_path: Path, monkeypatch: pytest.Mo
     assert _Stages.seen[-1] == ("writing", len(records), len(records))
     assert ("clustering", 1, 1) in _Stages.seen and ("pairs", 1, 1) in _Stages.seen
     assert stages.count("writing") >= 2  # counted as it goes, not only at the end
+
+
+def test_names_are_relative_to_the_each_folder_everywhere(tmp_path: Path) -> None:
+    folder = _class(tmp_path)
+    given = str(folder)
+    for fmt in ("table", "csv", "json", "jsonl"):
+        code, out, _ = run("compare", "--each", given, "-q", "--format", fmt)
+        assert code == 0 and "ann" in out and given not in out, fmt
+    code, _, _ = run("compare", "--each", given, "-q", "--report", str(tmp_path / "r.html"))
+    page = (tmp_path / "r.html").read_text()
+    assert code == 0 and 'data-a="ann"' in page and given not in page
+    code, out, _ = run("compare", "--each", given, "-q", "--format", "csv", "--full-paths")
+    assert code == 0 and f"{given}/ann,{given}/ben" in out
+    # single files: relative to the folder they share, still distinct
+    code, out, _ = run("compare", str(folder / "ann" / "main.py"), str(folder / "ben" / "main.py"),
+                       "-q", "--format", "csv")
+    assert code == 0 and out.splitlines()[1].startswith("ann/main.py,ben/main.py,")
+
+
+def test_relative_names_strip_only_the_shared_folders() -> None:
+    from winnow.api import relative_names
+    from winnow.sources.submissions import SubmissionSource
+
+    def names(*given: str) -> list[str]:
+        return [s.name for s in relative_names([SubmissionSource(n, "new", ()) for n in given])]
+
+    assert names("/data/soco/java/005.java", "/data/soco/java/007.java") == ["005.java",
+                                                                         "007.java"]
+    assert names("c/2024/ann", "c/2023/ann") == ["2024/ann", "2023/ann"]
+    assert names("ann", "ben") == ["ann", "ben"] and names() == []
+    assert names("x/a/b", "x/a") == ["a/b", "a"]  # never empty

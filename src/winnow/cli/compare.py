@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
+from winnow.api import relative_names
 from winnow.cli.common import exit_with, fail, warn
 from winnow.cli.common import output as common_output
 from winnow.cli.options import (
@@ -197,6 +198,8 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
     subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
+    if not params.get("full_paths"):
+        subs = relative_names(subs)
     chosen = settings(subs, params)
     base = load_submissions(chosen.base, role="base", read_options=chosen.read, run=run)
     if progress.enabled:
@@ -277,6 +280,9 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
               metavar="FILE.csv",
               help="Where the pseudonym key goes (default: beside the report, or -o, "
                    "as NAME.pseudonyms.csv).")
+@click.option("--full-paths", is_flag=True,
+              help="Name submissions by their paths as given (default: relative to the "
+                   "--each folder, or to the folder all inputs share).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
