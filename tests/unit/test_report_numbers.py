@@ -56,3 +56,11 @@ def test_table_csv_json_and_html_agree_on_numbers(tmp_path: Path) -> None:
     page = write_report(result, tmp_path / "r.html").read_text()
     assert "<b>Cluster 1</b>" in page and "(99%)" in page and "(30%)" in page
     assert ">90%<" in page and "91%" not in page and "(100%)" not in page
+
+
+def test_sif_shares_become_fractions_rounded_down() -> None:
+    from winnow.reports.numbers import share
+
+    assert share(52.0) == 0.52 and share(12.34) == 0.1234 and share(0.0) == 0.0
+    assert share(99.9967) == 0.9999 and share(100.0) == 1.0
+    assert share(150.0) == 1.5  # sif's occurrence count can pass 100 %

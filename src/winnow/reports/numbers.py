@@ -29,3 +29,14 @@ def percent(fraction: float | None, decimals: int = 0, missing: str = "–") -> 
 def cluster_number(index: int) -> int:
     """The number a cluster is shown with: its position in the result, from 1."""
     return index + 1
+
+
+def share(percent_value: float, digits: int = 4) -> float:
+    """A share the sif stage computes in percent (0 to 100), as the fraction the
+    machine formats write: rounded down to ``digits`` decimals, 1.0 only when it is
+    100 (``99.996`` gives ``0.9999``); sif's occurrence count, which can pass 100,
+    passes 1."""
+    if percent_value >= 100.0:
+        return percent_value / 100
+    scale = float(10 ** digits)
+    return math.floor(percent_value / 100 * scale + _EPSILON * scale) / scale
