@@ -39,6 +39,14 @@ def copied_class(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "report.html"
 
 
+def _open(page: Any, report: Path) -> None:
+    """Open the report (3,300 rows: allow for a loaded machine) with no stored view."""
+    page.set_default_timeout(120_000)
+    page.goto(report.as_uri())
+    page.evaluate("localStorage.clear()")
+    page.reload()
+
+
 def _boxes(page: Any, selector: str) -> list[dict[str, float]]:
     return list(page.locator(selector).evaluate_all(
         "els => els.map(e => { const r = e.getBoundingClientRect();"
@@ -57,7 +65,7 @@ def _view_box(page: Any) -> list[float]:
 def test_cluster_of_80_merges_identical_copies_and_no_labels_overlap(
     page: Any, copied_class: Path
 ) -> None:
-    page.goto(copied_class.as_uri())
+    _open(page, copied_class)
     assert page.locator(".clusters > li").count() == 1
     assert page.locator(".clusters .members li").count() == COPIES
     nodes = page.locator("svg.graph g.node")
@@ -76,7 +84,7 @@ def test_cluster_of_80_merges_identical_copies_and_no_labels_overlap(
 
 
 def test_every_node_is_clickable_and_lists_its_pairs(page: Any, copied_class: Path) -> None:
-    page.goto(copied_class.as_uri())
+    _open(page, copied_class)
     nodes = page.locator("svg.graph g.node")
     for i in range(nodes.count()):
         node = nodes.nth(i)
@@ -104,7 +112,7 @@ def test_every_node_is_clickable_and_lists_its_pairs(page: Any, copied_class: Pa
 def test_wheel_and_buttons_zoom_background_pans_and_nodes_drag(
     page: Any, copied_class: Path
 ) -> None:
-    page.goto(copied_class.as_uri())
+    _open(page, copied_class)
     svg = page.locator("svg.graph")
     svg.scroll_into_view_if_needed()
     home = _view_box(page)

@@ -188,12 +188,11 @@
       catch (e) { return q.slice(1, -1); }
     });
   }
-  function matches(row, f) {
+  function matches(row, f, exact) {
     var wanted = f.name.trim().toLowerCase();
     if (wanted) {
       var a = (row.getAttribute("data-a") || "").toLowerCase();
       var b = (row.getAttribute("data-b") || "").toLowerCase();
-      var exact = exactNames(wanted);
       if (exact) {
         if (exact.indexOf(a) < 0 && exact.indexOf(b) < 0) { return false; }
       } else if (a.indexOf(wanted) < 0 && b.indexOf(wanted) < 0) { return false; }
@@ -211,10 +210,11 @@
   }
   function apply(remember) {
     var f = filterOf();
+    var exact = exactNames(f.name.trim().toLowerCase());  // parsed once, not per row
     var rows = table.tBodies[0].rows;
     var shown = 0;
     for (var i = 0; i < rows.length; i++) {
-      var ok = matches(rows[i], f);
+      var ok = matches(rows[i], f, exact);
       rows[i].hidden = !ok;
       if (ok) { shown++; }
     }
