@@ -4,7 +4,9 @@
 
 Writes a class of 60 generated submissions (``tests.report_fixtures.write_class``) to a
 temporary folder, runs ``winnow compare --each … --report`` on it, marks two pairs and
-saves ``report-index.png`` and ``report-pair.png``.  Needs Debian's /usr/bin/chromium
+saves ``report-index.png``, ``report-graph.png`` and ``report-pair.png``; then a class
+of 120 with one cluster of 80 near-identical copies
+(``tests.report_fixtures.write_copied_class``) for ``report-graph-120.png``.  Needs Debian's /usr/bin/chromium
 and the ``playwright`` package (the ``dev`` extra).
 """
 
@@ -19,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.report_fixtures import write_class  # noqa: E402
+from tests.report_fixtures import write_class, write_copied_class  # noqa: E402
 
 CHROMIUM = os.environ.get("WINNOW_CHROMIUM", "/usr/bin/chromium")
 
@@ -50,12 +52,19 @@ def main() -> None:
             page.locator("#graph").evaluate("el => el.scrollIntoView()")
             page.screenshot(path=str(out / "report-graph.png"))
             page.locator("#f-reset").click()
-            page.locator("#f-name").fill('"exercise3/student006"')  # two passages with 001
-            page.locator('tr:not([hidden])[data-a="exercise3/student001"] a').first.click()
+            page.locator("#f-name").fill('"student006"')  # two passages with 001
+            page.locator('tr:not([hidden])[data-a="student001"] a').first.click()
             page.wait_for_load_state()
             page.locator('.ptable tr[data-jump="0"]').click()  # passage 1 in both panes
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(out / "report-pair.png"))
+            write_copied_class(work / "exercise5")
+            subprocess.run([str(winnow), "compare", "--each", "exercise5", "-j", "1", "-q",
+                            "-n", "3300", "-m", "200", "--passages-top", "20",
+                            "--report", "class.html", "-o", os.devnull], cwd=work, check=True)
+            page.goto((work / "class.html").as_uri())
+            page.locator(".graphbox").scroll_into_view_if_needed()
+            page.locator(".graphbox").screenshot(path=str(out / "report-graph-120.png"))
             browser.close()
     print(f"screenshots in {out}")
 

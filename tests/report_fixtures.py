@@ -155,3 +155,24 @@ def write_class(root: Path, size: int = 60, seed: int = 7) -> list[str]:
         (root / name / "main.py").write_text(f'"""Exercise 3 by {name}."""\n\n'
                                              + "\n\n".join(own[name]))
     return names
+
+
+def write_copied_class(root: Path, size: int = 120, copies: int = 80, seed: int = 11) -> list[str]:
+    """Write a class of ``size`` one-file submissions where ``copies`` of them are
+    near-identical copies of one program: a quarter exactly identical, the others with
+    one or two of its twelve functions replaced by their own.  Returns the names."""
+    rng = random.Random(seed)
+    names = [f"student{i:03d}" for i in range(1, size + 1)]
+    own = {n: [student_function(rng, f"f{j}_{rng.randint(0, 999)}") for j in range(12)]
+           for n in names}
+    source = own[names[0]]
+    for i, name in enumerate(names[1:copies], 1):
+        if i % 4 == 0:
+            own[name] = list(source)
+            continue
+        changed = rng.sample(range(12), rng.randint(1, 2))
+        own[name] = [own[name][j] if j in changed else source[j] for j in range(12)]
+    for name in names:
+        (root / name).mkdir(parents=True, exist_ok=True)
+        (root / name / "main.py").write_text("\n\n".join(own[name]))
+    return names

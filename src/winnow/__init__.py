@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         compare,
         compare_paths,
         compare_texts,
+        dedup_records,
     )
     from winnow.engine import (
         FINGERPRINT_DTYPE,
@@ -40,7 +41,7 @@ _ENGINE = ("FINGERPRINT_DTYPE", "Fingerprints", "anchor_fingerprints", "fingerpr
            "kgram_hashes", "query_winnow", "select_fingerprints")
 #: Names imported from :mod:`winnow.api` on first use.
 _API = ("CompareOptions", "ComparisonResult", "TextSubmission", "compare", "compare_paths",
-        "compare_texts")
+        "compare_texts", "dedup_records")
 
 
 def __getattr__(name: str) -> Any:
@@ -53,6 +54,11 @@ def __getattr__(name: str) -> Any:
 
         return getattr(api, name)
     raise AttributeError(f"module 'winnow' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The module's names and the lazy ones (``dir(winnow)``, tab completion)."""
+    return sorted({*globals(), *_ENGINE, *_API})
 
 
 __version__ = "0.1.0"
@@ -73,6 +79,7 @@ __all__ = [
     "compare",
     "compare_paths",
     "compare_texts",
+    "dedup_records",
     "fingerprint",
     "kgram_hashes",
     "query_winnow",

@@ -14,8 +14,12 @@ gives the text of a passage, ``passage.a.lines`` its lines.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
-from collections.abc import Mapping, Sequence
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from winnow.config import WinnowConfig
 from winnow.errors import InputError
@@ -29,12 +33,15 @@ from winnow.sources.submissions import (
     load_submissions,
 )
 
+if TYPE_CHECKING:
+    from winnow.corpus.dedup import DuplicateRow
+
 #: One submission held in memory: its text (one file, named as the submission),
 #: or its files, ``{path inside the submission: text}``.
 TextSubmission = str | bytes | Mapping[str, str | bytes]
 
 __all__ = ["CompareOptions", "ComparisonResult", "TextSubmission", "compare", "compare_paths",
-           "compare_texts"]
+           "compare_texts", "dedup_records", "relative_names"]
 
 
 def compare_texts(
@@ -63,9 +70,13 @@ def compare_paths(
     paths: Sequence[str | os.PathLike[str]], *, each: bool = False,
     base: Sequence[str | os.PathLike[str]] = (), frontend: str | None = None,
     lang: str | None = None, config: WinnowConfig | None = None,
-    options: CompareOptions | None = None, jobs: int = 1,
+    options: CompareOptions | None = None, jobs: int = 1, full_paths: bool = False,
 ) -> ComparisonResult:
     """Compare the submissions at ``paths``, as ``winnow compare PATH ...`` does.
+
+    Submissions are named as ``winnow compare`` names them: relative to the folder
+    given with ``each``, or to the folder all ``paths`` share (:func:`relative_names`);
+    ``full_paths`` keeps the paths as given (``--full-paths``).
 
     Each path is one submission (a file, a folder or a zip/tar archive); with
     ``each``, every entry of a folder path is one.  ``base`` paths hold starter
@@ -81,9 +92,27 @@ def compare_paths(
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget, as the CLI's
     subs = load_submissions([os.fspath(p) for p in paths], each=each, read_options=read,
                             run=run)
+    if not full_paths:
+        subs = relative_names(subs)
     starter = load_submissions([os.fspath(p) for p in base], role="base", read_options=read,
                                run=run)
     return compare(subs, config, options or _options(frontend), base=starter, jobs=jobs)
+
+
+def relative_names(subs: list[SubmissionSource]) -> list[SubmissionSource]:
+    """The submissions named without the folders all their names share: relative to
+    the folder given to ``--each`` (``class/ann`` is ``ann``), or to the inputs'
+    common folder.  Names stay distinct; file paths in warnings stay as given."""
+    parts = [s.name.split("/") for s in subs]
+    if not parts:
+        return subs
+    common = 0
+    while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
+        common += 1
+    if common == 0:
+        return subs
+    return [dataclasses.replace(s, name="/".join(p[common:]))
+            for s, p in zip(subs, parts, strict=True)]
 
 
 def _options(frontend: str | None) -> CompareOptions:
@@ -101,3 +130,40 @@ def _held(name: str, files: TextSubmission, role: Role, read: ReadOptions) -> Su
         out.append(SourceFile(path, location, read, data=data, size=len(data)))
     problems = () if out else (InputError(name, "empty submission: no files to compare"),)
     return SubmissionSource(name, role, tuple(out), problems)
+
+
+def dedup_records(
+    records: Mapping[str, str] | Iterable[str], *, similarity: float | None = None,
+    containment: float | None = None, jobs: int = 1, **settings: Any,
+) -> list[DuplicateRow]:
+    """The near-duplicate and contained records among ``records`` held in memory, as
+    ``winnow dedup`` finds them in a file: ``{id: text}``, or texts (their ids are
+    their positions, ``"0"``, ``"1"`` ...).
+
+    Returns one :class:`~winnow.corpus.dedup.DuplicateRow` per record in a cluster,
+    by cluster, its representative (``kept``) first (``source`` is ``"<records>"``,
+    ``line`` the record's position from 1); a record in no row is unique.
+    ``similarity`` (resemblance) and ``containment`` are the thresholds, fractions
+    (a pair passing either is linked); ``settings`` are the other fields of
+    :class:`~winnow.corpus.options.DedupSettings` (``k``, ``t``, ``max_occurrences``,
+    ``min_fingerprints``, ``engine`` ...).  The records go through the same pipeline
+    as ``winnow dedup`` (:func:`~winnow.corpus.dedup.find_duplicates`), written once
+    to a temporary JSON Lines file; raises :class:`~winnow.errors.InvalidConfig` for
+    bad settings.
+    """
+    from winnow.corpus.dedup import find_duplicates, read_back
+    from winnow.corpus.options import DedupSettings
+    from winnow.corpus.readers import Fields
+
+    given: dict[str, Any] = {k: v for k, v in (("similarity", similarity),
+                                                ("containment", containment)) if v is not None}
+    chosen = DedupSettings(fields=Fields("text", "id"), jobs=jobs, **given, **settings)
+    items = records.items() if isinstance(records, Mapping) else (
+        (str(i), text) for i, text in enumerate(records))
+    with tempfile.TemporaryDirectory(prefix="winnow-records-") as folder:
+        path = os.path.join(folder, "records.jsonl")
+        with open(path, "w", encoding="utf-8") as out:
+            for key, text in items:
+                out.write(json.dumps({"id": str(key), "text": text}) + "\n")
+        rows = read_back(find_duplicates([path], chosen))
+    return [dataclasses.replace(r, source="<records>") for r in rows]  # line: 1-based position

@@ -66,8 +66,20 @@ class UnknownLanguage(WinnowError, ValueError):
     exit_code = EXIT_USAGE
 
 
+#: The name winnow's releases are published under on PyPI, where ``winnow`` is an
+#: unrelated project; the command and the import name stay ``winnow``.
+DISTRIBUTION: Final = "winnow-copies"
+
+
+def install_hint(extra: str) -> str:
+    """How to install the optional ``extra``: into the checkout the README installs
+    winnow from (``pip install -e .``), as the README does."""
+    return f"pip install -e '.[{extra}]' in winnow's source folder"
+
+
 class MissingExtra(WinnowError):
-    """An optional dependency is not installed (the message names the extra)."""
+    """An optional dependency is not installed (the message names the extra and
+    :func:`install_hint`'s command)."""
 
     exit_code = EXIT_USAGE
 

@@ -11,6 +11,7 @@ from typing import Any
 from click.testing import CliRunner
 
 import winnow
+from winnow.api import relative_names
 from winnow.cli.main import main
 from winnow.matching import compare
 from winnow.reports.json import result_record
@@ -38,7 +39,7 @@ def test_the_library_gives_the_cli_result_on_the_sample(tmp_path: Path) -> None:
     subs, starter = str(SAMPLE / "submissions"), str(SAMPLE / "starter")
     cli = _cli(tmp_path, "--each", subs, "--base", starter)
     by_paths = _plain(winnow.compare_paths([subs], each=True, base=[starter]))
-    loaded = _plain(compare(load_submissions([subs], each=True),
+    loaded = _plain(compare(relative_names(load_submissions([subs], each=True)),
                             base=load_submissions([starter], role="base")))
     assert len(cli["pairs"]) == 10  # five submissions, every pair shares the starter's shape
     assert all(pair["passages"] for pair in cli["pairs"])

@@ -99,7 +99,7 @@ def test_percent_sign_and_fraction_give_the_same_groups(
     groups = list(csv.DictReader(io.StringIO(as_fraction[1])))
     assert {Path(r["path"]).name for r in groups} == {"a_big.txt", "b_small.txt"}
     # 0.3 is 30 %, not 0.3 %: the small file's share of the big one is ~25 %
-    assert all(float(r["similarity"]) >= 30 for r in groups)
+    assert all(float(r["similarity"]) >= 0.3 for r in groups)
 
 
 # -- groups --interesting -----------------------------------------------------------------
@@ -119,7 +119,7 @@ def test_interesting_rows_state_the_measure_of_the_header(
     code, out, _ = run("groups", "--db", str(db), "--threshold", "0.5", "--interesting",
                        "--format", "json")
     interesting = [g for g in json.loads(out)["groups"] if g["kind"] == "interesting"]
-    assert interesting and all(m["similarity"] >= 50 for g in interesting
+    assert interesting and all(m["similarity"] >= 0.5 for g in interesting
                                for m in g["members"])
 
 
@@ -150,7 +150,7 @@ def test_query_names_the_best_score_when_nothing_passes(
     assert 15 < float(found[2]) < 35 and float(found[3]) == 100.0
     code, out, _ = run("query", str(root / "a_big.txt"), "--db", str(db), "--format", "json")
     best = json.loads(out)["queries"][0]["best_excluded"]
-    assert Path(best["match"]).name == "b_small.txt" and best["contains"] == 100.0
+    assert Path(best["match"]).name == "b_small.txt" and best["contains"] == 1.0
     code, out, err = run("query", str(root / "a_big.txt"), "--db", str(db), "--threshold",
                          str(float(found[2]) / 100 - 0.01))
     assert code == 0 and "b_small.txt" in out and err == ""
@@ -227,8 +227,8 @@ def test_a_changed_file_is_never_100_percent_similar(trees: tuple[Path, Path]) -
     code, out, _ = run("dircmp", str(a), str(b), "-j", "1", "-q", "--format", "csv")
     [row] = [r for r in csv.DictReader(io.StringIO(out)) if r["status"] == "modified"]
     # every fingerprint survives the one-byte edit; the checksums still differ:
-    # at most 100 * (1 - 1/30001) = 99.9967 %, written rounded down
-    assert code == 0 and row["similarity"] == "99.99"
+    # at most 1 - 1/30001 = 0.999967, written rounded down (never as 1)
+    assert code == 0 and row["similarity"] == "0.9999"
     code, out, _ = run("dircmp", str(a), str(b), "-j", "1", "-q")
     assert code == 0 and "modified  touched.txt (99.9% similar)\n" in out
 
@@ -260,4 +260,4 @@ def test_dircmp_quiet_prints_no_summary(trees: tuple[Path, Path]) -> None:
     assert code == 0 and err == ""
     assert "Folder similarity" not in out and "files;" not in out and "identical" in out
     code, out, err = run("dircmp", str(a), str(b), "-j", "1")
-    assert "winnow index:" in err and "Folder similarity" in out
+    assert "winnow dircmp:" in err and "Folder similarity" in out

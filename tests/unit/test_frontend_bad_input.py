@@ -148,4 +148,5 @@ def test_missing_documents_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setitem(sys.modules, "pypdf", None)  # import pypdf now fails
     doc = make_document(b"%PDF-1.4 whatever", "paper.pdf")
     assert (doc.kind, doc.frontend) == ("binary", "document")
-    assert any("pip install 'winnow[documents]'" in w for w in doc.warnings)
+    assert any("pip install -e '.[documents]' in winnow's source folder" in w
+               for w in doc.warnings)

@@ -37,7 +37,7 @@ ALLOWED = {
     "reports": {"engine", "frontends", "sources", "index", "matching", "sif", "corpus"},
     "evaluation": {"engine", "frontends", "sources", "index", "matching", "reports"},
     "serve": {"engine", "frontends", "sources", "index", "matching", "reports"},
-    "api": {"engine", "frontends", "sources", "index", "matching"},
+    "api": {"engine", "frontends", "sources", "index", "matching", "corpus", "pairs"},
     # the sharded engines of the pair-counting stage run the matching stage's
     # counting per partition
     "sharded": {"pairs", "matching"},

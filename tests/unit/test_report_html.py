@@ -256,10 +256,10 @@ def triage_sample() -> ComparisonResult:
     whole = [("a.py", 1, 40, "b.py", 1, 40)]
     pairs = [("a", "b", whole), ("d", "e", [("d.py", 1, 20, "e.py", 1, 20)]),
              ("b", "c", [("b.py", 1, 5, "c.py", 1, 5)]), ("a", "c", [])]
-    return build_result(subs, pairs, clusters=[["d", "e"], ["a", "b", "c"]])
+    return build_result(subs, pairs, clusters=[["a", "b", "c"], ["d", "e"]])  # largest first
 
 
-def test_overview_numbers_clusters_largest_first_and_lists_partners() -> None:
+def test_overview_numbers_clusters_from_one_as_listed_and_lists_partners() -> None:
     from winnow.reports.html_overview import overview
     from winnow.reports.html_view import Namer, pair_row
 

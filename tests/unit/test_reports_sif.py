@@ -51,7 +51,7 @@ def test_query_csv_header_and_booleans() -> None:
     header, *_ = out.getvalue().splitlines()
     assert header.startswith("query,match,contained,contains,shared,size,identical")
     (row,) = csv.DictReader(io.StringIO(out.getvalue()))
-    assert row["match"] == EVIL and row["identical"] == "false" and row["contained"] == "52.0"
+    assert row["match"] == EVIL and row["identical"] == "false" and row["contained"] == "0.52"
     out = io.StringIO()
     write(QueryReport([QueryResult("q.c", 29800, 80, 77, [match])], 5.0), "table", out)
     assert "\x1b" not in out.getvalue() and "\\x1b" in out.getvalue()

@@ -9,6 +9,8 @@ still is).
 from __future__ import annotations
 
 import math
+import os
+import shlex
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
+from winnow.api import relative_names
 from winnow.cli.common import exit_with, fail, warn
 from winnow.cli.common import output as common_output
 from winnow.cli.options import (
@@ -186,12 +189,16 @@ class ProgressBar:
 
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                 params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
-    """Load the submissions and compare them, as the options say."""
+    """Load the submissions and compare them, as the options say (a usage error,
+    :func:`check_inputs`, when the PATHs cannot give two submissions)."""
+    check_inputs(paths, each, archive)
     engine = engine_choice(params, params["jobs"])
     read = read_options_of(params)
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
     subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
+    if not params.get("full_paths"):
+        subs = relative_names(subs)
     chosen = settings(subs, params)
     base = load_submissions(chosen.base, role="base", read_options=chosen.read, run=run)
     if progress.enabled:
@@ -272,6 +279,9 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
               metavar="FILE.csv",
               help="Where the pseudonym key goes (default: beside the report, or -o, "
                    "as NAME.pseudonyms.csv).")
+@click.option("--full-paths", is_flag=True,
+              help="Name submissions by their paths as given (default: relative to the "
+                   "--each folder, or to the folder all inputs share).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
@@ -312,6 +322,20 @@ def compare_command(
     with common_output(output) as out:
         write(shown, fmt, out)
     exit_with(EXIT_FAILED if report_failed else EXIT_SKIPPED if result.skipped else EXIT_OK)
+
+
+def check_inputs(paths: tuple[str, ...], each: bool, archive: tuple[str, ...]) -> None:
+    """A usage error, with the fix, when the PATHs cannot give two submissions to
+    compare: none of them exists, or one folder is given without ``--each``."""
+    if not any(os.path.lexists(p) for p in paths):
+        missing = ", ".join(paths)
+        raise click.UsageError(f"no such file or folder: {missing} (check the path; "
+                               "a folder of submissions goes with --each)")
+    if len(paths) == 1 and not each and not archive and os.path.isdir(paths[0]):
+        raise click.UsageError(
+            f"{paths[0]} is one folder, so one submission: nothing to compare it with. "
+            f"To compare its entries (one per student) with each other: "
+            f"winnow compare --each {shlex.quote(paths[0])}")
 
 
 def pseudonym_key_path(report: Path | None, output: Path | None, given: Path | None,

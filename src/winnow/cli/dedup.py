@@ -15,7 +15,7 @@ from winnow.cli.options import FRACTION, format_option
 from winnow.cli.outputs import check_outputs
 from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
-from winnow.corpus.dedup import DedupRun, DuplicateRow
+from winnow.corpus.dedup import DedupRun, DuplicateRow, Sink
 from winnow.corpus.options import (
     DEFAULT_CONTAINMENT,
     DEFAULT_K,
@@ -24,7 +24,7 @@ from winnow.corpus.options import (
     DEFAULT_SIMILARITY,
     DEFAULT_T,
 )
-from winnow.corpus.readers import kind_of
+from winnow.corpus.readers import Record, Shard, kind_of
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.reports.dedup import DedupRows, JsonlCorpus, ParquetCorpus, compressed_output
 from winnow.reports.writers import write
@@ -50,8 +50,10 @@ def _file_options(func: Any) -> Any:
 
 
 #: What the progress bars count: records fingerprinted (tqdm shows records/s),
-#: then the sharded engine's pair and merge tasks.
-UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
+#: then the pairs counted (the sharded engine's pair and merge tasks; in memory one
+#: step), the clustering (one step) and the records read back and written.
+UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step",
+         "writing": "rec"}
 
 
 @click.command("dedup")
@@ -143,15 +145,33 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     for problem in run.problems:
         fail(problem)
     bad = _BadCounter()
-    if keep is not None and out_path is not None:
-        rows = _write_corpus(run, out_path, corpus_kind == "parquet", bad)
-    else:
-        rows = read_back(run, on_bad=bad)
+    try:
+        if keep is not None and out_path is not None:
+            rows = _write_corpus(run, out_path, corpus_kind == "parquet", bad, bar)
+        else:
+            rows = read_back(run, on_bad=bad, sink=_Writing(run, bar))
+    finally:
+        bar.close()
     if report_path is not None or keep is None:
         _write_rows(rows, report_path, fmt)
     if not quiet:
         _summary(run, bad.count, time.perf_counter() - started)
     exit_with(EXIT_SKIPPED if run.problems or bad.count else EXIT_OK)
+
+
+class _Writing:
+    """A sink that shows the ``writing`` stage (records read back), then hands each
+    slot on to ``then`` (the de-duplicated corpus), if any."""
+
+    def __init__(self, run: DedupRun, bar: ProgressBar, then: Sink | None = None) -> None:
+        self.total, self.bar, self.then, self.done = run.slots, bar, then, 0
+
+    def __call__(self, shard: Shard, item: Record | BadRecord, kept: bool) -> None:
+        if self.then is not None:
+            self.then(shard, item, kept)
+        self.done += 1
+        if self.done % 1024 == 0 or self.done == self.total:
+            self.bar("writing", self.done, self.total)
 
 
 class _BadCounter:
@@ -176,7 +196,7 @@ def _corpus_kind(data: tuple[Path, ...]) -> str:
 
 
 def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
-                  bad: _BadCounter) -> list[DuplicateRow]:
+                  bad: _BadCounter, bar: ProgressBar) -> list[DuplicateRow]:
     if parquet != out_path.name.lower().endswith(".parquet"):
         raise click.UsageError(f"-o {out_path}: the de-duplicated corpus of "
                                f"{'Parquet' if parquet else 'JSON Lines'} inputs is "
@@ -184,10 +204,11 @@ def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
     with compressed_output(out_path) as handle:
         if parquet:
             sink = ParquetCorpus(handle)
-            rows = read_back(run, on_bad=bad, sink=sink)
+            rows = read_back(run, on_bad=bad, sink=_Writing(run, bar, sink))
             sink.close()
         else:
-            rows = read_back(run, on_bad=bad, sink=JsonlCorpus(handle, run.settings.fields))
+            rows = read_back(run, on_bad=bad, sink=_Writing(
+                run, bar, JsonlCorpus(handle, run.settings.fields)))
     return rows
 
 

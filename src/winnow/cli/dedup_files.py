@@ -2,16 +2,37 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import click
 
 from winnow.cli.common import exit_with, fail, output
+from winnow.cli.groups import sort_option
 from winnow.cli.options import db_option, format_option, output_option
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
-from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
+from winnow.sif.dedup import KEEP_RULES, DedupOptions, DedupResult, KeepRule, Row, deduplicate
+
+
+def sorted_rows(result: DedupResult, by: str) -> DedupResult:
+    """``result``'s groups in the order ``by`` says (``reclaimable``: the bytes keeping
+    one copy frees, largest first, ties in path order; ``path``: as found), numbered
+    from 1 in that order; each group's rows keep their order (kept copy first)."""
+    if by == "path":
+        return result
+    groups: dict[int, list[Row]] = {}
+    for row in result.rows:
+        groups.setdefault(row.group, []).append(row)
+
+    def frees(rows: list[Row]) -> int:
+        return sum(r.size for r in rows if r.action != "keep")
+
+    ordered = sorted(groups.values(), key=lambda rows: (-frees(rows), rows[0].group))
+    renumbered = [replace(row, group=number) for number, rows in enumerate(ordered, 1)
+                  for row in rows]
+    return replace(result, rows=renumbered)
 
 
 @click.command("dedup-files")
@@ -25,11 +46,12 @@ from winnow.sif.dedup import KEEP_RULES, DedupOptions, KeepRule, deduplicate
               help="Only show what --link/--delete would do (the default), or do it.")
 @click.option("--keep", type=click.Choice(KEEP_RULES), default="first", show_default=True,
               help="The copy of each group that stays: first path, oldest or newest mtime.")
+@sort_option
 @format_option(result="winnow.sif.dedup.DedupResult")
 @output_option()
 def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: bool,
-                        dry_run: bool, keep: KeepRule, fmt: str, out_path: Path | None
-                        ) -> None:
+                        dry_run: bool, keep: KeepRule, sort: str, fmt: str,
+                        out_path: Path | None) -> None:
     """List the exact duplicates in the index (the files under PATHS, if given)
     with the bytes they take, or replace them by hard links or delete them.
 
@@ -55,5 +77,5 @@ def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: b
     for row in result.skipped:
         fail(InputError(row.path, row.reason))
     with output(out_path) as out:
-        write(result, fmt, out)
+        write(sorted_rows(result, sort), fmt, out)
     exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)

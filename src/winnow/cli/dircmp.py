@@ -55,7 +55,7 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
         target = db if db is not None else Path(tmp) / "dircmp.db"
         summary = run_index(target, (dir_a, dir_b), None, jobs, False, quiet)
         if not quiet:
-            print_summary(summary)
+            print_summary(summary, command="dircmp")
         with FingerprintIndex(target, read_only=True) as index:
             result = compare_dirs(index, str(dir_a), str(dir_b), 100.0 * threshold)
     with output(out_path) as out:

@@ -55,7 +55,7 @@ def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
     the lower bound for local algorithms, sif's index and random substitutions,
     and accuracy and time as functions of k and t on labelled sets.  Writes
     OUT/experiments.md with PNG plots and prints every figure beside the paper's.
-    Needs matplotlib: pip install 'winnow[experiments]'.
+    Needs matplotlib: pip install -e '.[experiments]' in winnow's source folder.
     """
     from winnow.experiments.plots import require_matplotlib
     from winnow.experiments.runner import Settings, run_experiments, write_report

@@ -5,6 +5,7 @@ Also the index parameters ``scan`` shares, and the end-of-run summary.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from collections.abc import Callable
@@ -135,19 +136,22 @@ def run_index(db: Path, paths: tuple[Path, ...], params: IndexParams | None, job
                             max_file_bytes=max_file_bytes)
 
 
-def print_summary(s: BuildSummary, show_skipped: bool = False) -> None:
+def print_summary(s: BuildSummary, show_skipped: bool = False, command: str = "index") -> None:
+    """The indexing summary on standard error, each line headed ``winnow COMMAND:``
+    (``dircmp`` and ``scan`` index too, into a file the user may not know of)."""
+    head = f"winnow {command}:"
     click.echo(
-        f"winnow index: {s.files_seen} files, {s.bytes_total / 1e6:.1f} MB in {s.seconds:.1f} s "
+        f"{head} {s.files_seen} files, {s.bytes_total / 1e6:.1f} MB in {s.seconds:.1f} s "
         f"({s.mb_per_s:.1f} MB/s); {s.added} added, {s.updated} updated, "
         f"{s.unchanged} unchanged, {s.removed} removed; {s.bytes_read / 1e6:.1f} MB read",
         err=True)
     if s.checksum_only:
-        click.echo(f"winnow index: {s.checksum_only} files over the size limit were "
+        click.echo(f"{head} {s.checksum_only} files over the size limit were "
                    f"checksummed only (found when identical, never as similar)", err=True)
     if s.skipped:
         reasons = Counter(item.reason for item in s.skipped)
         listed = ", ".join(f"{n} {reason}" for reason, n in reasons.most_common())
-        click.echo(f"winnow index: skipped {len(s.skipped)}: {listed}", err=True)
+        click.echo(f"{head} skipped {len(s.skipped)}: {listed}", err=True)
         for item in s.skipped if show_skipped else []:
             click.echo(f"  skipped {item.path!r}: {item.reason}", err=True)
 
@@ -218,6 +222,10 @@ def index_command(paths: tuple[Path, ...], db: Path, k: int | None, t: int | Non
         click.echo(f"winnow index: removed {n} files", err=True)
     elif not paths and not compact:
         raise click.UsageError("give PATHS to index (or --info / --remove / --compact)")
+    elif paths and not db.exists() and not any(os.path.lexists(p) for p in paths):
+        for path in paths:  # nothing to index: no new, empty database file either
+            fail(InputError(str(path), NOT_FOUND))
+        exit_with(EXIT_SKIPPED)
     elif paths:
         summary = run_index(db, paths, params, jobs, follow_links, quiet, max_mb << 20)
         if not quiet:

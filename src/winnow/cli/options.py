@@ -185,13 +185,20 @@ def _known_lang(ctx: click.Context, param: click.Parameter, value: str | None) -
     return value
 
 
+def _auto_is_default(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--frontend auto`` (as ``index`` takes it) is the default: chosen per file."""
+    return None if value == "auto" else value
+
+
 def frontend_options(func: F) -> F:
     """``--frontend``, ``--lang``, ``--unit`` and the keep-switches."""
     from winnow.frontends import FRONTENDS  # the front-ends load numpy: only when used
 
     return _apply(func, [
-        click.option("--frontend", type=click.Choice(sorted(FRONTENDS)), default=None,
-                     help="Front-end (default: from the file name, #! line and content)."),
+        click.option("--frontend", type=click.Choice(["auto", *sorted(FRONTENDS)]),
+                     default=None, callback=_auto_is_default,
+                     help="Front-end (default, or auto: from the file name, #! line and "
+                          "content)."),
         click.option("--lang", default=None, callback=_known_lang,
                      help="Source language for the code front-end (see `winnow languages`; "
                           "any Pygments alias also works)."),

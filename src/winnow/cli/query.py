@@ -50,9 +50,9 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
     FILE need not be indexed; it is fingerprinted with the index's parameters.
     When nothing reaches the threshold, standard error names the best file
     left out and its score.
-    contained and contains are shares of distinct fingerprints (0-100); the
-    JSON output adds sif's occurrence-based figure (sif_percent), which can
-    pass 100 when fingerprints repeat.
+    contained and contains are shares of distinct fingerprints (percents in the
+    table, fractions in CSV/JSON); CSV/JSON add sif's occurrence-based figure
+    (sif_similarity), which can pass 1 when fingerprints repeat.
     """
     check_outputs([out_path], inputs=files, index=db)
     results: list[QueryResult] = []

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from winnow.cli.common import exit_with
-from winnow.cli.groups import group_options, print_groups
+from winnow.cli.groups import group_options, print_groups, sort_option
 from winnow.cli.index import (
     build_params,
     params_options,
@@ -28,6 +28,7 @@ from winnow.sif.groups import GroupOptions
 @db_option(None, "Keep the index in this file (default: a temporary one).")
 @params_options
 @group_options
+@sort_option
 @jobs_option()
 @click.option("--follow-links", is_flag=True, help="Follow symbolic links.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar, no summary.")
@@ -38,7 +39,7 @@ def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int
                  seed: int | None,
                  frontend: str | None, frontend_options: tuple[str, ...], threshold: float,
                  size_ratio: float | None, same_suffix: bool, mix_kinds: bool, max_df: int,
-                 include_empty: bool, interesting: bool, jobs: int,
+                 include_empty: bool, interesting: bool, sort: str, jobs: int,
                  follow_links: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
     """Find identical and similar files under PATHS in one command (index + groups)."""
     params = build_params(k, t, method, bits, seed, frontend, frontend_options, anchors)
@@ -49,7 +50,7 @@ def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int
         target = db if db is not None else Path(tmp) / "scan.db"
         summary = run_index(target, paths, params, jobs, follow_links, quiet)
         if not quiet:
-            print_summary(summary)
-        print_groups(target, options, fmt, out_path)
+            print_summary(summary, command="scan")
+        print_groups(target, options, fmt, out_path, sort=sort)
     if report_missing(summary):
         exit_with(EXIT_SKIPPED)

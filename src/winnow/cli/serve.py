@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import importlib.util
 import logging
 from pathlib import Path
 
 import click
+
+from winnow.errors import WinnowError, install_hint
 
 _MIB = 1 << 20
 
@@ -58,10 +61,10 @@ def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: st
     name and port) and answers each query with the URL of its HTML report.
     Jobs are kept under --data and survive a restart.  Binds 127.0.0.1 unless
     --host says otherwise.  Protocol, routes and limits: docs/serve.md.
-    Needs the serve extra: pip install 'winnow[serve]'.
+    Needs the serve extra: pip install -e '.[serve]' in winnow's source folder.
     """
     if importlib.util.find_spec("aiohttp") is None:
-        raise click.UsageError("winnow serve needs aiohttp: pip install 'winnow[serve]'")
+        raise click.UsageError(f"winnow serve needs aiohttp: {install_hint('serve')}")
 
     from winnow.serve.app import Settings, serve
     from winnow.serve.intake import Limits
@@ -75,4 +78,10 @@ def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: st
         click.echo(f"winnow serve: MOSS protocol on {host}:{moss}, reports on {base}/",
                    err=True)
 
-    asyncio.run(serve(settings, ready))
+    try:
+        asyncio.run(serve(settings, ready))
+    except OSError as error:  # the one likely cause named, with the fix
+        if error.errno != errno.EADDRINUSE:
+            raise
+        raise WinnowError(f"{host}: port {moss_port} or {http_port} is in use (another "
+                          "server?); choose others with --moss-port/--http-port") from error

@@ -108,7 +108,11 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
                             settings.min_fingerprints)
     with count_pairs(postings, settings.max_occurrences, choice,
                      None if progress is None else in_records(progress, records)) as pairs:
+        if progress is not None:
+            progress("clustering", 0, 1)
         clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
+        if progress is not None:
+            progress("clustering", 1, 1)
     return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)
 
 

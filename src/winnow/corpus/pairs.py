@@ -40,8 +40,15 @@ class CorpusPostings(Postings):
         self.workers = workers
 
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
-        hashes, owners = distinct_postings(*self.gather(progress))  # the rows go here
-        return count_postings(hashes, owners, self.documents, cap)
+        gathered = self.gather(progress)
+        if progress is not None:  # counting has no steps to show: its start and end
+            progress("pairs", 0, 1)
+        hashes, owners = distinct_postings(*gathered)  # the rows go here
+        del gathered
+        sums = count_postings(hashes, owners, self.documents, cap)
+        if progress is not None:
+            progress("pairs", 1, 1)
+        return sums
 
     def shards(self, layout: Layout) -> Shards:
         return Shards(self.jobs, fingerprint_shard)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from winnow.errors import MissingExtra
+from winnow.errors import MissingExtra, install_hint
 from winnow.experiments.report import LinePlot
 
 
@@ -21,7 +21,7 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError as error:
         raise MissingExtra(
-            "the plots need matplotlib: pip install 'winnow[experiments]'") from error
+            f"the plots need matplotlib: {install_hint('experiments')}") from error
 
 
 def draw(plot: LinePlot, path: Path) -> None:

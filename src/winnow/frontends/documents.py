@@ -1,7 +1,7 @@
 """The documents front-end: text extracted from PDF and DOCX files.
 
 Extraction uses ``pypdf`` and ``python-docx`` (the optional extra
-``pip install winnow[documents]``).  The extracted text (UTF-8, pages
+``pip install -e '.[documents]'``).  The extracted text (UTF-8, pages
 separated by form feeds, paragraphs by newlines) becomes the document's
 ``data``, and the text front-end's offsets index it: a PDF's own bytes are
 compressed streams, so showing a match means showing the extracted text.
@@ -23,13 +23,13 @@ import warnings
 import zipfile
 from pathlib import PurePath
 
-from winnow.errors import ContentTooLarge, InputError, MissingExtra
+from winnow.errors import ContentTooLarge, InputError, MissingExtra, install_hint
 from winnow.frontends.base import Input, Result
 from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.sniff import Decoded
 from winnow.frontends.text import text_stream
 
-EXTRA_HINT = "pip install 'winnow[documents]'"
+EXTRA_HINT = install_hint("documents")
 
 
 #: The most bytes a document may expand to: a DOCX's XML parts, decompressed,

@@ -105,7 +105,8 @@ def fingerprint_file(
     except (OSError, ValueError, UnicodeError) as error:
         return Skipped(file.location, f"cannot read: {error}")
     if doc.kind == "binary" and not allow_binary:
-        return Skipped(file.location, "binary file in a code submission (skipped)")
+        hint = "".join(f"; {w}" for w in doc.warnings if "pip install" in w)  # no extra
+        return Skipped(file.location, f"binary file in a code submission (skipped){hint}")
     if configs is not None and doc.frontend in configs:  # the front-end's own k and t
         config, literal_config = configs[doc.frontend]
     try:

@@ -2,7 +2,8 @@
 
 Pure data for the templates, computed from the listed pairs' rows
 (:class:`~winnow.reports.html_view.PairRow`, names already as shown) and the result's
-clusters.  Clusters are numbered from 1 in the order shown (largest first); a pair
+clusters.  Clusters are numbered from 1 in the result's order (largest first), as in
+every output (:mod:`winnow.reports.numbers`); a pair
 belongs to a cluster when both its submissions do.
 """
 
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from winnow.matching.model import ComparisonResult
 from winnow.reports.graph import Graph, Link, graph
 from winnow.reports.html_view import Namer, PairRow, percent
+from winnow.reports.numbers import cluster_number
 
 #: Partners listed per submission in the submissions table.
 PARTNERS = 5
@@ -79,19 +81,26 @@ def _anchors(namer: Namer, result: ComparisonResult) -> dict[str, str]:
 def overview(result: ComparisonResult, namer: Namer, rows: Sequence[PairRow]) -> Overview:
     """The overview's clusters, submissions table and graph for the listed ``rows``."""
     anchors = _anchors(namer, result)
-    ordered = sorted(result.clusters, key=lambda c: (-len(c.members), -c.max_similarity))
-    clusters = tuple(
-        ClusterView(n, tuple(Member(namer.submission(m), anchors.get(namer.submission(m), ""))
-                             for m in c.members), c.pairs, percent(c.max_similarity))
-        for n, c in enumerate(ordered, 1))
+    clusters = tuple(  # the result lists them largest first: numbered as everywhere
+        ClusterView(cluster_number(c.index),
+                    tuple(Member(namer.submission(m), anchors.get(namer.submission(m), ""))
+                          for m in c.members), c.pairs, percent(c.max_similarity))
+        for c in result.clusters)
     cluster_of = {m.name: c.number for c in clusters for m in c.members}
     threshold = result.parameters.get("cluster_threshold")
     links = [Link(r.a, r.b, r.similarity_value, f"{r.a} – {r.b}: {r.similarity}",
-                  r.href if r.computed else None) for r in rows]
+                  r.href if r.computed else None, _identical(result, r))
+             for r in rows]
     drawn = graph([[m.name for m in c.members] for c in clusters], links,
                   float(threshold) if isinstance(threshold, float | int) else 0.5, anchors)
     return Overview(clusters, _submissions(result, namer, rows, anchors, cluster_of), drawn,
                     cluster_of)
+
+
+def _identical(result: ComparisonResult, row: PairRow) -> bool:
+    """Whether the pair of ``row`` has identical fingerprints (one node in the graph)."""
+    pair = result.pairs[row.rank - 1]
+    return pair.jaccard >= 1 - 1e-9 and pair.similarity >= 1 - 1e-9
 
 
 def _submissions(result: ComparisonResult, namer: Namer, rows: Sequence[PairRow],

@@ -11,7 +11,6 @@ the template engine's job (autoescape on).
 from __future__ import annotations
 
 import itertools
-import math
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from winnow.matching.model import (
     Region,
     Submission,
 )
+from winnow.reports import numbers
 from winnow.reports.anonymize import known_files, pseudonyms_of
 
 #: Number of distinct passage colours (``c0`` ... ``c11`` in the stylesheet).
@@ -140,10 +140,9 @@ class PairView:
 
 
 def percent(value: float | None) -> str:
-    """A fraction as a whole percentage, rounded down (100 % only when complete)."""
-    if value is None:
-        return "–"
-    return f"{math.floor(value * 100 + 1e-9)}%"
+    """A fraction as a whole percentage, rounded down (100 % only when complete;
+    :func:`winnow.reports.numbers.percent`, the rule of every output)."""
+    return numbers.percent(value)
 
 
 class Namer:

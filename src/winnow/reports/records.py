@@ -17,8 +17,9 @@ from winnow.matching.model import (
     Region,
     Submission,
 )
+from winnow.reports.numbers import cluster_number
 
-FORMAT_VERSION: Final = 1
+FORMAT_VERSION: Final = 2  # 2: clusters numbered from 1 ("number", was "index" from 0)
 
 #: The CSV columns, in order: ``file_a,file_b,similarity`` first, then every
 #: other score (empty when not computed), then the pair's cluster (empty if none).
@@ -31,8 +32,8 @@ PAIR_COLUMNS: Final = (
 
 
 def cluster_of(result: ComparisonResult) -> dict[str, int]:
-    """Submission name -> index of its cluster."""
-    return {name: c.index for c in result.clusters for name in c.members}
+    """Submission name -> number of its cluster (from 1, as every output numbers them)."""
+    return {name: cluster_number(c.index) for c in result.clusters for name in c.members}
 
 
 def pair_scores(pair: PairResult, clusters: dict[str, int]) -> dict[str, Any]:
@@ -85,7 +86,7 @@ def submission_record(sub: Submission) -> dict[str, Any]:
 
 
 def cluster_record(cluster: Cluster) -> dict[str, Any]:
-    return {"index": cluster.index, "members": list(cluster.members),
+    return {"number": cluster_number(cluster.index), "members": list(cluster.members),
             "pairs": cluster.pairs, "max_similarity": cluster.max_similarity}
 
 

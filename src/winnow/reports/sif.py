@@ -20,17 +20,18 @@ from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from winnow.index.store import IndexInfo
+from winnow.reports.numbers import percent, share
 from winnow.reports.rows import write_csv_rows, write_json_listing, write_jsonl_rows
 from winnow.reports.table import safe
 from winnow.sif.groups import Group, GroupsResult, Member
 from winnow.sif.query import QueryResult
 
 QUERY_COLUMNS = ("query", "match", "contained", "contains", "shared", "size", "identical",
-                 "query_size", "sif_percent", "query_fingerprints", "match_fingerprints")
+                 "query_size", "sif_similarity", "query_fingerprints", "match_fingerprints")
 GROUP_COLUMNS = ("group", "kind", "path", "similarity", "size", "reference")
 #: Columns of ``winnow index --info --format csv`` (``params``: a JSON object).
 INFO_COLUMNS = ("path", "documents", "fingerprints", "bytes_indexed", "index_bytes",
-                "percent_of_corpus", "params")
+                "share_of_corpus", "params")
 
 
 def human_bytes(n: int) -> str:
@@ -79,7 +80,7 @@ def info_table(info: IndexInfo, out: TextIO) -> None:
 
 
 def _info_record(info: IndexInfo) -> dict[str, Any]:
-    return {**asdict(info), "percent_of_corpus": info.percent_of_corpus}
+    return {**asdict(info), "share_of_corpus": share(info.percent_of_corpus, 6)}
 
 
 def info_csv(info: IndexInfo, out: TextIO) -> None:
@@ -109,10 +110,10 @@ def query_rows(results: Iterable[QueryResult]) -> Iterable[dict[str, Any]]:
     for result in results:
         for m in result.matches:
             yield {
-                "query": m.query, "match": m.match, "contained": round(m.contained, 2),
-                "contains": round(m.contains, 2), "shared": m.shared, "size": m.size,
+                "query": m.query, "match": m.match, "contained": share(m.contained),
+                "contains": share(m.contains), "shared": m.shared, "size": m.size,
                 "identical": m.identical, "query_size": result.size,
-                "sif_percent": round(m.sif_percent, 2),
+                "sif_similarity": share(m.sif_percent),
                 "query_fingerprints": result.distinct, "match_fingerprints": m.match_fingerprints,
             }
 
@@ -122,8 +123,8 @@ def _best_excluded(result: QueryResult) -> dict[str, Any] | None:
     best = result.best_excluded
     if result.matches or best is None:
         return None
-    return {"match": best.match, "contained": round(best.contained, 2),
-            "contains": round(best.contains, 2), "shared": best.shared}
+    return {"match": best.match, "contained": share(best.contained),
+            "contains": share(best.contains), "shared": best.shared}
 
 
 def query_csv(report: QueryReport, out: TextIO) -> None:
@@ -136,7 +137,7 @@ def query_json(report: QueryReport, out: TextIO) -> None:
     docs = [{"query": r.query, "size": r.size, "fingerprints": r.fingerprints,
              "distinct": r.distinct, "matches": list(query_rows([r])),
              "best_excluded": _best_excluded(r)} for r in report.results]
-    json.dump({"threshold": report.threshold, "queries": docs}, out, indent=2)
+    json.dump({"threshold": report.threshold / 100, "queries": docs}, out, indent=2)
     out.write("\n")
 
 
@@ -153,7 +154,8 @@ def query_table(report: QueryReport, out: TextIO) -> None:
         out.write(f"{'contained':>9} {'contains':>8} {'shared':>6} {'size':>10} "
                   f"{'identical':>9}  path\n")
         for m in r.matches:
-            out.write(f"{m.contained:>8.1f}% {m.contains:>7.1f}% {m.shared:>6} "
+            out.write(f"{percent(m.contained / 100, 1):>9} {percent(m.contains / 100, 1):>8} "
+                      f"{m.shared:>6} "
                       f"{m.size:>10} {'yes' if m.identical else 'no':>9}  {safe(m.match)}\n")
 
 
@@ -165,7 +167,7 @@ def reclaimable(group: Group) -> int:
 
 
 def _member(m: Member) -> dict[str, Any]:
-    return {"path": m.path, "similarity": m.similarity, "size": m.size,
+    return {"path": m.path, "similarity": share(m.similarity), "size": m.size,
             "reference": m.reference}
 
 
@@ -180,7 +182,7 @@ def _all_groups(result: GroupsResult) -> list[Group]:
 
 def groups_csv(result: GroupsResult, out: TextIO) -> None:
     rows = ({"group": g.number, "kind": g.kind, "path": m.path,
-             "similarity": round(m.similarity, 2), "size": m.size,
+             "similarity": share(m.similarity), "size": m.size,
              "reference": str(m.reference).lower()}
             for g in _all_groups(result) for m in g.members)
     write_csv_rows(rows, GROUP_COLUMNS, out)
@@ -191,7 +193,9 @@ def groups_jsonl(result: GroupsResult, out: TextIO) -> None:
 
 
 def groups_json(result: GroupsResult, out: TextIO) -> None:
-    head = {"options": asdict(result.options), "documents": result.documents,
+    options = asdict(result.options)
+    options["threshold"] = options["threshold"] / 100  # a fraction, as the option takes it
+    head = {"options": options, "documents": result.documents,
             "counts": {"identical": len(result.identical), "similar": len(result.similar),
                        "interesting": len(result.interesting or [])},
             "reclaimable": sum(map(reclaimable, result.identical))}

@@ -17,6 +17,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
+from winnow.reports.numbers import percent, share
 from winnow.reports.rows import write_csv_rows, write_json_listing, write_jsonl_rows
 from winnow.reports.sif import human_bytes
 from winnow.reports.table import safe
@@ -53,14 +54,9 @@ def share_text(value: float) -> str:
     return "100%" if value >= 100.0 else f"{math.floor(value * 10) / 10:.1f}%"
 
 
-def _floor2(value: float) -> float:
-    """Two decimals for CSV/JSON, rounded down below 100 (never shown as 100)."""
-    return value if value >= 100.0 else math.floor(value * 100) / 100
-
-
 def _dircmp_rows(view: DircmpView) -> list[dict[str, Any]]:
     return [{"status": e.status, "path_a": e.path_a, "path_b": e.path_b,
-             "similarity": _floor2(e.similarity), "size_a": e.size_a, "size_b": e.size_b}
+             "similarity": share(e.similarity), "size_a": e.size_a, "size_b": e.size_b}
             for e in view.entries()]
 
 
@@ -76,8 +72,8 @@ def dircmp_json(view: DircmpView, out: TextIO) -> None:
     result = view.result
     summary = {"dir_a": result.dir_a, "dir_b": result.dir_b, "files_a": result.files_a,
                "files_b": result.files_b, "counts": result.counts(),
-               "resemblance": round(result.resemblance, 2), "a_in_b": round(result.a_in_b, 2),
-               "b_in_a": round(result.b_in_a, 2)}
+               "resemblance": share(result.resemblance), "a_in_b": share(result.a_in_b),
+               "b_in_a": share(result.b_in_a)}
     write_json_listing(summary, "entries", _dircmp_rows(view), out)
 
 
@@ -103,9 +99,9 @@ def dircmp_table(view: DircmpView, out: TextIO) -> None:
     counts = ", ".join(f"{v} {k}" for k, v in sorted(result.counts().items()))
     out.write(f"\n{safe(result.dir_a)}: {result.files_a} files; {safe(result.dir_b)}: "
               f"{result.files_b} files; {counts or 'nothing to compare'}\n")
-    out.write(f"Folder similarity {result.resemblance:.1f}% (resemblance of fingerprint "
-              f"sets); A found in B {result.a_in_b:.1f}%, B found in A "
-              f"{result.b_in_a:.1f}%\n")
+    out.write(f"Folder similarity {percent(result.resemblance / 100, 1)} (resemblance of "
+              f"fingerprint sets); A found in B {percent(result.a_in_b / 100, 1)}, B found "
+              f"in A {percent(result.b_in_a / 100, 1)}\n")
 
 
 # -- dedup --------------------------------------------------------------------------

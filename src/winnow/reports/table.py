@@ -35,16 +35,14 @@ def safe(text: str) -> str:
     return "".join(_escape(ch) for ch in text)
 
 
-def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{100 * value:.0f}%"
-
-
 def _row(rank: int, pair: PairResult) -> list[str]:
+    from winnow.reports.numbers import percent
+
     lines = "-" if pair.lines_a is None else f"{pair.lines_a}/{pair.lines_b}"
     return [
-        str(rank), f"{100 * pair.similarity:.1f}%",
-        f"{safe(pair.a)} ({_percent(pair.coverage_a)})",
-        f"{safe(pair.b)} ({_percent(pair.coverage_b)})",
+        str(rank), percent(pair.similarity, 1),
+        f"{safe(pair.a)} ({percent(pair.coverage_a, missing='-')})",
+        f"{safe(pair.b)} ({percent(pair.coverage_b, missing='-')})",
         lines, str(pair.shared),
     ]
 
@@ -80,9 +78,11 @@ def write_table(result: ComparisonResult, out: TextIO) -> None:
                   f"{'' if without == 1 else 's'}: passages are computed for the best "
                   f"{len(rows) - without} only (--passages-top).\n")
     if result.clusters:
+        from winnow.reports.numbers import cluster_number, percent
+
         threshold = result.parameters.get("cluster_threshold")
         out.write(f"\nClusters (pairs with similarity >= {threshold}):\n")
         for cluster in result.clusters:
             members = ", ".join(safe(m) for m in cluster.members)
-            out.write(f"  {cluster.index + 1}. {members}  "
-                      f"(max {100 * cluster.max_similarity:.1f}%)\n")
+            out.write(f"  {cluster_number(cluster.index)}. {members}  "
+                      f"(max {percent(cluster.max_similarity, 1)})\n")

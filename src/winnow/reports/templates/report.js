@@ -178,15 +178,23 @@
     return { name: field("f-name").value, min: field("f-min").value,
              cluster: field("f-cluster").value, mark: field("f-mark").value };
   }
-  function matches(row, f) {
+  // `"name"`, or several `"a" "b"` (a graph node's identical submissions): the exact
+  // names, or null when the text is not only quoted names.
+  var QUOTED = /"(?:[^"\\]|\\.)*"/g;
+  function exactNames(text) {
+    if (!/^\s*("(?:[^"\\]|\\.)*"\s*)+$/.test(text)) { return null; }
+    return (text.match(QUOTED) || []).map(function (q) {
+      try { var v = JSON.parse(q); return typeof v === "string" ? v : q.slice(1, -1); }
+      catch (e) { return q.slice(1, -1); }
+    });
+  }
+  function matches(row, f, exact) {
     var wanted = f.name.trim().toLowerCase();
     if (wanted) {
       var a = (row.getAttribute("data-a") || "").toLowerCase();
       var b = (row.getAttribute("data-b") || "").toLowerCase();
-      var exact = wanted.length > 1 && wanted[0] === '"' && wanted[wanted.length - 1] === '"';
       if (exact) {
-        wanted = wanted.slice(1, -1);
-        if (a !== wanted && b !== wanted) { return false; }
+        if (exact.indexOf(a) < 0 && exact.indexOf(b) < 0) { return false; }
       } else if (a.indexOf(wanted) < 0 && b.indexOf(wanted) < 0) { return false; }
     }
     var min = Number(f.min);
@@ -202,10 +210,11 @@
   }
   function apply(remember) {
     var f = filterOf();
+    var exact = exactNames(f.name.trim().toLowerCase());  // parsed once, not per row
     var rows = table.tBodies[0].rows;
     var shown = 0;
     for (var i = 0; i < rows.length; i++) {
-      var ok = matches(rows[i], f);
+      var ok = matches(rows[i], f, exact);
       rows[i].hidden = !ok;
       if (ok) { shown++; }
     }
@@ -303,12 +312,128 @@
     }
   }
 
+
+  // ---------------------------------------------------------------- the graph
+  // The layout is computed when the report is written; here only zoom (wheel, buttons),
+  // pan (drag the background) and drag a node (its links follow).  A press that moves
+  // less than a few pixels stays a click: on a node it lists its pairs, on a link it
+  // opens the pair.
+  function setUpGraph(svg) {
+    var home = (svg.getAttribute("data-viewbox") || "").split(" ").map(Number);
+    if (home.length !== 4 || !home.every(isFinite) || !(home[2] > 0)) { return; }
+    var box = home.slice();
+    var ends = {};  // node index -> the line ends that follow it
+    Array.prototype.forEach.call(svg.querySelectorAll("[data-a][data-b]"), function (link) {
+      var lines = link.querySelectorAll("line");
+      [["a", "1"], ["b", "2"]].forEach(function (end) {
+        var n = link.getAttribute("data-" + end[0]);
+        (ends[n] = ends[n] || []).push({ lines: lines, end: end[1] });
+      });
+    });
+    function show() { svg.setAttribute("viewBox", box.map(function (v) { return v.toFixed(2); }).join(" ")); }
+    function scale() { var r = svg.getBoundingClientRect(); return r.width > 0 ? box[2] / r.width : 1; }
+    function toGraph(ev) {
+      var r = svg.getBoundingClientRect();
+      return [box[0] + (ev.clientX - r.left) * scale(), box[1] + (ev.clientY - r.top) * scale()];
+    }
+    function zoom(factor, at) {
+      var width = box[2] / factor;
+      if (width < home[2] / 16 || width > home[2] * 2) { return; }
+      box = [at[0] - (at[0] - box[0]) / factor, at[1] - (at[1] - box[1]) / factor,
+             width, box[3] / factor];
+      show();
+    }
+    function position(node) {
+      return [Number(node.getAttribute("data-x")), Number(node.getAttribute("data-y"))];
+    }
+    function place(node, x, y) {
+      node.setAttribute("data-x", x.toFixed(1));
+      node.setAttribute("data-y", y.toFixed(1));
+      node.setAttribute("transform", "translate(" + x.toFixed(1) + " " + y.toFixed(1) + ")");
+      (ends[node.getAttribute("data-i")] || []).forEach(function (e) {
+        for (var i = 0; i < e.lines.length; i++) {
+          e.lines[i].setAttribute("x" + e.end, x.toFixed(1));
+          e.lines[i].setAttribute("y" + e.end, y.toFixed(1));
+        }
+      });
+    }
+    var nodes = svg.querySelectorAll("g.node");
+    var start = [];
+    for (var i = 0; i < nodes.length; i++) { start.push(position(nodes[i])); }
+    var press = null, dragged = false;
+    svg.addEventListener("pointerdown", function (ev) {
+      if (ev.button !== 0) { return; }
+      var node = ev.target instanceof Element ? ev.target.closest("g.node") : null;
+      press = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, node: node,
+                from: node ? position(node) : box.slice(), moved: false };
+    });
+    svg.addEventListener("pointermove", function (ev) {
+      if (!press || ev.pointerId !== press.id) { return; }
+      var dx = ev.clientX - press.x, dy = ev.clientY - press.y;
+      if (!press.moved) {
+        if (dx * dx + dy * dy < 16) { return; }
+        press.moved = true;
+        svg.setPointerCapture(ev.pointerId);
+        svg.classList.add("grabbing");
+      }
+      var s = scale();
+      if (press.node) { place(press.node, press.from[0] + dx * s, press.from[1] + dy * s); }
+      else { box[0] = press.from[0] - dx * s; box[1] = press.from[1] - dy * s; show(); }
+    });
+    function release(ev) {
+      if (!press || ev.pointerId !== press.id) { return; }
+      dragged = press.moved;
+      press = null;
+      svg.classList.remove("grabbing");
+      setTimeout(function () { dragged = false; }, 0);
+    }
+    svg.addEventListener("pointerup", release);
+    svg.addEventListener("pointercancel", release);
+    svg.addEventListener("click", function (ev) {  // the click that ends a drag does nothing
+      if (dragged) { ev.preventDefault(); ev.stopPropagation(); dragged = false; }
+    }, true);
+    svg.addEventListener("wheel", function (ev) {
+      ev.preventDefault();
+      zoom(ev.deltaY < 0 ? 1.25 : 0.8, toGraph(ev));
+    }, { passive: false });
+    var tools = svg.parentNode.querySelector(".graphtools");
+    if (!tools) { return; }
+    Array.prototype.forEach.call(tools.querySelectorAll("button.g-zoom"), function (button) {
+      button.addEventListener("click", function () {
+        var factor = Number(button.getAttribute("data-zoom"));
+        if (factor > 0) { zoom(factor, [box[0] + box[2] / 2, box[1] + box[3] / 2]); }
+      });
+    });
+    var reset = tools.querySelector("button.g-reset");
+    if (reset) {
+      reset.addEventListener("click", function () {
+        box = home.slice();
+        show();
+        for (var j = 0; j < nodes.length; j++) { place(nodes[j], start[j][0], start[j][1]); }
+      });
+    }
+  }
+  // The names a graph node stands for (one, or several identical submissions).
+  function namesOf(node) {
+    var names = [];
+    try { names = JSON.parse(node.getAttribute("data-members") || "[]"); } catch (e) { names = []; }
+    if (!Array.isArray(names) || !names.length) { names = [node.getAttribute("data-name") || ""]; }
+    return names.filter(function (n) { return typeof n === "string"; });
+  }
+  // The name filter of a node: each name quoted (as JSON writes a string), matched exactly.
+  function nodeFilter(node) {
+    return { name: namesOf(node).map(function (n) { return JSON.stringify(n); }).join(" ") };
+  }
+
   // ---------------------------------------------------------------- events
   document.addEventListener("click", function (ev) {
     var t = ev.target;
     if (!(t instanceof Element)) { return; }
     var node = t.closest("g.node[data-name], button.show-name");
-    if (node && table) { showPairsOf({ name: '"' + node.getAttribute("data-name") + '"' }); return; }
+    if (node && table) {
+      showPairsOf(node.matches("g.node") ? nodeFilter(node) : { name: '"' + node.getAttribute("data-name") + '"' });
+      return;
+    }
     var cluster = t.closest("button.show-cluster");
     if (cluster && table) { showPairsOf({ cluster: cluster.getAttribute("data-cluster") }); return; }
     if (t.closest("select, input, button, a")) { return; }
@@ -319,7 +444,7 @@
     var t = ev.target;
     if (!(t instanceof Element) || t.closest("select, input")) { return; }
     if (ev.key === "Enter" && t.matches("g.node[data-name]") && table) {
-      showPairsOf({ name: '"' + t.getAttribute("data-name") + '"' });
+      showPairsOf(nodeFilter(t));
       ev.preventDefault();
     } else if ((ev.key === "Enter" || ev.key === " ") && activatePassage(t)) {
       ev.preventDefault();
@@ -337,5 +462,6 @@
 
   showAllMarks();
   if (table) { setUpTable(); }
+  Array.prototype.forEach.call(document.querySelectorAll("svg.graph"), setUpGraph);
   linkNeighbours();
 })();
