@@ -9,6 +9,8 @@ from pathlib import Path
 
 import click
 
+from winnow.errors import MissingExtra
+
 _MIB = 1 << 20
 
 
@@ -61,7 +63,7 @@ def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: st
     Needs the serve extra: pip install 'winnow[serve]'.
     """
     if importlib.util.find_spec("aiohttp") is None:
-        raise click.UsageError("winnow serve needs aiohttp: pip install 'winnow[serve]'")
+        raise MissingExtra.of("serve", "winnow serve")
 
     from winnow.serve.app import Settings, serve
     from winnow.serve.intake import Limits
