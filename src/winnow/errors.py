@@ -77,7 +77,7 @@ class MissingExtra(UsageError):
 
     @classmethod
     def of(cls, extra: str, purpose: str) -> MissingExtra:
-        """The error for ``purpose`` (e.g. ``--engine ray``) needing ``extra``."""
+        """The error for ``purpose`` (e.g. ``--pair-engine ray``) needing ``extra``."""
         return cls(f"{purpose} needs the {extra!r} extra: pip install 'winnow[{extra}]'")
 
 

@@ -60,9 +60,9 @@ def test_the_class_decides_the_exit_code() -> None:
 
 
 def test_a_missing_extra_names_the_extra_and_its_install() -> None:
-    error = MissingExtra.of("ray", "--engine ray")
+    error = MissingExtra.of("ray", "--pair-engine ray")
     assert error.exit_code == EXIT_USAGE
-    assert str(error) == "--engine ray needs the 'ray' extra: pip install 'winnow[ray]'"
+    assert str(error) == "--pair-engine ray needs the 'ray' extra: pip install 'winnow[ray]'"
 
 
 def test_the_documented_table_names_every_class_under_its_code() -> None:

@@ -2,57 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
-from winnow.cli.common import output
-from winnow.cli.options import FRACTION, db_option, format_option, output_option, threshold_option
+from winnow.cli.grouping import GroupArgs, group_options, print_groups
+from winnow.cli.options import db_option, format_option, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.cli.sharding import engine_choice, sharding_options
-from winnow.index import FingerprintIndex
-from winnow.reports.writers import write
-from winnow.sharded.choice import EngineChoice
-from winnow.sharded.groups import ShardedCounter
-from winnow.sif.groups import GroupOptions, find_groups
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def group_options(func: F) -> F:
-    """Post-processing options: none of them re-reads a file."""
-    options = [
-        threshold_option("Minimum similarity, a fraction (0.5 = 50%): the share of the "
-                         "reference file's fingerprints found in the other file."),
-        click.option("--size-ratio", type=FRACTION, default=None,
-                     help="Only pair files whose smaller size is at least this fraction "
-                          "of the larger."),
-        click.option("--same-suffix", is_flag=True,
-                     help="Only pair files with the same extension."),
-        click.option("--mix-kinds", is_flag=True,
-                     help="Also compare text files with binary files."),
-        click.option("--max-df", type=click.IntRange(2), default=200, show_default=True,
-                     help="Ignore fingerprints found in more distinct files than this."),
-        click.option("--include-empty", is_flag=True,
-                     help="Group empty files as identical too."),
-        click.option("--interesting", is_flag=True,
-                     help="Also list sif's interesting sets: maximal sets of files every "
-                          "two of which share the threshold's share of the smaller file's "
-                          "fingerprints."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | None,
-                 engine: EngineChoice | None = None) -> None:
-    with FingerprintIndex(db, read_only=True) as index:
-        result = find_groups(index, options, ShardedCounter(index, engine or EngineChoice()))
-    with output(out_path) as out:
-        write(result, fmt, out)
 
 
 @click.command("groups")
@@ -61,9 +19,7 @@ def print_groups(db: Path, options: GroupOptions, fmt: str, out_path: Path | Non
 @sharding_options
 @format_option(result="winnow.sif.groups.GroupsResult")
 @output_option()
-def groups_command(db: Path, threshold: float, size_ratio: float | None, same_suffix: bool,
-                   mix_kinds: bool, max_df: int, include_empty: bool, interesting: bool,
-                   fmt: str, out_path: Path | None, **engine: Any) -> None:
+def groups_command(db: Path, fmt: str, out_path: Path | None, **params: Any) -> None:
     """Print groups of identical files, then groups of similar files (sif's layout).
 
     Each similar group is a reference file (R100) and the files sharing at
@@ -72,8 +28,6 @@ def groups_command(db: Path, threshold: float, size_ratio: float | None, same_su
     states the bytes reclaimable by keeping one copy (`winnow dedup-files` acts on
     them).  Only the index is read.
     """
-    options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
-                           include_empty, interesting)
+    args = GroupArgs.take(params)
     check_outputs([out_path], index=db)
-    choice = engine_choice(engine)
-    print_groups(db, options, fmt, out_path, choice)
+    print_groups(db, args, fmt, out_path, engine_choice(params))

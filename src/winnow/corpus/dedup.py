@@ -103,7 +103,7 @@ def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
     """The pair sums of ``jobs`` from the engine named (a sharded engine's
     temporary folder, when ``settings`` names none, lives as long as ``stack``)."""
     if engine == "in-memory":
-        return count_in_memory(jobs, records, settings.max_occurrences, workers=settings.jobs,
+        return count_in_memory(jobs, records, settings.cap, workers=settings.jobs,
                                progress=progress)
     from winnow.corpus.sharded import count_sharded
 
@@ -120,6 +120,7 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     shards, problems = plan_shards(paths, settings.fields)
     jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
     records = sum(s.count for s in shards)
+    settings = settings.for_records(records)  # -m as a count of records
     engine = choose_engine(settings, shards)
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)

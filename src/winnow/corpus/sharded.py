@@ -32,7 +32,7 @@ def count_sharded(jobs: Sequence[ShardJob], records: int, settings: DedupSetting
                      engine=engine,  # type: ignore[arg-type]  # checked by DedupSettings
                      ray_address=settings.ray_address, jobs=settings.jobs or None)
     result: PairSource = count_pairs(jobs, fingerprint_shard, plan,
-                                     cap=settings.max_occurrences,
+                                     cap=settings.cap,
                                      progress=None if progress is None
                                      else _in_records(progress, records),
                                      documents=records)

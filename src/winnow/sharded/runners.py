@@ -66,7 +66,7 @@ class RayRunner:
         try:
             import ray
         except ImportError as exc:  # the extra is not installed
-            raise MissingExtra.of("ray", "--engine ray") from exc
+            raise MissingExtra.of("ray", "--pair-engine ray") from exc
         self.ray: Any = ray
         self.started = False
         if not ray.is_initialized():
