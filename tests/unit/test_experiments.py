@@ -146,6 +146,7 @@ def test_coordinate_descent_never_worsens_the_table() -> None:
     assert lower_bound.rightmost_minimum(2, 2).tolist() == [1, 0, 1, 1]
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_sif_finds_the_substituted_file() -> None:
     section = sif_index.run(40, trials=2, seed=0)
     for name in ("sif", "winnowing w=511"):
