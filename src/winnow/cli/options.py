@@ -1,11 +1,14 @@
 """The command-line options several commands share, declared once.
 
 A command takes these decorators rather than declaring its own ``--format``,
-``-o``, ``--db``, ``-j``, ``--threshold``, engine or front-end options, so one
-option means the same thing, with the same type and default, everywhere.
-Option sets that belong to one family of commands stay with it
-(``compare_options`` in :mod:`winnow.cli.compare`, the index parameters in
-:mod:`winnow.cli.index`, the grouping options in :mod:`winnow.cli.groups`).
+``-o``, ``--db``, ``-j``, ``--threshold``, ``-m/--max-df``, engine or front-end
+options, so one option means the same thing, with the same type and default,
+everywhere.  Option sets that belong to one family of commands live in a
+module of their own, never in a command's (commands do not import each other):
+:mod:`winnow.cli.comparing` (``compare``, ``evaluate``),
+:mod:`winnow.cli.indexing` (``index``, ``scan``, ``dircmp``),
+:mod:`winnow.cli.grouping` (``groups``, ``scan``), :mod:`winnow.cli.sharding`
+(the pair engine).  Old spellings of renamed options: :mod:`winnow.cli.vocabulary`.
 """
 
 from __future__ import annotations
