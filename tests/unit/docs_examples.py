@@ -12,13 +12,17 @@ A block right after an example, marked ``<!-- output -->``, is what that
 example prints on standard output; a ``$ COMMAND`` line inside a block is
 followed by what the command prints.  A line ``...`` in a sample stands for
 any number of lines; times (``1.2 s``) and the temporary folder are
-normalised.  Commands run in a temporary folder where ``examples/`` and
-``tests/`` are the repository's, and ``submissions/``, ``subs/`` and
-``starter/`` are ``examples/python``'s submissions and starter code.
+normalised.  Commands run in a temporary folder made by
+:func:`make_workspace`: ``examples/`` and ``tests/`` are the repository's,
+``submissions/``, ``subs/`` and ``starter/`` copies of ``examples/python``'s
+submissions and starter code, ``~`` a folder with ``src/`` and
+``Downloads/``, and the other names the docs use (``notes.c``,
+``release-1.0/``, ``alice.zip``, ``data/``, ``labels.csv`` ...) small stand-ins.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,10 +43,57 @@ COMMAND_START = re.compile(r"\$ |winnow [a-z][a-z-]*(\s|$)|\.venv/bin/|bash |pip
 NOT_RUNNABLE = re.compile(r"<!--\s*not runnable:\s*(\S.*?)\s*-->")
 OUTPUT = re.compile(r"<!--\s*output\s*-->")
 
-#: The links of the folder the examples run in: name -> path in the repository.
-WORKSPACE = {"examples": "examples", "tests": "tests",
-             "submissions": "examples/python/submissions",
-             "subs": "examples/python/submissions", "starter": "examples/python/starter"}
+#: The links of the folder the examples run in: name -> path in the repository
+#: (read only: nothing an example writes goes there).
+LINKS = {"examples": "examples", "tests": "tests"}
+
+#: Copies in that folder: name -> path in the repository.
+COPIES = {"submissions": "examples/python/submissions", "subs": "examples/python/submissions",
+          "starter": "examples/python/starter", "carol": "examples/python/submissions/carol",
+          "alice": "examples/python/submissions/alice",
+          "home/src": "examples", "home/src/vendor": "examples/java",
+          "home/Downloads": "examples/python/submissions",
+          "release-1.0": "examples/python/submissions/alice",
+          "release-1.1": "examples/python/submissions/bob",
+          "old": "examples/python/submissions/alice", "new": "examples/python/submissions/dave"}
+FILES = {"notes.c": "examples/python/submissions/alice/textstats.py",
+         "a.py": "examples/python/submissions/alice/textstats.py",
+         "b.py": "examples/python/submissions/bob/textstats.py",
+         "data/a.py": "examples/python/submissions/alice/textstats.py",
+         "data/b.py": "examples/python/submissions/bob/textstats.py",
+         "data/e.py": "examples/python/submissions/erin/textstats.py",
+         "home/Downloads/copy.py": "examples/python/submissions/alice/textstats.py"}
+LABELS = "file_a,file_b,label\na.py,b.py,1\na.py,e.py,0\nb.py,e.py,0\n"
+
+
+def make_workspace(root: Path) -> None:
+    """The folder the examples run in (``~`` is ``root/home``): the bundled
+    samples as ``submissions/``, ``subs/``, ``starter/``; a tree ``~/src`` and
+    a ``~/Downloads``; two releases; archives; a labelled set and a small
+    JSON Lines corpus in ``data/``."""
+    import shutil
+    import zipfile
+
+    import zstandard
+
+    for name, target in LINKS.items():
+        (root / name).symlink_to(ROOT / target)
+    for name, source in COPIES.items():
+        shutil.copytree(ROOT / source, root / name, dirs_exist_ok=True)
+    for name, source in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / source, root / name)
+    (root / "labels.csv").write_text(LABELS)
+    for who in ("alice", "bob"):
+        with zipfile.ZipFile(root / f"{who}.zip", "w") as archive:
+            for path in sorted((ROOT / "examples/python/submissions" / who).rglob("*")):
+                archive.write(path, path.name)
+    texts = [(ROOT / "examples/python/submissions" / who / "textstats.py").read_text()
+             for who in ("alice", "bob", "erin")]
+    records = "".join(json.dumps({"url": f"https://example.org/{i}", "text": text}) + "\n"
+                      for i, text in enumerate([*texts, texts[0]]))
+    (root / "data" / "crawl.jsonl.zst").write_bytes(
+        zstandard.ZstdCompressor().compress(records.encode()))
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ from click.testing import CliRunner
 from tests.unit.docs_examples import (
     PAGES,
     ROOT,
-    WORKSPACE,
     Block,
     blocks,
     command_lines,
+    make_workspace,
     matches,
     normalise,
     sessions,
@@ -40,9 +40,9 @@ UPDATE = os.environ.get("WINNOW_DOCS_UPDATE") == "1"
 
 @pytest.fixture
 def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    for name, target in WORKSPACE.items():
-        (tmp_path / name).symlink_to(ROOT / target)
+    make_workspace(tmp_path)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
     return tmp_path
 
 
@@ -52,6 +52,7 @@ def run_command(block: Block, line: str) -> str:
     assert args and args[0] == "winnow", (
         f"{block.where}: `{line}` is not a winnow command: make it one, or mark the "
         "block <!-- not runnable: REASON -->")
+    args = [os.path.expanduser(arg) for arg in args]
     expanded = [match for arg in args[1:]
                 for match in (sorted(glob.glob(arg)) if "*" in arg else [arg]) or [arg]]
     result = CliRunner().invoke(main, expanded)
