@@ -17,7 +17,8 @@ normalised.  Commands run in a temporary folder made by
 ``submissions/``, ``subs/`` and ``starter/`` copies of ``examples/python``'s
 submissions and starter code, ``~`` a folder with ``src/`` and
 ``Downloads/``, and the other names the docs use (``notes.c``,
-``release-1.0/``, ``alice.zip``, ``data/``, ``labels.csv`` ...) small stand-ins.
+``release-1.0/``, ``alice.zip``, ``data/``, ``labels.csv``, ``crawl/``,
+``shards/``, ``pages/`` ...) small stand-ins.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ COPIES = {"submissions": "examples/python/submissions", "subs": "examples/python
           "home/Downloads": "examples/python/submissions",
           "release-1.0": "examples/python/submissions/alice",
           "release-1.1": "examples/python/submissions/bob",
-          "old": "examples/python/submissions/alice", "new": "examples/python/submissions/dave"}
+          "old": "examples/python/submissions/alice", "new": "examples/python/submissions/dave",
+          "pages": "examples/python/submissions"}
 FILES = {"notes.c": "examples/python/submissions/alice/textstats.py",
          "a.py": "examples/python/submissions/alice/textstats.py",
          "b.py": "examples/python/submissions/bob/textstats.py",
@@ -92,8 +94,16 @@ def make_workspace(root: Path) -> None:
              for who in ("alice", "bob", "erin")]
     records = "".join(json.dumps({"url": f"https://example.org/{i}", "text": text}) + "\n"
                       for i, text in enumerate([*texts, texts[0]]))
-    (root / "data" / "crawl.jsonl.zst").write_bytes(
-        zstandard.ZstdCompressor().compress(records.encode()))
+    (root / "crawl").mkdir()
+    for folder in ("data", "crawl"):
+        (root / folder / "crawl.jsonl.zst").write_bytes(
+            zstandard.ZstdCompressor().compress(records.encode()))
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    (root / "shards").mkdir()
+    pq.write_table(pa.table({"id": ["a", "b", "e", "a2"], "content": [*texts, texts[0]]}),
+                   root / "shards" / "part-0.parquet")
 
 
 @dataclass(frozen=True)
