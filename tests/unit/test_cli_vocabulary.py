@@ -146,3 +146,19 @@ def test_commands_do_not_import_each_other() -> None:
     for module in command_modules:
         path = SRC / f"{module.rsplit('.', 1)[1]}.py"
         assert not (_imported(path) & (command_modules - {module})), module
+
+
+def test_dedup_s_old_similarity_is_its_threshold(tmp_path: Path) -> None:
+    other = ("Call me Ishmael. Some years ago, never mind how long precisely, having little "
+             "or no money in my purse, and nothing particular to interest me on shore. ")
+    records = [{"text": TEXT * 2}, {"text": TEXT + other}]  # half of each is shared
+    data = tmp_path / "c.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in records))
+    old = run("dedup", str(data), "--similarity", "0.99", "--containment", "0.99", "-q")
+    new = run("dedup", str(data), "--min-similarity", "0.99", "--min-containment", "0.99",
+              "-q")
+    loose = run("dedup", str(data), "--min-similarity", "0.1", "-q")
+    assert old[0] == new[0] == loose[0] == 0
+    assert old[1] == new[1] != loose[1]
+    assert "`winnow dedup --similarity` is deprecated" in old[2] and "--min-similarity" in old[2]
+    assert "`winnow dedup --containment` is deprecated" in old[2]
