@@ -73,3 +73,19 @@ def test_serve_limits_are_the_intake_s() -> None:
     assert options["--max-file-mb"] * (1 << 20) == limits.max_file_bytes
     assert options["--max-job-mb"] * (1 << 20) == limits.max_job_bytes
     assert options["--max-files"] == limits.max_files
+
+
+def test_no_seed_option_has_a_literal_default() -> None:
+    """A ``--seed`` default is a name (``DEFAULT_SEED``) or ``None``, never a copy."""
+    import ast
+    from pathlib import Path
+
+    import winnow.cli
+
+    for path in Path(winnow.cli.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and any(
+                    isinstance(arg, ast.Constant) and arg.value == "--seed" for arg in node.args):
+                default = next(k.value for k in node.keywords if k.arg == "default")
+                assert not (isinstance(default, ast.Constant) and default.value is not None), \
+                    f"{path.name}: --seed has a literal default"
