@@ -32,7 +32,8 @@ EXIT_MEANINGS: Final = {
     EXIT_SKIPPED: "some input could not be read or used (each named on standard error); "
                   "the rest was processed",
     EXIT_USAGE: "usage error: a bad option or parameter value, parameters other than an "
-                "index's, an unusable labels file, a missing optional dependency, or an "
+                "index's, an unusable labels file, inputs that cannot be used together "
+                "(Parquet files whose columns differ), a missing optional dependency, or an "
                 "output that would overwrite an input or the index",
     EXIT_FAILED: "failed for a reason outside the input: output or report not writable, "
                  "standard output closed, index in use, a worker process killed, or an "
