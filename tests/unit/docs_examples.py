@@ -18,7 +18,7 @@ normalised.  Commands run in a temporary folder made by
 submissions and starter code, ``~`` a folder with ``src/`` and
 ``Downloads/``, and the other names the docs use (``notes.c``,
 ``release-1.0/``, ``alice.zip``, ``data/``, ``labels.csv``, ``crawl/``,
-``shards/``, ``pages/`` ...) small stand-ins.
+``shards/``, ``pages/``, ``x.txt``, ``essay.txt`` ...) small stand-ins.
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ FILES = {"notes.c": "examples/python/submissions/alice/textstats.py",
          "data/b.py": "examples/python/submissions/bob/textstats.py",
          "data/e.py": "examples/python/submissions/erin/textstats.py",
          "home/Downloads/copy.py": "examples/python/submissions/alice/textstats.py"}
+TEXTS = {"x.txt": "local function f(x) return x + 1 end\nprint(f(2))\n",
+         "essay.txt": "It was the best of times, it was the worst of times.\n" * 5}
 LABELS = "file_a,file_b,label\na.py,b.py,1\na.py,e.py,0\nb.py,e.py,0\n"
 
 
@@ -86,6 +88,8 @@ def make_workspace(root: Path) -> None:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(ROOT / source, root / name)
     (root / "labels.csv").write_text(LABELS)
+    for name, text in TEXTS.items():
+        (root / name).write_text(text)
     for who in ("alice", "bob"):
         with zipfile.ZipFile(root / f"{who}.zip", "w") as archive:
             for path in sorted((ROOT / "examples/python/submissions" / who).rglob("*")):
