@@ -34,7 +34,7 @@ def test_compare_defaults_are_compare_options(command: str) -> None:
     assert options["--max-df"] == library.max_occurrences
     assert options["--score"] == library.similarity
     assert options["--literal-k"] == library.literal_k
-    assert options["--cluster-threshold"] == library.cluster_threshold
+    assert options["--min-cluster-similarity"] == library.cluster_threshold
     assert options["--max-file-size"] == DEFAULT_MAX_FILE_BYTES >> 20
 
 

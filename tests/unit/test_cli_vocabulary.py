@@ -40,6 +40,7 @@ def run(*args: str) -> tuple[int, str, str]:
     ("dedup", ["--keep", "representative"], ["--keep-records", "representative"]),
     ("dedup-files", ["--keep", "oldest"], ["--keep-copy", "oldest"]),
     ("groups", ["--size-ratio", "0.5"], ["--min-size-ratio", "0.5"]),
+    ("evaluate", ["--cluster-threshold=0.7"], ["--min-cluster-similarity", "0.7"]),
     ("compare", ["a", "--", "--similarity"], ["a", "--", "--similarity"]),
     ("index", ["--keep", "x"], ["--keep", "x"]),
 ])

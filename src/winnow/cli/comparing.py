@@ -45,7 +45,7 @@ def compare_options(func: F) -> F:
                           "both channels in every score (docs/accuracy.md); 0 = off."),
         click.option("--score", type=click.Choice(SIMILARITIES), default=DEFAULTS.similarity,
                      show_default=True, help="The score that ranks pairs (docs/compare.md)."),
-        click.option("--cluster-threshold", type=FRACTION,
+        click.option("--min-cluster-similarity", "cluster_threshold", type=FRACTION,
                      default=DEFAULTS.cluster_threshold, show_default=True,
                      help="Pairs at or above this similarity link submissions into clusters."),
         click.option("--merge-gap", type=click.IntRange(0), default=None,

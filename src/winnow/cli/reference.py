@@ -37,15 +37,16 @@ Generated from each command's `--help` by `python -m winnow.cli.reference > docs
   old spellings (compare's `--similarity`, dedup's `--similarity` and
   `--containment`, `--max-occurrences`, `--keep case` and the other front-end
   `--keep`s, dedup's `--keep` (now `--keep-records`), dedup-files' `--keep`
-  (now `--keep-copy`), `--size-ratio`, `--engine`) still work in this
-  release, with a deprecation warning on standard error.
+  (now `--keep-copy`), `--size-ratio`, `--cluster-threshold`, `--engine`)
+  still work in this release, with a deprecation warning on standard error.
 * Thresholds and shares given as options (`--threshold`, `--min-similarity`,
-  `--min-containment`, `--cluster-threshold`, `--min-size-ratio`) are fractions from 0 to 1 in every
-  command: `0.5` is 50 %.  A percent sign says percent explicitly (`25%` is
-  0.25); a bare number above 1 is refused as a usage error (exit 2) naming the
-  fraction it probably meant (`--threshold 25`: "did you mean 0.25 (25%)?"), so
-  neither unit is ever read as the other.  Results show similarities in
-  percent (`57.3%`, sif's `R100` layout) or as the documented fields of CSV/JSON.
+  `--min-containment`, `--min-cluster-similarity`, `--min-size-ratio`) are
+  fractions from 0 to 1 in every command: `0.5` is 50 %.  A percent sign says
+  percent explicitly (`25%` is 0.25); a bare number above 1 is refused as a
+  usage error (exit 2) naming the fraction it probably meant (`--threshold
+  25`: "did you mean 0.25 (25%)?"), so neither unit is ever read as the
+  other.  Results show similarities in percent (`57.3%`, sif's `R100`
+  layout) or as the documented fields of CSV/JSON.
 * Messages go to standard error as `winnow: error: ...` and
   `winnow: warning: ...`; results go to standard output or `FILE`.
 * Output paths (`-o FILE`, `--report`) are checked before any work: a target

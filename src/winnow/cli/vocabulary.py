@@ -42,11 +42,12 @@ _MAX_OCCURRENCES = Renamed("--max-occurrences", "--max-df")
 _ENGINE = Renamed("--engine", "--pair-engine")
 _KEEP_FRONTEND = Renamed("--keep", "--frontend-option", _keep_switch)
 _SIZE_RATIO = Renamed("--size-ratio", "--min-size-ratio")
+_CLUSTER = Renamed("--cluster-threshold", "--min-cluster-similarity")
 
 #: Per command, its renamed options (the old spellings go in the next release).
 RENAMED: dict[str, tuple[Renamed, ...]] = {
-    "compare": (_SIMILARITY_IS_SCORE, _MAX_OCCURRENCES, _ENGINE, _KEEP_FRONTEND),
-    "evaluate": (_SIMILARITY_IS_SCORE, _MAX_OCCURRENCES, _KEEP_FRONTEND),
+    "compare": (_SIMILARITY_IS_SCORE, _MAX_OCCURRENCES, _ENGINE, _KEEP_FRONTEND, _CLUSTER),
+    "evaluate": (_SIMILARITY_IS_SCORE, _MAX_OCCURRENCES, _KEEP_FRONTEND, _CLUSTER),
     "fingerprint": (_KEEP_FRONTEND,),
     "tokens": (_KEEP_FRONTEND,),
     "dedup": (Renamed("--similarity", "--min-similarity"),
