@@ -10,7 +10,8 @@ Every example runs unless an HTML comment right before it says why not::
 
 A block right after an example, marked ``<!-- output -->``, is what that
 example prints on standard output; a ``$ COMMAND`` line inside a block is
-followed by what the command prints.  A line ``...`` in a sample stands for
+followed by what the command prints on a terminal (standard output, then
+standard error).  A line ``...`` in a sample stands for
 any number of lines; times (``1.2 s``) and the temporary folder are
 normalised.  Commands run in a temporary folder made by
 :func:`make_workspace`: ``examples/`` and ``tests/`` are the repository's,

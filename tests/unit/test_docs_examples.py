@@ -46,8 +46,9 @@ def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def run_command(block: Block, line: str) -> str:
-    """Run one ``winnow ...`` line in this process; its standard output."""
+def run_command(block: Block, line: str, *, stderr: bool = False) -> str:
+    """Run one ``winnow ...`` line in this process; its standard output (then
+    its standard error, with ``stderr``, as a terminal shows both)."""
     args = shlex.split(line, comments=True)
     assert args and args[0] == "winnow", (
         f"{block.where}: `{line}` is not a winnow command: make it one, or mark the "
@@ -59,7 +60,7 @@ def run_command(block: Block, line: str) -> str:
     assert result.exit_code == 0, (
         f"{block.where}: `{line}` exited {result.exit_code}:\n{result.stderr[-3000:]}"
         f"{'' if result.exception is None else repr(result.exception)}")
-    return result.stdout
+    return result.stdout + (result.stderr if stderr else "")
 
 
 def run_python(block: Block, namespace: dict[str, Any]) -> str:
@@ -118,8 +119,9 @@ def test_the_examples_of_a_page_run_and_print_their_samples(page: str,
             lines = block.text.splitlines()
             for command, sample in sessions(block.text):
                 offset = lines.index(f"$ {command}") + 1
-                problems.append(sample_problem(block, sample, run_command(block, command),
-                                               workspace, offset) or "")
+                printed_here = run_command(block, command, stderr=True)
+                problems.append(sample_problem(block, sample, printed_here, workspace,
+                                               offset) or "")
         else:
             printed = "".join(run_command(block, line) for line in command_lines(block.text))
     problems = [problem for problem in problems if problem]
