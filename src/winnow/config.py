@@ -13,6 +13,7 @@ the on-disk index, which refuses to be used with different parameters.
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
@@ -25,6 +26,38 @@ METHODS: Final = ("winnow", "robust", "mod-p", "safe-mod-p", "sif", "bottom-n", 
 
 #: Default hash seed.  Changing it changes every stored hash (an index-format bump).
 DEFAULT_SEED: Final = 0
+
+#: The default selection method of ``WinnowConfig`` (and of ``compare``,
+#: ``fingerprint``): robust winnowing (paper, section 5.2).
+DEFAULT_METHOD: Final = "robust"
+
+#: MOSS ``-m`` / ``--max-df``: a fingerprint found in more documents than this
+#: is ignored.  An integer ``>= 1`` is a count of documents, a fraction
+#: ``0 < f < 1`` a share of them, ``0`` no cap (one type for every command).
+MaxDf = int | float
+
+
+def check_max_df(value: object) -> str | None:
+    """The problem with a ``--max-df`` value (:data:`MaxDf`), or ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return f"max_df must be a number, got {value!r}"
+    if value < 0 or (value >= 1 and value != int(value)):
+        return f"max_df must be 0, an integer >= 1 or a fraction in (0, 1); got {value!r}"
+    return None
+
+
+def max_df_count(value: MaxDf, documents: int, *, at_least: int = 2) -> int:
+    """A :data:`MaxDf` as a count of documents, for ``documents`` of them: an
+    integer as is; a fraction ``f`` as ``ceil(f * documents)`` and ``0`` (no
+    cap) as ``documents``, each at least ``at_least`` (so that a fingerprint
+    can still pair two documents).  ``winnow groups`` and ``winnow dedup`` convert
+    their ``-m`` here once they know the number of documents."""
+    problem = check_max_df(value)
+    if problem is not None:
+        raise InvalidConfig([problem])
+    if value >= 1:
+        return int(value)
+    return max(documents if value == 0 else math.ceil(value * documents), at_least)
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +73,7 @@ class WinnowConfig:
 
     k: int = 50
     t: int = 149
-    method: str = "robust"
+    method: str = DEFAULT_METHOD
     seed: int = DEFAULT_SEED
     p: int | None = None
     bits: int | None = None

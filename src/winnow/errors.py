@@ -3,9 +3,11 @@ with the exit code the command line leaves with when it ends a command.
 
 Library code raises these; the command group (:class:`winnow.cli.common.WinnowGroup`)
 alone turns them into a message on standard error and ``exit_code``.  Nothing in
-the library logs-and-returns-None.  Every class states its own ``exit_code``
-(``tests/unit/test_errors.py`` checks it) and the table of docs/cli.md is generated
-from this module (:func:`exit_code_table`).
+the library logs-and-returns-None.  The class decides the exit code: every usage
+error (exit 2) derives from :class:`UsageError`, every other class has the code
+of the family it derives from (an :class:`InputError` exits 1 unless it is also a
+:class:`UsageError`); ``tests/unit/test_errors.py`` checks it, and the table of
+docs/cli.md is generated from this module (:func:`exit_code_table`).
 
 Not here, on purpose: :mod:`winnow.fileio`'s ``NotRegularFile``, ``FileChanged`` and
 ``FileTooLarge``.  They are :class:`OSError` by contract (raised by fileio's
@@ -30,7 +32,8 @@ EXIT_MEANINGS: Final = {
     EXIT_SKIPPED: "some input could not be read or used (each named on standard error); "
                   "the rest was processed",
     EXIT_USAGE: "usage error: a bad option or parameter value, parameters other than an "
-                "index's, an unusable labels file, a missing optional dependency, or an "
+                "index's, an unusable labels file, inputs that cannot be used together "
+                "(Parquet files whose columns differ), a missing optional dependency, or an "
                 "output that would overwrite an input or the index",
     EXIT_FAILED: "failed for a reason outside the input: output or report not writable, "
                  "standard output closed, index in use, a worker process killed, or an "
@@ -47,23 +50,36 @@ class WinnowError(Exception):
 
 # --- usage (2) -------------------------------------------------------------------
 
-class InvalidConfig(WinnowError, ValueError):
+class UsageError(WinnowError):
+    """Base class of the errors in how winnow was called: a bad option or
+    parameter value, a missing optional dependency.  They all exit 2."""
+
+    exit_code = EXIT_USAGE
+
+
+class InvalidConfig(UsageError, ValueError):
     """Parameters that break the algorithms' preconditions (e.g. ``t < k``).
 
     ``problems`` lists every problem found, not only the first.
     """
-
-    exit_code = EXIT_USAGE
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
         super().__init__("; ".join(self.problems))
 
 
-class UnknownLanguage(WinnowError, ValueError):
+class UnknownLanguage(UsageError, ValueError):
     """A language name that no lexer knows."""
 
-    exit_code = EXIT_USAGE
+
+class MissingExtra(UsageError):
+    """An optional dependency is not installed (the message names the extra):
+    :meth:`of` words it the same way for every extra."""
+
+    @classmethod
+    def of(cls, extra: str, purpose: str) -> MissingExtra:
+        """The error for ``purpose`` (e.g. ``--pair-engine ray``) needing ``extra``."""
+        return cls(f"{purpose} needs the {extra!r} extra: {install_hint(extra)}")
 
 
 #: The name winnow's releases are published under on PyPI, where ``winnow`` is an
@@ -77,18 +93,9 @@ def install_hint(extra: str) -> str:
     return f"pip install -e '.[{extra}]' in winnow's source folder"
 
 
-class MissingExtra(WinnowError):
-    """An optional dependency is not installed (the message names the extra and
-    :func:`install_hint`'s command)."""
-
-    exit_code = EXIT_USAGE
-
-
-class JobRefused(WinnowError):
+class JobRefused(UsageError):
     """A job ``winnow serve`` will not take; the message says why and is sent to
     the client (the server goes on: the code is a usage error's, never an exit)."""
-
-    exit_code = EXIT_USAGE
 
 
 # --- input (1), with a path and a reason ---------------------------------------------
@@ -111,34 +118,30 @@ class InputError(WinnowError):
 class UnreadableContent(InputError):
     """A file whose content a front-end could not process (the file is skipped)."""
 
-    exit_code = EXIT_SKIPPED
-
 
 class ContentTooLarge(InputError):
     """A file whose content expands past a front-end's budget (a decompression
     bomb, or simply too much): skipped rather than processed."""
 
-    exit_code = EXIT_SKIPPED
-
 
 class ArchiveRefused(InputError):
     """The whole archive is unusable: corrupt, unreadable or over a limit."""
 
-    exit_code = EXIT_SKIPPED
+
+class UnknownFrontEnd(UsageError, InputError):
+    """A ``--frontend`` name that is not registered (a usage error with a path)."""
 
 
-class UnknownFrontEnd(InputError):
-    """A ``--frontend`` name that is not registered."""
-
-    exit_code = EXIT_USAGE
-
-
-class InvalidLabels(InputError):
+class InvalidLabels(UsageError, InputError):
     """A labels file (``winnow evaluate``) that cannot be used as a whole:
     unreadable, a bad header or row, a path outside ``--root``.  Nothing can be
     scored, so it is a usage error, not a skipped input."""
 
-    exit_code = EXIT_USAGE
+
+class InvalidInput(UsageError, InputError):
+    """Inputs that cannot be used together (e.g. Parquet files whose columns
+    differ, for a de-duplicated corpus that keeps their format): nothing
+    sensible can be written, so it is a usage error, with the path."""
 
 
 class DedupRefused(WinnowError):
@@ -163,10 +166,8 @@ class IndexCorrupt(WinnowError):
     exit_code = EXIT_SKIPPED
 
 
-class IndexMismatch(WinnowError):
+class IndexMismatch(UsageError):
     """An index used with parameters other than those it was built with."""
-
-    exit_code = EXIT_USAGE
 
 
 class IndexBusy(WinnowError):
@@ -175,13 +176,11 @@ class IndexBusy(WinnowError):
     exit_code = EXIT_FAILED
 
 
-# --- outputs (3) ---------------------------------------------------------------------
-
-class ShardedRunError(WinnowError):
+class ShardedRunError(UsageError):
     """A sharded run's working folder holds another run, or a stage failed."""
 
-    exit_code = EXIT_USAGE
 
+# --- outputs (3) ---------------------------------------------------------------------
 
 class ReportError(WinnowError):
     """A report that cannot be written (unwritable path, missing key file ...)."""
@@ -197,8 +196,6 @@ class ReportError(WinnowError):
 class OutputError(ReportError):
     """An output (``-o FILE``, standard output) that cannot be written; a report's
     kin (same fields, same exit code)."""
-
-    exit_code = EXIT_FAILED
 
 
 def error_classes() -> list[type[WinnowError]]:

@@ -259,7 +259,7 @@ def test_java_renamed_and_moved_method_is_found_and_starter_excluded() -> None:
 
 
 def test_progress_bar_shows_each_stage(capsys: pytest.CaptureFixture[str]) -> None:
-    from winnow.cli.compare import ProgressBar
+    from winnow.cli.progress import ProgressBar
 
     bar = ProgressBar(enabled=True)
     for done in range(1, 4):

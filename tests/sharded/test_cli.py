@@ -89,7 +89,7 @@ def test_ray_address_wants_the_ray_engine(tmp_path: Path) -> None:
     result = CliRunner().invoke(main, ["groups", "--db", str(tmp_path / "x.db"),
                                        "--ray-address", "127.0.0.1:6379"])
     assert result.exit_code == 2
-    assert "--ray-address goes with --engine ray" in result.output + result.stderr
+    assert "--ray-address goes with --pair-engine ray" in result.output + result.stderr
 
 
 def test_a_workdir_of_another_index_is_refused(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from winnow.cli.common import WinnowGroup
 from winnow.cli.options import build_config, resolve_kt
-from winnow.errors import EXIT_FAILED
+from winnow.errors import EXIT_FAILED, InvalidConfig
 
 
 def test_missing_k_and_t_take_the_defaults() -> None:
@@ -28,7 +28,7 @@ def test_explicit_values_win() -> None:
 
 
 def test_bad_values_are_usage_errors() -> None:
-    with pytest.raises(click.UsageError, match="t \\(guarantee threshold\\) must be >= k"):
+    with pytest.raises(InvalidConfig, match="t \\(guarantee threshold\\) must be >= k"):
         build_config(None, 5, "winnow", 0, defaults=(10, 13))
 
 

@@ -66,6 +66,7 @@ def test_long_streams_go_to_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None
     assert calls == [3000]
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_one_file_query_does_not_load_the_compiler(tmp_path: Path) -> None:
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -12,9 +12,15 @@ import pytest
 from winnow import errors
 from winnow.errors import (
     EXIT_MEANINGS,
+    EXIT_SKIPPED,
+    EXIT_USAGE,
     ArchiveRefused,
     InputError,
+    InvalidInput,
     InvalidLabels,
+    MissingExtra,
+    UnknownFrontEnd,
+    UsageError,
     WinnowError,
     error_classes,
     exit_code_table,
@@ -32,12 +38,32 @@ OUTSIDE = {
 }
 
 
-def test_every_error_class_states_its_own_documented_exit_code() -> None:
+def test_every_error_class_has_a_documented_exit_code() -> None:
     classes = error_classes()
     assert len(classes) > 10 and classes[0] is WinnowError
     for cls in classes:
-        assert "exit_code" in vars(cls), f"{cls.__name__} inherits its exit code"
         assert cls.exit_code in EXIT_MEANINGS and cls.exit_code != 0, cls.__name__
+
+
+def test_the_class_decides_the_exit_code() -> None:
+    """Exit 2 exactly for the usage errors; any other class exits like the family
+    it derives from (a family is a direct subclass of WinnowError), so no
+    InputError exits 2 unless it is also a UsageError."""
+    for cls in error_classes()[1:]:
+        assert (cls.exit_code == EXIT_USAGE) == issubclass(cls, UsageError), cls.__name__
+        family = next(base for base in cls.__mro__ if WinnowError in base.__bases__)
+        if not issubclass(cls, UsageError):
+            assert cls.exit_code == family.exit_code, cls.__name__
+    for cls in (InvalidLabels, UnknownFrontEnd, InvalidInput):
+        assert issubclass(cls, InputError) and cls.exit_code == EXIT_USAGE
+    assert InputError.exit_code == EXIT_SKIPPED
+
+
+def test_a_missing_extra_names_the_extra_and_its_install() -> None:
+    error = MissingExtra.of("ray", "--pair-engine ray")
+    assert error.exit_code == EXIT_USAGE
+    assert str(error) == ("--pair-engine ray needs the 'ray' extra: "
+                          "pip install -e '.[ray]' in winnow's source folder")
 
 
 def test_the_documented_table_names_every_class_under_its_code() -> None:
@@ -70,7 +96,7 @@ def test_no_error_class_is_defined_outside_winnow_errors() -> None:
     assert found == OUTSIDE
 
 
-@pytest.mark.parametrize("cls", [InputError, ArchiveRefused, InvalidLabels])
+@pytest.mark.parametrize("cls", [InputError, ArchiveRefused, InvalidLabels, InvalidInput])
 def test_input_errors_survive_worker_processes(cls: type[InputError]) -> None:
     error = pickle.loads(pickle.dumps(cls("a.zip", "corrupt")))
     assert type(error) is cls and (error.path, error.reason) == ("a.zip", "corrupt")

@@ -127,6 +127,7 @@ def test_plateau_curve_end_points_and_slope() -> None:
     assert curve.shares == pytest.approx((8 / 15, 4 / 15, 0.0))
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_lower_bound_constructions_respect_theorem_1() -> None:
     section = lower_bound.run(range(2, 4), 20_000, seed=0)
     for w in (2, 3):
@@ -146,6 +147,7 @@ def test_coordinate_descent_never_worsens_the_table() -> None:
     assert lower_bound.rightmost_minimum(2, 2).tolist() == [1, 0, 1, 1]
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_sif_finds_the_substituted_file() -> None:
     section = sif_index.run(40, trials=2, seed=0)
     for name in ("sif", "winnowing w=511"):

@@ -94,6 +94,7 @@ def _rss() -> tuple[int, int] | None:
     return (int(fields["VmHWM"].split()[0]) * 1024, int(fields["VmRSS"].split()[0]) * 1024)
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_long_single_line_streams_in_bounded_memory() -> None:
     # One 16 MB line: the scanner works in place.  Its output is allocated for
     # one unit per input byte (20 bytes) and shrunk in place, so Python sees

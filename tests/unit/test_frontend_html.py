@@ -6,6 +6,7 @@ import html
 import unicodedata
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +19,7 @@ PIECES = ["<p>", "</p>", "<script>x<y</script>", "<style>a{b:c}</style>", "&amp;
           ">", "&", "<br/>", "<!DOCTYPE html>", "e\u0301", "<a href=x>"]
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=150, deadline=None)
 @given(parts=st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=25),
        encoding=st.sampled_from(["utf-8", "utf-16"]))

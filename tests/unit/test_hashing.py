@@ -31,6 +31,7 @@ def test_dtype_of_units_does_not_change_hashes() -> None:
     assert np.array_equal(as_bytes, winnow.kgram_hashes(data.astype(np.uint32), 7))
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_identical_across_processes() -> None:
     """Never Python's salted hash(): another process (other PYTHONHASHSEED) agrees."""
     code = (
@@ -86,6 +87,7 @@ def _random_hashes(n: int = 1 << 20) -> np.ndarray:
     return winnow.kgram_hashes(units, 50)
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_every_bit_is_balanced() -> None:
     hashes = _random_hashes()
     bits = (hashes[:, None] >> np.arange(64, dtype=np.uint64)) & np.uint64(1)

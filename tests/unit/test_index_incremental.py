@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -62,6 +63,7 @@ def snapshot(db: Path) -> dict[str, tuple[int, str, list[tuple[int, int]]]]:
     return out
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.lists(operation, min_size=1, max_size=4), min_size=1, max_size=3))
 def test_incremental_equals_fresh(rounds: list[list[tuple[str, str, int]]]) -> None:

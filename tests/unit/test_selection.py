@@ -37,12 +37,14 @@ def positions(fps: np.ndarray) -> list[int]:
     return [p for _, p in as_pairs(fps)]
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=1000, deadline=None)
 @given(hash_lists, windows)
 def test_winnow_matches_definition_1(h: list[int], w: int) -> None:
     assert positions(plain_winnow(np.array(h, dtype=np.uint64), w)) == oracles.winnow(h, w)
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=1000, deadline=None)
 @given(hash_lists, windows)
 def test_robust_matches_definition_3(h: list[int], w: int) -> None:
@@ -55,6 +57,7 @@ def test_mod_p_matches_definition(h: list[int], p: int) -> None:
     assert positions(mod_p(np.array(h, dtype=np.uint64), p)) == oracles.mod_p(h, p)
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=1000, deadline=None)
 @given(hash_lists, windows, st.integers(1, 7))
 def test_safe_mod_p_matches_good_bad_ugly(h: list[int], w: int, p: int) -> None:
@@ -62,6 +65,7 @@ def test_safe_mod_p_matches_good_bad_ugly(h: list[int], w: int, p: int) -> None:
     assert got == oracles.safe_mod_p(h, w, p)
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=1000, deadline=None)
 @given(hash_lists, st.integers(0, 3), st.integers(1, 8))
 def test_sif_matches_definition(h: list[int], bits: int, k: int) -> None:

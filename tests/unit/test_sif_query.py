@@ -72,6 +72,7 @@ def header_index(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_sif_experiment_original_found_nothing_else(header_index: Path, tmp_path: Path) -> None:
     original = real_c_file()
     digest = checksum(original.read_bytes())

@@ -169,6 +169,7 @@ def test_each_entry_linking_out_of_the_folder_is_not_followed(tmp_path: Path) ->
         assert "symbolic link out of the folder" in subs[name].problems[0].reason
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 def test_a_folder_nested_deeper_than_the_recursion_limit(tmp_path: Path) -> None:
     """The walk recursed once per folder: 1,500 nested folders (an unzipped
     student tree can hold them) raised RecursionError and aborted the batch."""

@@ -90,6 +90,7 @@ def test_memory_table_counts_like_the_oracle(sets: list[set[int]], data: st.Data
     check(memory_table(sets), list(range(len(sets))), sets, owners, max_df)
 
 
+@pytest.mark.slow  # left out of the quick lane (scripts/check --quick)
 @settings(max_examples=15, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(sets_strategy, st.data(), st.integers(2, 8))

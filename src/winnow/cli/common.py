@@ -19,6 +19,7 @@ from typing import Any, NoReturn, TextIO
 import click
 
 from winnow.cli.options import OUTPUT_KEY
+from winnow.cli.vocabulary import renamed_args
 from winnow.errors import EXIT_FAILED, EXIT_OK, OutputError, WinnowError
 from winnow.outputs import atomic_text
 from winnow.reports.table import safe
@@ -88,6 +89,13 @@ class WinnowGroup(click.Group):
             return super().parse_args(ctx, args)
         except BrokenPipeError:
             reader_gone()
+
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command and its arguments, old option spellings renamed
+        (:func:`winnow.cli.vocabulary.renamed_args`)."""
+        name, command, rest = super().resolve_command(ctx, args)
+        return name, command, rest if name is None else renamed_args(name, rest)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:

@@ -8,198 +8,51 @@ still is).
 
 from __future__ import annotations
 
-import math
 import os
 import shlex
 import sys
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from winnow.api import relative_names
 from winnow.cli.common import exit_with, fail, warn
 from winnow.cli.common import output as common_output
-from winnow.cli.options import (
-    FRACTION,
-    build_frontend_options,
-    engine_options,
-    format_option,
-    frontend_options,
-    jobs_option,
-    output_option,
-    resolve_kt,
+from winnow.cli.comparing import (
+    DEFAULTS,
+    CompareArgs,
+    Reporting,
+    compare_options,
+    settings,
 )
+from winnow.cli.options import FRACTION, format_option, output_option
 from winnow.cli.outputs import check_outputs
+from winnow.cli.progress import ProgressBar, say_if_compiling
 from winnow.cli.sharding import engine_choice, sharding_options
-from winnow.config import WinnowConfig
-from winnow.errors import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, InvalidConfig, WinnowError
-from winnow.fileio import DEFAULT_MAX_FILE_BYTES
-from winnow.matching import SIMILARITIES, CompareOptions, ComparisonResult, compare
-from winnow.matching.options import default_configs
+from winnow.errors import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, WinnowError
+from winnow.matching import ComparisonResult, compare
+from winnow.pairs import EngineChoice
 from winnow.reports.table import safe
 from winnow.reports.writers import write
 from winnow.sources.archives import RunBudget
-from winnow.sources.submissions import ReadOptions, SubmissionSource, load_submissions
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-#: The library's defaults are the CLI's (one place to tune them).
-_DEFAULTS = CompareOptions()
-
-
-def _max_occurrences(value: str) -> float:
-    try:
-        number = float(value)
-    except ValueError as error:
-        raise click.BadParameter(f"{value!r} is not a number") from error
-    if not math.isfinite(number):
-        raise click.BadParameter(f"{value!r} is not a finite number")
-    return int(number) if number >= 1 and number == int(number) else number
-
-
-def compare_options(func: F) -> F:
-    """Every option of the comparison itself (shared with ``winnow evaluate``)."""
-    options = [
-        click.option("--base", "base", multiple=True, metavar="PATH",
-                     help="Starter code (file, folder or archive; repeatable): its "
-                          "fingerprints are ignored everywhere (MOSS -b)."),
-        click.option("-m", "--max-occurrences", "max_occurrences", metavar="N",
-                     default=str(_DEFAULTS.max_occurrences), show_default=True,
-                     callback=lambda c, p, v: _max_occurrences(v),
-                     help="Ignore fingerprints found in more than N submissions (MOSS -m); "
-                          "a fraction below 1 means that share of the submissions; 0 = no cap."),
-        click.option("--literal-k", "literal_k", type=click.IntRange(0),
-                     default=_DEFAULTS.literal_k, show_default=True, metavar="K",
-                     help="Code: also fingerprint the tokens with every literal (string, "
-                          "number) kept as its text, at this k and the same t, and count "
-                          "both channels in every score (docs/accuracy.md); 0 = off."),
-        click.option("--similarity", type=click.Choice(SIMILARITIES),
-                     default=_DEFAULTS.similarity,
-                     show_default=True, help="The score that ranks pairs (docs/compare.md)."),
-        click.option("--cluster-threshold", type=FRACTION,
-                     default=_DEFAULTS.cluster_threshold,
-                     show_default=True,
-                     help="Pairs at or above this similarity link submissions into clusters."),
-        click.option("--merge-gap", type=click.IntRange(0), default=None,
-                     help="Merge matches at most this many units apart into one passage "
-                          "(default k)."),
-        click.option("--include", multiple=True, metavar="GLOB",
-                     help="Only files matching GLOB (path in the submission or base name; "
-                          "repeatable)."),
-        click.option("--exclude", multiple=True, metavar="GLOB",
-                     help="Leave out files matching GLOB (repeatable)."),
-        click.option("--max-file-size", "max_file_mb", type=click.IntRange(1),
-                     default=DEFAULT_MAX_FILE_BYTES >> 20, show_default=True, metavar="MIB",
-                     help="Skip files (and archive members) larger than this many MiB, "
-                          "with a note naming each."),
-        jobs_option("Processes fingerprinting files (0 = all cores)."),
-        frontend_options,
-        engine_options,
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
-
-
-@dataclass(frozen=True)
-class CompareSettings:
-    """What the comparison options resolve to."""
-
-    read: ReadOptions
-    config: WinnowConfig
-    options: CompareOptions
-    base: tuple[str, ...]
-    jobs: int
-    frontend_configs: dict[str, WinnowConfig]
-
-
-def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSettings:
-    """Resolve the parsed :func:`compare_options` (plus ``top``, ``min_similarity``
-    and ``passages``) for the batch ``subs``.  Without ``-k`` and ``-t``, the
-    library's defaults (:func:`winnow.matching.options.default_configs`): each
-    file gets its own front-end's, whatever the other files of the batch;
-    ``config``, shown in reports, is that of the front-end most files get.
-    Raises :class:`click.UsageError` on bad values."""
-    read = read_options_of(params)
-    try:
-        anchors = tuple(params.get("anchors", ())) or None
-        config, frontend_configs = default_configs(subs, read, method=params["method"],
-                                                   seed=params["seed"], anchors=anchors)
-        if params["k"] is not None or params["t"] is not None:
-            k, t = resolve_kt(params["k"], params["t"], (config.k, config.t))
-            config = WinnowConfig(k=k, t=t, method=params["method"], seed=params["seed"],
-                                  anchors=anchors)
-            frontend_configs = {}
-        options = CompareOptions(
-            max_occurrences=params["max_occurrences"], top=params.get("top", 0),
-            min_similarity=params.get("min_similarity", 0.0),
-            similarity=params["similarity"], cluster_threshold=params["cluster_threshold"],
-            merge_gap=params["merge_gap"], passages=params.get("passages", True),
-            passages_top=params.get("passages_top", _DEFAULTS.passages_top),
-            allow_binary=params["frontend"] == "bytes", literal_k=params["literal_k"],
-        )
-    except InvalidConfig as error:
-        raise click.UsageError("; ".join(error.problems)) from error
-    return CompareSettings(read, config, options, tuple(params["base"]), params["jobs"],
-                           frontend_configs)
-
-
-def read_options_of(params: dict[str, Any]) -> ReadOptions:
-    """The :class:`ReadOptions` of the parsed options (for loading the submissions)."""
-    return ReadOptions(
-        frontend=params["frontend"], lang=params["lang"],
-        options=build_frontend_options(params["unit"], params["keep"]),
-        include=tuple(params["include"]), exclude=tuple(params["exclude"]),
-        max_file_bytes=params["max_file_mb"] << 20,
-    )
-
-
-class ProgressBar:
-    """A tqdm bar per stage on standard error, only when it is a terminal;
-    ``units`` names what each stage counts (default: files, and pairs for
-    ``passages``)."""
-
-    def __init__(self, enabled: bool, units: dict[str, str] | None = None) -> None:
-        self.enabled = enabled
-        self.units = {"passages": "pair"} if units is None else units
-        self.stage: str | None = None
-        self.bar: Any = None
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        if not self.enabled:
-            return
-        if stage != self.stage:
-            from tqdm import tqdm
-
-            tqdm.monitor_interval = 0  # no monitor thread: worker processes are forked
-            self.close()
-            self.stage = stage
-            self.bar = tqdm(total=total, desc=stage, unit=self.units.get(stage, "file"),
-                            leave=False, file=sys.stderr)
-        self.bar.update(done - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+from winnow.sources.submissions import load_submissions
 
 
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
-                params: dict[str, Any], progress: ProgressBar) -> ComparisonResult:
+                args: CompareArgs, reporting: Reporting, engine: EngineChoice,
+                progress: ProgressBar, full_paths: bool = False) -> ComparisonResult:
     """Load the submissions and compare them, as the options say (a usage error,
-    :func:`check_inputs`, when the PATHs cannot give two submissions)."""
+    :func:`check_inputs`, when the PATHs cannot give two submissions); names
+    relative to the inputs' common folder unless ``full_paths``."""
     check_inputs(paths, each, archive)
-    engine = engine_choice(params, params["jobs"])
-    read = read_options_of(params)
+    read = args.read_options()
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
     subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
-    if not params.get("full_paths"):
+    if not full_paths:
         subs = relative_names(subs)
-    chosen = settings(subs, params)
+    chosen = settings(subs, args, reporting)
     base = load_submissions(chosen.base, role="base", read_options=chosen.read, run=run)
     if progress.enabled:
         say_if_compiling()
@@ -209,17 +62,6 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                        engine=engine)
     finally:
         progress.close()
-
-
-def say_if_compiling() -> None:
-    """On a first run, say that the compiled kernels are being built."""
-    from winnow.compiled import uncached
-    from winnow.engine._kernels import rolling_hashes, winnow_fused
-    from winnow.matching._kernels import extend_seeds, pair_sums
-
-    if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds):
-        click.echo("winnow: first run: compiling the fingerprinting kernels "
-                   "(about 10 s; cached for later runs)", err=True)
 
 
 def check_lang(result: ComparisonResult, lang: str | None) -> None:
@@ -256,12 +98,13 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
                    "with each other.")
 @compare_options
 @sharding_options
-@click.option("-n", "--top", type=click.IntRange(0), default=_DEFAULTS.top, show_default=True,
+@click.option("-n", "--top", type=click.IntRange(0), default=DEFAULTS.top, show_default=True,
               help="Report the N best pairs; 0 = every pair that shares anything.")
-@click.option("--min-similarity", type=FRACTION, default=0.0, show_default=True,
+@click.option("--min-similarity", type=FRACTION, default=DEFAULTS.min_similarity,
+              show_default=True,
               help="Leave out pairs below this similarity.")
 @click.option("--no-passages", is_flag=True, help="Scores only: skip the passages pass.")
-@click.option("--passages-top", type=click.IntRange(0), default=_DEFAULTS.passages_top,
+@click.option("--passages-top", type=click.IntRange(0), default=DEFAULTS.passages_top,
               show_default=True, metavar="N",
               help="Compute passages (coverage, lines, longest) for the N best reported "
                    "pairs only; the others get scores, their passage columns left empty. "
@@ -287,7 +130,7 @@ def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
     min_similarity: float, no_passages: bool, passages_top: int, fmt: str,
     output: Path | None, report: Path | None, anonymize: bool, anonymize_all: bool,
-    pseudonyms: Path | None, quiet: bool, **params: Any,
+    pseudonyms: Path | None, full_paths: bool, quiet: bool, **params: Any,
 ) -> None:
     """Compare submissions all against all and rank the suspicious pairs.
 
@@ -300,8 +143,9 @@ def compare_command(
     Exit codes: 0 all input compared; 1 done, but some input was skipped (each
     named on standard error); 2 usage error; 3 failed (e.g. output not writable).
     """
-    params.update(top=top, min_similarity=min_similarity, passages=not no_passages,
-                  passages_top=passages_top)
+    args = CompareArgs.take(params)
+    engine = engine_choice(params, args.jobs)
+    reporting = Reporting(top, min_similarity, not no_passages, passages_top)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     key_file = None
     if pseudonyms is not None and not (anonymize or anonymize_all):
@@ -310,9 +154,9 @@ def compare_command(
         key_file = pseudonym_key_path(report, output, pseudonyms, anonymize_all)
     report_failed = False
     keys = [] if key_file is None else [key_file]
-    check_outputs([output, *keys], inputs=[*paths, *archive, *params["base"]], report=report)
-    result = run_compare(paths, each, archive, params, progress)
-    check_lang(result, params["lang"])
+    check_outputs([output, *keys], inputs=[*paths, *archive, *args.base], report=report)
+    result = run_compare(paths, each, archive, args, reporting, engine, progress, full_paths)
+    check_lang(result, args.lang)
     _report_issues(result)
     if len(result.submissions) < 2:
         warn("fewer than two submissions: nothing to compare")

@@ -21,7 +21,7 @@ from winnow.corpus.contamination.options import (
     DEFAULT_T,
 )
 from winnow.corpus.readers import BadRecord, Fields
-from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError
 from winnow.reports.contamination import ContaminationRows
 from winnow.reports.writers import write
 
@@ -131,12 +131,9 @@ def contamination_command(eval_paths: tuple[Path, ...], corpus_paths: tuple[Path
     """
     corpus_paths = expand_patterns(corpus_paths)
     check_outputs([out_path], inputs=[*eval_paths, *corpus_paths])
-    try:
-        settings = ContaminationSettings(
-            Fields(text_field, id_field), Fields(corpus_text_field, corpus_id_field), k, t,
-            min_tokens=min_tokens, gap=gap, locations=locations, jobs=jobs)
-    except InvalidConfig as error:
-        raise click.UsageError("; ".join(error.problems)) from error
+    settings = ContaminationSettings(  # InvalidConfig: a usage error, exit 2
+        Fields(text_field, id_field), Fields(corpus_text_field, corpus_id_field), k, t,
+        min_tokens=min_tokens, gap=gap, locations=locations, jobs=jobs)
     bar = BytesBar(not quiet and sys.stderr.isatty())
     try:
         run = scan([str(p) for p in eval_paths], [str(p) for p in corpus_paths], settings,

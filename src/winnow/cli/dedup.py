@@ -10,22 +10,15 @@ from typing import Any
 import click
 
 from winnow.cli.common import exit_with, fail, output, warn
-from winnow.cli.compare import ProgressBar
-from winnow.cli.options import FRACTION, format_option
+from winnow.cli.options import FRACTION, format_option, jobs_option, max_df_option
 from winnow.cli.outputs import check_outputs
+from winnow.cli.progress import ProgressBar
 from winnow.cli.sharding import engine_choice, sharding_options
+from winnow.config import MaxDf
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
 from winnow.corpus.dedup import DedupRun, DuplicateRow, Sink
-from winnow.corpus.options import (
-    DEFAULT_CONTAINMENT,
-    DEFAULT_K,
-    DEFAULT_MAX_OCCURRENCES,
-    DEFAULT_MIN_FINGERPRINTS,
-    DEFAULT_SIMILARITY,
-    DEFAULT_T,
-)
 from winnow.corpus.readers import Record, Shard, kind_of
-from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError
 from winnow.reports.dedup import DedupRows, JsonlCorpus, ParquetCorpus, compressed_output
 from winnow.reports.writers import write
 
@@ -49,6 +42,9 @@ def _file_options(func: Any) -> Any:
     return func
 
 
+#: The library's defaults are the CLI's (one place to tune them).
+DEFAULTS = DedupSettings()
+
 #: What the progress bars count: records fingerprinted (tqdm shows records/s),
 #: then the pairs counted (the sharded engine's pair and merge tasks; in memory one
 #: step), the clustering (one step) and the records read back and written.
@@ -63,39 +59,38 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
 @click.option("--id-field", default=None, metavar="F",
               help="The key or column naming each record (default: FILE:LINE; a text "
                    "file's path in its folder).")
-@click.option("--similarity", type=FRACTION, default=DEFAULT_SIMILARITY, show_default=True,
+@click.option("--min-similarity", "similarity", type=FRACTION, default=DEFAULTS.similarity,
+              show_default=True,
               help="Resemblance (Jaccard of fingerprints) from which two records are "
                    "near-duplicates.")
-@click.option("--containment", type=FRACTION, default=DEFAULT_CONTAINMENT, show_default=True,
+@click.option("--min-containment", "containment", type=FRACTION,
+              default=DEFAULTS.containment, show_default=True,
               help="Share of the smaller record's fingerprints found in the larger one from "
                    "which it counts as contained.")
-@click.option("--min-fingerprints", type=click.IntRange(1), default=DEFAULT_MIN_FINGERPRINTS,
+@click.option("--min-fingerprints", type=click.IntRange(1), default=DEFAULTS.min_fingerprints,
               show_default=True, help="Records with fewer fingerprints are never contained.")
-@click.option("-m", "--max-occurrences", type=click.IntRange(2),
-              default=DEFAULT_MAX_OCCURRENCES, show_default=True,
-              help="Ignore fingerprints found in more records than this (boilerplate).")
-@click.option("-k", "k", type=click.IntRange(1), default=DEFAULT_K, show_default=True,
+@max_df_option(DEFAULTS.max_occurrences, "records")
+@click.option("-k", "k", type=click.IntRange(1), default=DEFAULTS.k, show_default=True,
               help="Noise threshold: k-gram length in normalised characters.")
-@click.option("-t", "t", type=click.IntRange(1), default=DEFAULT_T, show_default=True,
+@click.option("-t", "t", type=click.IntRange(1), default=DEFAULTS.t, show_default=True,
               help="Guarantee threshold: every shared passage this long is found.")
-@click.option("--keep", type=click.Choice(["representative"]), default=None,
+@click.option("--keep-records", "keep", type=click.Choice(["representative"]), default=None,
               help="Write the de-duplicated corpus to -o OUT: every record but the "
                    "non-representative members of clusters.")
 @click.option("--clusters", "clusters_path", type=click.Path(path_type=Path), default=None,
-              metavar="FILE", help="With --keep: also write the cluster rows to FILE.")
+              metavar="FILE", help="With --keep-records: also write the cluster rows to FILE.")
 @format_option("jsonl", result="winnow.reports.dedup.DedupRows")
 @click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="Where the cluster rows go (default: standard output; "
                                    "a *.parquet file is Parquet); with --keep, the "
                                    "de-duplicated corpus.")
 @sharding_options
-@click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
-              help="Worker processes (0: every usable core).")
+@jobs_option("Worker processes (0: every usable core).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 @_file_options
 def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
-                  max_occurrences: int, k: int, t: int, keep: str | None,
+                  max_df: MaxDf, k: int, t: int, keep: str | None,
                   clusters_path: Path | None, fmt: str, out_path: Path | None,
                   jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
@@ -105,8 +100,8 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     Each record is fingerprinted by winnowing (the text front-end: case,
     spaces and punctuation ignored); two records that share a passage of at
     least -t characters share a fingerprint.  A pair is linked when its
-    resemblance reaches --similarity or the smaller record's containment in
-    the larger reaches --containment; clusters are the linked groups, and a
+    resemblance reaches --min-similarity or the smaller record's containment
+    in the larger reaches --min-containment; clusters are the linked groups, and a
     cluster's representative is its record with the most fingerprints (the
     first one on a tie).  Output: one row per clustered record (id, cluster,
     representative, kept, similarity, containment, match, fingerprints,
@@ -117,25 +112,24 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     `winnow dedup-files`.)
     """
     if clusters_path is not None and keep is None:
-        raise click.UsageError("--clusters goes with --keep (without it, -o gets the clusters)")
+        raise click.UsageError("--clusters goes with --keep-records (without it, -o gets the "
+                               "clusters)")
     if fmt == "parquet" and (out_path is None or keep is not None):
         raise click.UsageError("--format parquet writes the cluster rows to -o FILE "
                                "(a *.parquet name also selects it)")
     if keep is not None and out_path is None:
-        raise click.UsageError("--keep representative needs -o OUT for the de-duplicated corpus")
+        raise click.UsageError("--keep-records representative needs -o OUT for the "
+                               "de-duplicated corpus")
     corpus_kind = _corpus_kind(data) if keep else None
     report_path = clusters_path if keep else out_path
     check_outputs([out_path, clusters_path] if keep else [out_path], inputs=data)
     chosen = engine_choice(params, jobs)
-    try:
-        settings = DedupSettings(
-            Fields(text_field, id_field), k, t, similarity=similarity, containment=containment,
-            min_fingerprints=min_fingerprints, max_occurrences=max_occurrences,
-            engine=chosen.engine, partitions=chosen.partitions,
-            workdir=None if chosen.workdir is None else str(chosen.workdir),
-            ray_address=chosen.ray_address, jobs=jobs)
-    except InvalidConfig as error:
-        raise click.UsageError("; ".join(error.problems)) from error
+    settings = DedupSettings(
+        Fields(text_field, id_field), k, t, similarity=similarity, containment=containment,
+        min_fingerprints=min_fingerprints, max_occurrences=max_df,
+        engine=chosen.engine, partitions=chosen.partitions,
+        workdir=None if chosen.workdir is None else str(chosen.workdir),
+        ray_address=chosen.ray_address, jobs=jobs)
     bar = ProgressBar(not quiet and sys.stderr.isatty(), UNITS)
     started = time.perf_counter()
     try:
@@ -190,7 +184,7 @@ def _corpus_kind(data: tuple[Path, ...]) -> str:
     """``parquet`` when every input is a Parquet file, ``jsonl`` when none is."""
     kinds = {"parquet" if p.exists() and kind_of(p) == "parquet" else "jsonl" for p in data}
     if len(kinds) > 1:
-        raise click.UsageError("--keep: the inputs must be all Parquet files or none "
+        raise click.UsageError("--keep-records: the inputs must be all Parquet files or none "
                                "(the de-duplicated corpus keeps their format)")
     return kinds.pop()
 

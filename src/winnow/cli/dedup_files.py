@@ -8,9 +8,9 @@ from pathlib import Path
 import click
 
 from winnow.cli.common import exit_with, fail, output
-from winnow.cli.groups import sort_option
+from winnow.cli.grouping import sort_option
 from winnow.cli.options import db_option, format_option, output_option
-from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
 from winnow.sif.dedup import KEEP_RULES, DedupOptions, DedupResult, KeepRule, Row, deduplicate
@@ -44,7 +44,8 @@ def sorted_rows(result: DedupResult, by: str) -> DedupResult:
 @click.option("--delete", is_flag=True, help="Delete each duplicate; the kept copy stays.")
 @click.option("--dry-run/--apply", "dry_run", default=True,
               help="Only show what --link/--delete would do (the default), or do it.")
-@click.option("--keep", type=click.Choice(KEEP_RULES), default="first", show_default=True,
+@click.option("--keep-copy", "keep", type=click.Choice(KEEP_RULES),
+              default=DedupOptions("list").keep, show_default=True,
               help="The copy of each group that stays: first path, oldest or newest mtime.")
 @sort_option
 @format_option(result="winnow.sif.dedup.DedupResult")
@@ -66,11 +67,8 @@ def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: b
     """
     if link and delete:
         raise click.UsageError("--link and --delete: choose one")
-    try:
-        options = DedupOptions("link" if link else "delete" if delete else "list",
-                               apply=not dry_run, keep=keep)
-    except InvalidConfig as error:
-        raise click.UsageError("; ".join(error.problems)) from error
+    options = DedupOptions("link" if link else "delete" if delete else "list",
+                           apply=not dry_run, keep=keep)
     writes = options.apply and options.action == "delete"
     with FingerprintIndex(db, read_only=not writes) as index:
         result = deduplicate(index, options, [str(p) for p in paths] if paths else None)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from winnow.cli.common import output
-from winnow.cli.index import print_summary, run_index
+from winnow.cli.indexing import print_summary, run_index
 from winnow.cli.options import (
     db_option,
     format_option,

@@ -17,9 +17,10 @@ import click
 
 from winnow.cli.common import exit_with, warn
 from winnow.cli.common import output as common_output
-from winnow.cli.compare import ProgressBar, compare_options, read_options_of, settings
+from winnow.cli.comparing import CompareArgs, Reporting, compare_options, settings
 from winnow.cli.options import format_option, output_option
 from winnow.cli.outputs import check_outputs
+from winnow.cli.progress import ProgressBar
 from winnow.errors import EXIT_OK, EXIT_SKIPPED
 from winnow.evaluation import (
     Evaluation,
@@ -76,15 +77,15 @@ def summary(labels_path: Path, root: Path, evaluation: Evaluation,
 
 
 def run_evaluation(labels_path: Path, root: Path, where: tuple[str, ...],
-                   group: tuple[str, ...], params: dict[str, Any],
+                   group: tuple[str, ...], args: CompareArgs,
                    progress: ProgressBar, output: Path | None = None) -> EvaluationSummary:
-    """Load the labels, check ``output`` against them, compare their files, score."""
+    """Load the labels, check ``output`` against them, compare their files (every
+    pair ranked, no passages), score."""
     labels = select(load_labels(labels_path), where, group)
-    check_outputs([output], inputs=[labels_path, *params["base"],
+    check_outputs([output], inputs=[labels_path, *args.base,
                                     *(root / name for name in labels.files())])
-    read = read_options_of(params)
-    subs = labelled_submissions(labels, root, read)
-    chosen = settings(subs, {**params, "top": 0, "passages": False})
+    subs = labelled_submissions(labels, root, args.read_options())
+    chosen = settings(subs, args, Reporting(top=0, passages=False))
     base = load_submissions(chosen.base, role="base", read_options=chosen.read)
     try:
         similarity, result = compare_labelled(subs, chosen.config, chosen.options, base=base,
@@ -128,7 +129,8 @@ def evaluate_command(labels: Path, root: Path, where: tuple[str, ...], group: tu
     only positive pairs is scored against every negative pair).
     """
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
-    data = run_evaluation(labels, root, where, group, params, progress, output)
+    data = run_evaluation(labels, root, where, group, CompareArgs.take(params), progress,
+                          output)
     with common_output(output) as out:
         write(data, fmt, out)
     exit_with(EXIT_SKIPPED if data.unread else EXIT_OK)

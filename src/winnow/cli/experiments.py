@@ -17,6 +17,7 @@ import click
 from winnow.cli.common import output
 from winnow.cli.options import format_option, output_option
 from winnow.cli.outputs import check_outputs
+from winnow.config import DEFAULT_SEED
 from winnow.experiments import EXPERIMENTS
 from winnow.reports.listings import ExperimentFigures
 from winnow.reports.writers import write
@@ -43,7 +44,8 @@ def _records(sections: list[Any]) -> list[dict[str, Any]]:
 @click.option("--only", multiple=True, type=click.Choice(EXPERIMENTS),
               help="Run only this experiment (repeatable; default: all).")
 @click.option("--quick", is_flag=True, help="Small inputs (seconds, not the papers' sizes).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of every random input.")
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
+              help="Seed of every random input.")
 @format_option(result="winnow.reports.listings.ExperimentFigures")
 @output_option()
 def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,

@@ -18,7 +18,7 @@ from winnow.cli.options import (
     output_option,
 )
 from winnow.cli.outputs import check_outputs
-from winnow.cli.tokens import read_documents
+from winnow.cli.reading import read_documents
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
 from winnow.errors import EXIT_OK, EXIT_SKIPPED
@@ -69,7 +69,7 @@ def describe(doc: Document, config: WinnowConfig) -> dict[str, Any]:
 def fingerprint_command(
     files: tuple[Path, ...], k: int | None, t: int | None, method: str,
     anchors: tuple[str, ...], seed: int, frontend: str | None, lang: str | None, unit: str,
-    keep: tuple[str, ...], fmt: str, out_path: Path | None,
+    frontend_options: tuple[str, ...], fmt: str, out_path: Path | None,
 ) -> None:
     """Print the fingerprints selected for each FILE, with positions, lines and density.
 
@@ -82,7 +82,7 @@ def fingerprint_command(
     reported and skipped; the exit code is then 1.
     """
     check_outputs([out_path], inputs=files)
-    options = build_frontend_options(unit, keep)
+    options = build_frontend_options(unit, frontend_options)
     failures: list[Path] = []
 
     def described(docs: Iterable[Document]) -> Iterator[dict[str, Any]]:

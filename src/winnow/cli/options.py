@@ -1,24 +1,29 @@
 """The command-line options several commands share, declared once.
 
 A command takes these decorators rather than declaring its own ``--format``,
-``-o``, ``--db``, ``-j``, ``--threshold``, engine or front-end options, so one
-option means the same thing, with the same type and default, everywhere.
-Option sets that belong to one family of commands stay with it
-(``compare_options`` in :mod:`winnow.cli.compare`, the index parameters in
-:mod:`winnow.cli.index`, the grouping options in :mod:`winnow.cli.groups`).
+``-o``, ``--db``, ``-j``, ``--threshold``, ``-m/--max-df``, engine or front-end
+options, so one option means the same thing, with the same type and default,
+everywhere.  Option sets that belong to one family of commands live in a
+module of their own, never in a command's (commands do not import each other):
+:mod:`winnow.cli.comparing` (``compare``, ``evaluate``),
+:mod:`winnow.cli.indexing` (``index``, ``scan``, ``dircmp``),
+:mod:`winnow.cli.grouping` (``groups``, ``scan``), :mod:`winnow.cli.sharding`
+(the pair engine).  Old spellings of renamed options: :mod:`winnow.cli.vocabulary`.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, TypeVar
 
 import click
 
-from winnow.config import METHODS, WinnowConfig
-from winnow.errors import InvalidConfig, WinnowError
-from winnow.frontends import FrontEndOptions
+from winnow.config import DEFAULT_METHOD, DEFAULT_SEED, METHODS, MaxDf, WinnowConfig, check_max_df
+from winnow.errors import WinnowError
+from winnow.frontends.options import FrontEndOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -76,6 +81,51 @@ class Fraction(click.ParamType):  # type: ignore[type-arg]  # generic from click
 
 #: The parameter type of every threshold option (see :class:`Fraction`).
 FRACTION = Fraction()
+
+
+class MaxDfType(click.ParamType):  # type: ignore[type-arg]  # generic from click 8.2 on
+    """``-m/--max-df``, one type in every command (:data:`winnow.config.MaxDf`):
+    a count of documents (an integer >= 1), a share of them (a fraction
+    ``0 < f < 1``, or a percentage such as ``30%``), or ``0`` for no cap."""
+
+    name = "max_df"
+
+    def get_metavar(self, param: click.Parameter, ctx: click.Context | None = None) -> str:
+        return "N|FRACTION"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> MaxDf:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            number: MaxDf = value
+        else:
+            text = str(value).strip()
+            percent = text.endswith("%")
+            try:
+                number = float(text[:-1] if percent else text)
+            except ValueError:
+                self.fail(f"{value!r} is not a number (a count of documents such as 50, "
+                          "a share such as 0.1 or 10%, or 0 for no cap)", param, ctx)
+            if percent and not 0 < number <= 100:
+                self.fail(f"{text} is not a percentage above 0% and at most 100%", param, ctx)
+            if percent:
+                number = 0 if number == 100 else number / 100.0
+        if not math.isfinite(number) or check_max_df(number) is not None:
+            self.fail(f"{value} is not 0, a count (an integer >= 1) or a share (0 < x < 1, "
+                      "or a percentage)", param, ctx)
+        return int(number) if number == int(number) else number
+
+
+#: The parameter type of ``-m/--max-df`` (see :class:`MaxDfType`).
+MAX_DF = MaxDfType()
+
+
+def max_df_option(default: MaxDf, what: str) -> Callable[[F], F]:
+    """``-m/--max-df``: ignore fingerprints found in more ``what`` than this
+    (MOSS ``-m``), with the one type of :class:`MaxDfType`."""
+    return click.option(
+        "-m", "--max-df", "max_df", type=MAX_DF, default=default, show_default=True,
+        help=f"Ignore fingerprints found in more {what} than N (MOSS -m); a fraction "
+             f"below 1 (or a percentage, 10%) is that share of the {what}; 0 = no cap.")
 
 
 def format_option(default: str = "table", *, result: str | None = None) -> Callable[[F], F]:
@@ -143,10 +193,10 @@ def engine_options(func: F) -> F:
                      help="Guarantee threshold: matches this long are always found "
                           "(default: keeps the front-end's window w = t - k + 1)."),
         click.option("--method", "--selection", "method", type=click.Choice(METHODS),
-                     default="robust", show_default=True,
+                     default=DEFAULT_METHOD, show_default=True,
                      help="Fingerprint selection method."),
         anchor_option,
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True,
                      help="Hash seed (every stored hash depends on it)."),
     ])
 
@@ -163,13 +213,11 @@ def resolve_kt(k: int | None, t: int | None, defaults: tuple[int, int]) -> tuple
 
 def build_config(k: int | None, t: int | None, method: str, seed: int,
                  *, defaults: tuple[int, int], anchors: tuple[str, ...] = ()) -> WinnowConfig:
-    """Turn the engine options into a validated config, or a usage error."""
+    """Turn the engine options into a validated config (or
+    :class:`~winnow.errors.InvalidConfig`, a usage error)."""
     k_value, t_value = resolve_kt(k, t, defaults)
-    try:
-        return WinnowConfig(k=k_value, t=t_value, method=method, seed=seed,
-                            anchors=anchors or None)
-    except InvalidConfig as error:
-        raise click.UsageError("; ".join(error.problems)) from error
+    return WinnowConfig(k=k_value, t=t_value, method=method, seed=seed,
+                        anchors=anchors or None)
 
 
 def _known_lang(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -190,8 +238,22 @@ def _auto_is_default(ctx: click.Context, param: click.Parameter, value: str | No
     return None if value == "auto" else value
 
 
+#: Help of ``--frontend-option``, the one spelling of the front-end switches.
+FRONTEND_OPTION_HELP = (
+    "A front-end option (repeatable): keep_case, keep_punctuation, keep_whitespace, "
+    "keep_identifiers, keep_literals, notebook_markdown=true keep what the front-end "
+    "normally drops; unit=words.")
+
+
+def frontend_option_flag(func: F) -> F:
+    """``--frontend-option NAME=VALUE`` (repeatable), parsed by
+    :func:`parse_frontend_options`."""
+    return click.option("--frontend-option", "frontend_options", multiple=True,
+                        metavar="NAME=VALUE", help=FRONTEND_OPTION_HELP)(func)
+
+
 def frontend_options(func: F) -> F:
-    """``--frontend``, ``--lang``, ``--unit`` and the keep-switches."""
+    """``--frontend``, ``--lang``, ``--unit`` and ``--frontend-option``."""
     from winnow.frontends import FRONTENDS  # the front-ends load numpy: only when used
 
     return _apply(func, [
@@ -204,18 +266,44 @@ def frontend_options(func: F) -> F:
                           "any Pygments alias also works)."),
         click.option("--unit", type=click.Choice(["chars", "words"]), default="chars",
                      show_default=True, help="Text unit: characters or words."),
-        click.option("--keep", "keep", multiple=True,
-                     type=click.Choice(["case", "punctuation", "whitespace", "identifiers",
-                                        "literals", "markdown"]),
-                     help="Keep what the front-end normally drops (repeatable)."),
+        frontend_option_flag,
     ])
 
 
-def build_frontend_options(unit: str, keep: tuple[str, ...]) -> FrontEndOptions:
-    """The :class:`FrontEndOptions` for the shared command-line options."""
-    return FrontEndOptions(
-        unit="words" if unit == "words" else "chars",
-        keep_case="case" in keep, keep_punctuation="punctuation" in keep,
-        keep_whitespace="whitespace" in keep, keep_identifiers="identifiers" in keep,
-        keep_literals="literals" in keep, notebook_markdown="markdown" in keep,
-    )
+_TRUE, _FALSE = ("true", "yes", "on", "1"), ("false", "no", "off", "0")
+
+
+def frontend_option(item: str) -> tuple[str, Any]:
+    """One ``--frontend-option NAME=VALUE``, typed by its :class:`FrontEndOptions`
+    field: a switch takes exactly true/false (yes/no, on/off, 1/0), never "any
+    non-empty text" (``keep_case=no`` must not mean true).  A usage error otherwise."""
+    name, sep, value = (part.strip() for part in item.partition("="))
+    if not sep:
+        raise click.UsageError(f"--frontend-option wants NAME=VALUE, got {item!r}")
+    types = {f.name: f.type for f in fields(FrontEndOptions)}
+    if name not in types:
+        raise click.UsageError(f"--frontend-option: no option {name!r}; choose from "
+                               f"{', '.join(types)}")
+    if types[name] not in (bool, "bool"):
+        return name, value
+    if value.lower() in _TRUE + _FALSE:
+        return name, value.lower() in _TRUE
+    raise click.UsageError(f"--frontend-option {name} wants true or false, got {value!r}")
+
+
+def parse_frontend_options(items: tuple[str, ...]) -> dict[str, Any]:
+    """The ``--frontend-option`` items as :class:`FrontEndOptions` fields, checked
+    together (a usage error names the bad value)."""
+    parsed = dict(frontend_option(item) for item in items)
+    try:
+        FrontEndOptions(**parsed)
+    except (TypeError, ValueError) as error:
+        raise click.UsageError(f"bad --frontend-option: {error}") from error
+    return parsed
+
+
+def build_frontend_options(unit: str, items: tuple[str, ...]) -> FrontEndOptions:
+    """The :class:`FrontEndOptions` of ``--unit`` and ``--frontend-option``
+    (an option's ``unit=`` wins over ``--unit``)."""
+    return FrontEndOptions(**{"unit": "words" if unit == "words" else "chars",
+                              **parse_frontend_options(items)})

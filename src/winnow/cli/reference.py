@@ -29,13 +29,24 @@ Generated from each command's `--help` by `python -m winnow.cli.reference > docs
   CSV has a header row; JSON is one document, JSON Lines one record per line.
   Tables, and CSV written to a terminal, show control characters in names
   escaped (`\x1b`, `\u202e`); CSV to a file or pipe keeps them as they are.
+* One word, one meaning, in every command: a threshold is `--threshold` or
+  `--min-...`; a score name is `--score`; `-m/--max-df` caps the documents a
+  fingerprint may be found in, with one type (a count `N >= 1`, a share
+  `0 < x < 1` or `10%`, `0` for no cap); a front-end switch is
+  `--frontend-option NAME=VALUE`; the pair counter is `--pair-engine`.  The
+  old spellings (compare's `--similarity`, dedup's `--similarity` and
+  `--containment`, `--max-occurrences`, `--keep case` and the other front-end
+  `--keep`s, dedup's `--keep` (now `--keep-records`), dedup-files' `--keep`
+  (now `--keep-copy`), `--size-ratio`, `--cluster-threshold`, `--engine`)
+  still work in this release, with a deprecation warning on standard error.
 * Thresholds and shares given as options (`--threshold`, `--min-similarity`,
-  `--cluster-threshold`, `--size-ratio`) are fractions from 0 to 1 in every
-  command: `0.5` is 50 %.  A percent sign says percent explicitly (`25%` is
-  0.25); a bare number above 1 is refused as a usage error (exit 2) naming the
-  fraction it probably meant (`--threshold 25`: "did you mean 0.25 (25%)?"), so
-  neither unit is ever read as the other.  Results show similarities in
-  percent (`57.3%`, sif's `R100` layout) or as the documented fields of CSV/JSON.
+  `--min-containment`, `--min-cluster-similarity`, `--min-size-ratio`) are
+  fractions from 0 to 1 in every command: `0.5` is 50 %.  A percent sign says
+  percent explicitly (`25%` is 0.25); a bare number above 1 is refused as a
+  usage error (exit 2) naming the fraction it probably meant (`--threshold
+  25`: "did you mean 0.25 (25%)?"), so neither unit is ever read as the
+  other.  Results show similarities in percent (`57.3%`, sif's `R100`
+  layout) or as the documented fields of CSV/JSON.
 * Messages go to standard error as `winnow: error: ...` and
   `winnow: warning: ...`; results go to standard output or `FILE`.
 * Output paths (`-o FILE`, `--report`) are checked before any work: a target

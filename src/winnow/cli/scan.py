@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import click
 
 from winnow.cli.common import exit_with
-from winnow.cli.groups import group_options, print_groups, sort_option
-from winnow.cli.index import (
+from winnow.cli.grouping import GroupArgs, group_options, print_groups, sort_option
+from winnow.cli.indexing import (
     build_params,
     params_options,
     print_summary,
@@ -19,7 +20,6 @@ from winnow.cli.index import (
 from winnow.cli.options import db_option, format_option, jobs_option, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.errors import EXIT_SKIPPED
-from winnow.sif.groups import GroupOptions
 
 
 @click.command("scan")
@@ -36,21 +36,19 @@ from winnow.sif.groups import GroupOptions
 @output_option()
 def scan_command(paths: tuple[Path, ...], db: Path | None, k: int | None, t: int | None,
                  method: str | None, bits: int | None, anchors: tuple[str, ...],
-                 seed: int | None,
-                 frontend: str | None, frontend_options: tuple[str, ...], threshold: float,
-                 size_ratio: float | None, same_suffix: bool, mix_kinds: bool, max_df: int,
-                 include_empty: bool, interesting: bool, sort: str, jobs: int,
-                 follow_links: bool, quiet: bool, fmt: str, out_path: Path | None) -> None:
+                 seed: int | None, frontend: str | None, frontend_options: tuple[str, ...],
+                 sort: str, jobs: int, follow_links: bool, quiet: bool, fmt: str,
+                 out_path: Path | None,
+                 **grouping: Any) -> None:
     """Find identical and similar files under PATHS in one command (index + groups)."""
     params = build_params(k, t, method, bits, seed, frontend, frontend_options, anchors)
     check_outputs([out_path], inputs=paths, index=db)
-    options = GroupOptions(100.0 * threshold, size_ratio, same_suffix, mix_kinds, max_df,
-                           include_empty, interesting)
+    args = GroupArgs.take(grouping)
     with tempfile.TemporaryDirectory(prefix="winnow-scan-") as tmp:
         target = db if db is not None else Path(tmp) / "scan.db"
         summary = run_index(target, paths, params, jobs, follow_links, quiet)
         if not quiet:
             print_summary(summary, command="scan")
-        print_groups(target, options, fmt, out_path, sort=sort)
+        print_groups(target, args, fmt, out_path, sort=sort)
     if report_missing(summary):
         exit_with(EXIT_SKIPPED)

@@ -10,9 +10,13 @@ from pathlib import Path
 
 import click
 
-from winnow.errors import WinnowError, install_hint
+from winnow.errors import MissingExtra, WinnowError
+from winnow.serve.intake import Limits
 
 _MIB = 1 << 20
+
+#: The library's limits are the CLI's defaults (the intake needs no aiohttp).
+_LIMITS = Limits()
 
 
 def _users(path: Path | None) -> frozenset[str] | None:
@@ -38,11 +42,14 @@ def _users(path: Path | None) -> frozenset[str] | None:
               help="Jobs compared at once (one process each).")
 @click.option("--users", "users_file", type=click.Path(dir_okay=False, path_type=Path),
               help="File of allowed user ids, one per line (default: any).")
-@click.option("--max-file-mb", type=click.FloatRange(0, min_open=True), default=4.0,
+@click.option("--max-file-mb", type=click.FloatRange(0, min_open=True),
+              default=_LIMITS.max_file_bytes / _MIB,
               show_default=True, help="Largest file accepted, in MiB.")
-@click.option("--max-files", type=click.IntRange(1), default=5000, show_default=True,
+@click.option("--max-files", type=click.IntRange(1), default=_LIMITS.max_files,
+              show_default=True,
               help="Most files in one job.")
-@click.option("--max-job-mb", type=click.FloatRange(0, min_open=True), default=256.0,
+@click.option("--max-job-mb", type=click.FloatRange(0, min_open=True),
+              default=_LIMITS.max_job_bytes / _MIB,
               show_default=True, help="Most bytes in one job, in MiB.")
 @click.option("--reply-wait", type=click.FloatRange(0), default=600.0, show_default=True,
               help="Seconds a MOSS client's answer waits for the report before the URL "
@@ -64,10 +71,9 @@ def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: st
     Needs the serve extra: pip install -e '.[serve]' in winnow's source folder.
     """
     if importlib.util.find_spec("aiohttp") is None:
-        raise click.UsageError(f"winnow serve needs aiohttp: {install_hint('serve')}")
+        raise MissingExtra.of("serve", "winnow serve")
 
     from winnow.serve.app import Settings, serve
-    from winnow.serve.intake import Limits
 
     logging.basicConfig(level=logging.INFO, format="winnow serve: %(message)s")
     limits = Limits(int(max_file_mb * _MIB), max_files, int(max_job_mb * _MIB))

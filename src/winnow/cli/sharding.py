@@ -1,4 +1,6 @@
-"""``--engine`` and its settings, shared by the commands that count pairs."""
+"""``--pair-engine`` and its settings, shared by the commands that count pairs
+(the fingerprinting engine is ``-k``, ``-t``, ``--method``: no option says "engine"
+for two things)."""
 
 from __future__ import annotations
 
@@ -21,9 +23,9 @@ ENGINE_HELP = (
 
 
 def sharding_options(func: F) -> F:
-    """``--engine``, ``--workdir``, ``--partitions`` and ``--ray-address``."""
+    """``--pair-engine``, ``--workdir``, ``--partitions`` and ``--ray-address``."""
     options = [
-        click.option("--engine", type=click.Choice(ENGINE_NAMES), default="auto",
+        click.option("--pair-engine", "engine", type=click.Choice(ENGINE_NAMES), default="auto",
                      show_default=True, help=ENGINE_HELP),
         # a string, not a click.Path: a Path would fold "s3://b/run" into "s3:/b/run"
         click.option("--workdir", default=None, metavar="DIR|URI",
@@ -35,8 +37,8 @@ def sharding_options(func: F) -> F:
                           f"{PARTITION_ROWS:,} fingerprint rows, so each task holds about "
                           "as much whatever the input)."),
         click.option("--ray-address", default=None, metavar="ADDR",
-                     help="Ray cluster to run on (with --engine ray; default: a new local "
-                          "one)."),
+                     help="Ray cluster to run on (with --pair-engine ray; default: a new "
+                          "local one)."),
     ]
     for option in reversed(options):
         func = option(func)
@@ -47,7 +49,7 @@ def engine_choice(params: dict[str, Any], jobs: int | None = None) -> EngineChoi
     """The :class:`EngineChoice` of the parsed :func:`sharding_options`
     (removed from ``params``)."""
     if params.get("ray_address") is not None and params["engine"] != "ray":
-        raise click.UsageError("--ray-address goes with --engine ray")
+        raise click.UsageError("--ray-address goes with --pair-engine ray")
     return EngineChoice(cast(EngineName, params.pop("engine")), params.pop("workdir"),
                         params.pop("partitions"), params.pop("ray_address"),
                         jobs or None)

@@ -1,16 +1,12 @@
-"""``winnow tokens``: the normalised stream beside the original ("why did these match?").
-
-Also home of :func:`read_documents`, the file reading ``winnow fingerprint`` shares.
-"""
+"""``winnow tokens``: the normalised stream beside the original ("why did these match?")."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import click
 
-from winnow.cli.common import exit_with, fail, output, warn
+from winnow.cli.common import exit_with, output
 from winnow.cli.options import (
     build_frontend_options,
     format_option,
@@ -18,29 +14,10 @@ from winnow.cli.options import (
     output_option,
 )
 from winnow.cli.outputs import check_outputs
-from winnow.errors import EXIT_OK, EXIT_SKIPPED, WinnowError
-from winnow.frontends import FrontEndOptions, read_document
-from winnow.model import Document
+from winnow.cli.reading import read_documents
+from winnow.errors import EXIT_OK, EXIT_SKIPPED
 from winnow.reports.documents import TokenListing
 from winnow.reports.writers import write
-
-
-def read_documents(paths: Iterable[Path], frontend: str | None, lang: str | None,
-                   options: FrontEndOptions, failures: list[Path]) -> Iterator[Document]:
-    """Each readable path as a :class:`Document`, its warnings on standard error.
-
-    A path that cannot be read is reported, appended to ``failures`` and skipped.
-    """
-    for path in paths:
-        try:
-            doc = read_document(path, frontend=frontend, lang=lang, options=options)
-        except WinnowError as error:
-            fail(error)
-            failures.append(path)
-            continue
-        for message in doc.warnings:
-            warn(f"{doc.name}: {message}")
-        yield doc
 
 
 @click.command("tokens")
@@ -50,7 +27,8 @@ def read_documents(paths: Iterable[Path], frontend: str | None, lang: str | None
 @format_option(result="winnow.reports.documents.TokenListing")
 @output_option()
 def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | None, unit: str,
-                   keep: tuple[str, ...], fmt: str, out_path: Path | None) -> None:
+                   frontend_options: tuple[str, ...], fmt: str,
+                   out_path: Path | None) -> None:
     """Show each FILE's normalised stream beside the original text.
 
     The table shows every original line with the units it produced; csv,
@@ -60,7 +38,7 @@ def tokens_command(files: tuple[Path, ...], frontend: str | None, lang: str | No
     skipped; the exit code is then 1.
     """
     check_outputs([out_path], inputs=files)
-    options = build_frontend_options(unit, keep)
+    options = build_frontend_options(unit, frontend_options)
     failures: list[Path] = []
     docs = read_documents(files, frontend, lang, options, failures)
     with output(out_path) as out:

@@ -101,12 +101,13 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     shards, problems = plan_shards(paths, settings.fields)
     jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
     records = sum(s.count for s in shards)
+    settings = settings.for_records(records)  # -m as a count of records
     postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
                               settings.jobs)
     choice = engine_choice(settings)
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)
-    with count_pairs(postings, settings.max_occurrences, choice,
+    with count_pairs(postings, settings.cap, choice,
                      None if progress is None else in_records(progress, records)) as pairs:
         if progress is not None:
             progress("clustering", 0, 1)

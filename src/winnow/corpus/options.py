@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
-from winnow.config import DEFAULT_SEED, WinnowConfig
+from winnow.config import DEFAULT_SEED, MaxDf, WinnowConfig, check_max_df, max_df_count
 from winnow.corpus.readers import Fields
 from winnow.errors import InvalidConfig
 from winnow.pairs.registry import ENGINE_NAMES, EngineName
@@ -37,7 +37,9 @@ DEFAULT_MAX_OCCURRENCES: Final = 100
 @dataclass(frozen=True)
 class DedupSettings:
     """What a run does.  ``similarity`` and ``containment`` are the thresholds
-    (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap,
+    (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap (a
+    count >= 2, a share ``0 < f < 1`` of the records or ``0`` for none,
+    made a count by :meth:`for_records`),
     ``engine`` the pair counter (``auto``: see
     :meth:`winnow.pairs.EngineChoice.resolve`), ``workdir`` the sharded
     engine's folder, ``jobs`` worker processes (``0``: every core)."""
@@ -49,7 +51,7 @@ class DedupSettings:
     similarity: float = DEFAULT_SIMILARITY
     containment: float = DEFAULT_CONTAINMENT
     min_fingerprints: int = DEFAULT_MIN_FINGERPRINTS
-    max_occurrences: int = DEFAULT_MAX_OCCURRENCES
+    max_occurrences: MaxDf = DEFAULT_MAX_OCCURRENCES
     engine: EngineName = "auto"
     workdir: str | None = None
     partitions: int | None = None
@@ -62,8 +64,13 @@ class DedupSettings:
             value = getattr(self, name)
             if not 0 < value <= 1:
                 problems.append(f"{name} must be in (0, 1], got {value!r}")
-        for name, low in (("min_fingerprints", 1), ("max_occurrences", 2),
-                          ("partitions", 1), ("jobs", 0)):
+        problem = check_max_df(self.max_occurrences)
+        if problem is not None:
+            problems.append(problem.replace("max_df", "max_occurrences"))
+        elif self.max_occurrences == 1:
+            problems.append("max_occurrences must be >= 2 (a fingerprint in one record "
+                            "pairs none), 0 or a fraction; got 1")
+        for name, low in (("min_fingerprints", 1), ("partitions", 1), ("jobs", 0)):
             value = getattr(self, name)
             if name == "partitions" and value is None:
                 continue  # chosen from the input's size
@@ -80,6 +87,17 @@ class DedupSettings:
             problems += error.problems
         if problems:
             raise InvalidConfig(problems)
+
+    def for_records(self, records: int) -> DedupSettings:
+        """These settings with ``max_occurrences`` a count for ``records`` records
+        (:func:`winnow.config.max_df_count`)."""
+        return replace(self, max_occurrences=max_df_count(self.max_occurrences, records))
+
+    @property
+    def cap(self) -> int:
+        """``max_occurrences`` as the count the pair counters take: as given when
+        it is one, else as for no record at all (call :meth:`for_records` first)."""
+        return max_df_count(self.max_occurrences, 0)
 
     @property
     def config(self) -> WinnowConfig:

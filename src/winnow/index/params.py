@@ -29,6 +29,10 @@ SIF_DEFAULT: Final = WinnowConfig(k=50, t=50, method="sif", bits=8)
 #: The front-end sif uses by default: raw bytes, nothing normalised.
 DEFAULT_FRONTEND: Final = "bytes"
 
+#: The winnowing window of an index built with a winnowing method and no ``t``
+#: (``t = k + WINDOW - 1``).
+WINDOW: Final = 100
+
 
 @dataclass(frozen=True)
 class IndexParams:
@@ -59,13 +63,14 @@ class IndexParams:
                **method_params: Any) -> IndexParams:
         """The parameters of a new index, each missing one from the defaults:
         :data:`SIF_DEFAULT`'s method and ``k`` (and, for sif, its ``bits``),
-        ``t = k`` for sif (unused by it) and ``k + 99`` otherwise (a window of
-        100), seed 0, :data:`DEFAULT_FRONTEND`.  ``method_params`` are the
-        method's own (``p``, ``bits``, ``n``, ``anchors``).  Raises
+        ``t = k`` for sif (unused by it) and ``k + WINDOW - 1`` otherwise (a
+        window of :data:`WINDOW`), :data:`SIF_DEFAULT`'s seed,
+        :data:`DEFAULT_FRONTEND`.  ``method_params`` are the method's own
+        (``p``, ``bits``, ``n``, ``anchors``).  Raises
         :class:`~winnow.errors.InvalidConfig`."""
         method = method or SIF_DEFAULT.method
         k_value = SIF_DEFAULT.k if k is None else k
-        t_value = t if t is not None else (k_value if method == "sif" else k_value + 99)
+        t_value = t if t is not None else (k_value if method == "sif" else k_value + WINDOW - 1)
         if method == SIF_DEFAULT.method and method_params.get("bits") is None:
             method_params["bits"] = SIF_DEFAULT.bits
         config = WinnowConfig(k=k_value, t=t_value, method=method,

@@ -1,7 +1,7 @@
 """The engines by name, and the one rule that ``auto`` follows.
 
 Adding an engine is one :class:`Engine` subclass and one
-line in :data:`ENGINES`: ``--engine``, :class:`EngineChoice`, ``compare``,
+line in :data:`ENGINES`: ``--pair-engine``, :class:`EngineChoice`, ``compare``,
 ``groups`` and ``dedup`` then know it.  An entry names its class as
 ``"module:Class"``, imported on first use: choosing an engine (``--help``,
 ``auto`` below the threshold) loads neither pyarrow nor Ray, and an engine's
@@ -33,7 +33,7 @@ ENGINES: dict[str, str] = {
 #: :class:`EngineChoice` is made (a plain string, so that a new engine is one
 #: line in :data:`ENGINES`).
 EngineName = str
-#: What ``--engine`` accepts: ``auto`` and every engine.
+#: What ``--pair-engine`` accepts: ``auto`` and every engine.
 ENGINE_NAMES: tuple[str, ...] = ("auto", *ENGINES)
 
 #: Fingerprint rows (distinct hashes per document, summed) above which
@@ -50,7 +50,7 @@ AUTO_SHARDED = "local-sharded"
 class Engine(ABC):
     """A pair-counting engine: one class, and one line in :data:`ENGINES`."""
 
-    #: the engine's name in the registry (``--engine``)
+    #: the engine's name in the registry (``--pair-engine``)
     name: ClassVar[str]
     #: whether it spreads the count over input shards (and a working folder)
     sharded: ClassVar[bool] = False
@@ -93,7 +93,7 @@ class EngineChoice:
             raise InvalidConfig([f"engine must be one of {', '.join(ENGINE_NAMES)}; "
                                  f"got {self.engine!r}"])
         if self.ray_address is not None and self.engine != "ray":
-            raise InvalidConfig(["--ray-address goes with --engine ray"])
+            raise InvalidConfig(["--ray-address goes with --pair-engine ray"])
         if self.partitions is not None and self.partitions < 1:
             raise InvalidConfig([f"partitions must be at least 1; got {self.partitions}"])
 

@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, fields
 from typing import IO, Any, BinaryIO, TextIO, cast
 
 from winnow.corpus import BadRecord, DuplicateRow, Fields, Record, Shard
+from winnow.errors import InvalidInput
 from winnow.outputs import atomic_binary
 from winnow.reports.table import safe
 
@@ -170,7 +171,7 @@ class JsonlCorpus:
 class ParquetCorpus:
     """Sink writing the kept rows of Parquet inputs, every column as it was,
     with the first file's schema (a file whose schema differs cannot be
-    appended: :class:`ValueError`)."""
+    appended: :class:`~winnow.errors.InvalidInput`)."""
 
     def __init__(self, out: IO[bytes]) -> None:
         self.out = out
@@ -198,7 +199,10 @@ class ParquetCorpus:
         if self.writer is None:
             self.writer = pq.ParquetWriter(self.out, kept.schema)
         elif kept.schema != self.writer.schema:
-            raise ValueError(f"{shard.path}: its columns differ from the first Parquet file's")
+            self.writer.close()  # now, not when collected, after its file is gone
+            self.writer = None
+            raise InvalidInput(str(shard.path), "its columns differ from the first Parquet "
+                               "file's (the de-duplicated corpus keeps one schema)")
         self.writer.write_table(kept)
         self.written += kept.num_rows
 

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINES", "PairBlock", "PairSums", "ShardPlan", "ShardedRunError", "count_pairs"]
 
-#: Exports imported on first use, so that choosing an engine (``--engine``,
+#: Exports imported on first use, so that choosing an engine (``--pair-engine``,
 #: :mod:`winnow.pairs.registry`) loads neither pyarrow nor the stages.
 _LAZY = {"count_pairs": "engine", "ENGINES": "plan", "ShardPlan": "plan",
          "PairBlock": "result", "PairSums": "result"}

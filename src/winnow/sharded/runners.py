@@ -12,7 +12,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol, TypeVar
 
-from winnow.errors import ShardedRunError, install_hint
+from winnow.errors import MissingExtra
 from winnow.parallel import Progress, make_pool, map_large_allocations, parallel_map
 from winnow.sharded.plan import ShardPlan
 
@@ -66,8 +66,7 @@ class RayRunner:
         try:
             import ray
         except ImportError as exc:  # the extra is not installed
-            raise ShardedRunError(
-                f"--engine ray needs Ray: {install_hint('ray')}") from exc
+            raise MissingExtra.of("ray", "--pair-engine ray") from exc
         self.ray: Any = ray
         self.started = False
         if not ray.is_initialized():
