@@ -46,9 +46,9 @@ from winnow.matching.pairs import (
 )
 from winnow.matching.prints import (
     SubmissionLike,
-    document_prints,
     load_document,
     lost_file,
+    prints_with_lengths,
 )
 from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
@@ -272,8 +272,9 @@ class _Reading:
                 batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
                 continue
             own, literal = batch.config_of(doc.frontend)
-            prints = document_prints(doc, own, literal)
+            prints, lengths = prints_with_lengths(doc, own, literal)
+            mine = ~in_base(prints["hash"], batch.base)
             infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, own.k,
-                                 free_starts(doc, batch.base, own),
-                                 prints[~in_base(prints["hash"], batch.base)], excluded)
+                                 free_starts(doc, batch.base, own), prints[mine], excluded,
+                                 lengths[mine])
         return infos

@@ -34,19 +34,26 @@ class FileInfo:
     free: npt.NDArray[np.bool_]
     hashes: U64
     positions: I64
+    ends: I64
 
 
 def file_info(
     owner: int, path: str, doc: Document, k: int, free: npt.NDArray[np.bool_],
-    prints: npt.NDArray[np.void], excluded: U64,
+    prints: npt.NDArray[np.void], excluded: U64, lengths: I64 | None = None,
 ) -> FileInfo:
     """The file's k (of its main channel), units and ``free`` k-gram starts, and its fingerprints
     ``prints`` (those outside the base code) less the ``excluded`` hashes
-    (common: the table did not count them)."""
-    keep = prints[~in_sorted(prints["hash"], excluded)]
-    keep = keep[np.argsort(keep["hash"], kind="stable")]
+    (common: the table did not count them); ``lengths[i]`` is the length of
+    fingerprint ``i``'s k-gram (default ``k``), so ``ends`` says where each ends."""
+    kept = ~in_sorted(prints["hash"], excluded)
+    keep = prints[kept]
+    size = (np.full(prints.shape[0], k, dtype=np.int64) if lengths is None
+            else np.asarray(lengths, dtype=np.int64))[kept]
+    order = np.argsort(keep["hash"], kind="stable")
+    keep, size = keep[order], size[order]
+    positions = keep["pos"].astype(np.int64)
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
-                    keep["hash"].astype(np.uint64), keep["pos"].astype(np.int64))
+                    keep["hash"].astype(np.uint64), positions, positions + size)
 
 
 Rows = tuple[U64, I64, I64]
@@ -85,21 +92,61 @@ def pair_chains(
                         free={f: infos[f].free for f in files},
                         kgrams={f: infos[f].k for f in files})
     chains = assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
-    if all(info.free.all() for info in (infos[f] for f in files)):
-        return chains
-    return [_trim(c, covered(infos[c.fa].free, infos[c.fa].k),
-                  covered(infos[c.fb].free, infos[c.fb].k)) for c in chains]
+    if not all(info.free.all() for info in (infos[f] for f in files)):
+        chains = [_trim(c, covered(infos[c.fa].free, infos[c.fa].k),
+                        covered(infos[c.fb].free, infos[c.fb].k),
+                        _hull(infos[c.fa], c.sa, c.ea, infos[c.fb], c.sb, c.eb))
+                  for c in chains]
+    return [replace(c, seeds=inside(infos[c.fa], c.sa, c.ea, infos[c.fb], c.sb, c.eb))
+            for c in chains]
 
 
-def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_]) -> Chain:
+def _within(info: FileInfo, start: int, end: int) -> npt.NDArray[np.bool_]:
+    """Which fingerprints of ``info`` have their k-gram wholly in ``[start, end)``."""
+    hit: npt.NDArray[np.bool_] = (info.positions >= start) & (info.ends <= end)
+    return hit
+
+
+def _shared_within(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> U64:
+    """The distinct hashes with an occurrence wholly inside ``[sa, ea)`` of
+    ``a`` and one wholly inside ``[sb, eb)`` of ``b``."""
+    return np.intersect1d(np.unique(a.hashes[_within(a, sa, ea)]),
+                          np.unique(b.hashes[_within(b, sb, eb)]), assume_unique=True)
+
+
+def inside(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> int:
+    """How many shared fingerprints a passage holds (:func:`_shared_within`):
+    never more than the k-grams of the two channels that fit in it."""
+    return int(_shared_within(a, sa, ea, b, sb, eb).shape[0])
+
+
+def _hull(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> tuple[int, int]:
+    """How far a chain's ends may be trimmed without cutting into a shared
+    fingerprint inside it: ``(lead, tail)`` units at most."""
+    shared = _shared_within(a, sa, ea, b, sb, eb)
+    if shared.shape[0] == 0:
+        return ea - sa, ea - sa
+    lead, tail = ea - sa, ea - sa
+    for info, start, end in ((a, sa, ea), (b, sb, eb)):
+        hit = _within(info, start, end) & in_sorted(info.hashes, shared)
+        lead = min(lead, int(info.positions[hit].min()) - start)
+        tail = min(tail, end - int(info.ends[hit].max()))
+    return lead, tail
+
+
+def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_],
+          limits: tuple[int, int]) -> Chain:
     """``chain`` with the starter code at its ends cut off (the same count on
-    both sides, so they stay aligned), unless nothing would be left."""
+    both sides, so they stay aligned), unless nothing would be left; never
+    more than ``limits`` (lead, tail) units, so that no shared fingerprint
+    it holds is cut."""
     lead = 0
-    while (chain.sa + lead < chain.ea and chain.sb + lead < chain.eb
+    while (lead < limits[0] and chain.sa + lead < chain.ea and chain.sb + lead < chain.eb
            and (base_a[chain.sa + lead] or base_b[chain.sb + lead])):
         lead += 1
     tail = 0
-    while (chain.ea - tail - 1 > chain.sa + lead and chain.eb - tail - 1 > chain.sb + lead
+    while (tail < limits[1] and chain.ea - tail - 1 > chain.sa + lead
+           and chain.eb - tail - 1 > chain.sb + lead
            and (base_a[chain.ea - tail - 1] or base_b[chain.eb - tail - 1])):
         tail += 1
     if chain.sa + lead >= chain.ea - tail or chain.sb + lead >= chain.eb - tail:
