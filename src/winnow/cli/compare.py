@@ -48,7 +48,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 _DEFAULTS = CompareOptions()
 
 
-def _max_occurrences(value: str) -> float:
+def _max_occurrences(value: str | None) -> float | None:
+    if value is None:  # the library's default rule
+        return None
     try:
         number = float(value)
     except ValueError as error:
@@ -65,10 +67,11 @@ def compare_options(func: F) -> F:
                      help="Starter code (file, folder or archive; repeatable): its "
                           "fingerprints are ignored everywhere (MOSS -b)."),
         click.option("-m", "--max-occurrences", "max_occurrences", metavar="N",
-                     default=str(_DEFAULTS.max_occurrences), show_default=True,
+                     default=None, show_default="40% of the submissions, at least 10",
                      callback=lambda c, p, v: _max_occurrences(v),
                      help="Ignore fingerprints found in more than N submissions (MOSS -m); "
-                          "a fraction below 1 means that share of the submissions; 0 = no cap."),
+                          "a fraction below 1 means that share of the submissions "
+                          "(rounded up); 0 = no cap."),
         click.option("--literal-k", "literal_k", type=click.IntRange(0),
                      default=_DEFAULTS.literal_k, show_default=True, metavar="K",
                      help="Code: also fingerprint the tokens with every literal (string, "

@@ -25,11 +25,9 @@ def extend_seeds(
     holds a whole k-gram (``kgrams[f]`` units) starting at a unit of ``a``
     whose ``free`` is false (base code).  A seed inside
     the previous run on the same diagonal is absorbed (its count goes to that
-    run, and the run is lengthened to where the seed's own run would end, so
-    that every shared fingerprint lies inside a run); a seed whose own units
-    differ (a hash collision) starts nothing; a run shorter than
-    ``min_length`` is dropped.  Returns the runs' (fa, fb, start in a,
-    start in b, length, seeds).
+    run); a seed whose own units differ (a hash collision) starts nothing; a
+    run shorter than ``min_length`` is dropped.  Returns the runs'
+    (fa, fb, start in a, start in b, length, seeds).
     """
     n = fa.shape[0]
     out = np.empty((6, n), dtype=np.int64)
@@ -37,6 +35,9 @@ def extend_seeds(
     last_fa, last_fb, last_diag, last_end = -1, -1, 0, -1
     for i in range(n):
         a, b, p, q = fa[i], fb[i], pa[i], pb[i]
+        if count > 0 and a == last_fa and b == last_fb and q - p == last_diag and p < last_end:
+            out[5, count - 1] += 1
+            continue
         a0, b0 = bounds[a], bounds[b]
         k = kgrams[a]
         size_a, size_b = bounds[a + 1] - a0, bounds[b + 1] - b0
@@ -45,12 +46,6 @@ def extend_seeds(
                and units[a0 + p + forward] == units[b0 + q + forward]
                and (forward + 1 < k or free[a0 + p + forward + 1 - k])):
             forward += 1
-        if count > 0 and a == last_fa and b == last_fb and q - p == last_diag and p < last_end:
-            out[5, count - 1] += 1  # inside the previous run: absorbed, and the run
-            if p + forward > last_end:  # reaches as far as this seed's own does
-                last_end = p + forward
-                out[4, count - 1] = last_end - out[2, count - 1]
-            continue
         if forward == 0:  # the seed's own units differ: a hash collision, no run
             continue
         back = 0

@@ -57,10 +57,23 @@ def group_bounds(sorted_hashes: U64) -> tuple[I64, I64]:
     return starts, sizes
 
 
-def resolve_cap(max_occurrences: float, n_owners: int) -> int:
+#: The default ``-m`` (``max_occurrences=None``): a fingerprint counts while at
+#: most this share of the submissions hold it ...
+DEFAULT_SHARE = 0.4
+#: ... or at most this many, whichever is larger (MOSS's default count), so
+#: that a small class loses nothing its members share with a few others.
+DEFAULT_FLOOR = 10
+
+
+def resolve_cap(max_occurrences: float | None, n_owners: int) -> int:
     """The ``-m`` cap as a count: an integer ``N >= 1`` as is, a fraction
     ``0 < f < 1`` as ``ceil(f * n_owners)`` (at least 2, so pairs survive);
-    ``0`` means no cap."""
+    ``0`` means no cap; ``None`` the default,
+    ``max(DEFAULT_FLOOR, ceil(DEFAULT_SHARE * n_owners))``: never below a
+    third of the class, so a solution a third of the class shares still
+    counts as evidence."""
+    if max_occurrences is None:
+        return max(DEFAULT_FLOOR, math.ceil(DEFAULT_SHARE * n_owners))
     if max_occurrences == 0:
         return max(n_owners, 2)
     if 0 < max_occurrences < 1:

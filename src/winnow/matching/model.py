@@ -113,8 +113,12 @@ class PairResult:
       (compare50's idea, smoothed so that no weight is 0).
     * ``rarity``: mean ``df`` of the shared fingerprints divided by ``N``
       (low = the shared fragments are rare in the batch, more suspicious).
-    * ``similarity``: the score that ranks pairs; which one is
-      :attr:`ComparisonResult.parameters` ``["similarity"]``.
+    * ``similarity``: what the passages show: the power mean
+      ``((coverage_a^4 + coverage_b^4) / 2)^(1/4)`` of the two highlighted
+      shares (never above the larger); for a pair without passages, the same
+      mean of ``containment_a`` and ``containment_b`` (an estimate).
+    * ``score``: the score that orders pairs (rarity-weighted by default);
+      which one is :attr:`ComparisonResult.parameters` ``["similarity"]``.
 
     Computed from passages (``None`` when the pair is not among the top pairs
     whose passages were computed, see ``passages_computed``):
@@ -141,6 +145,7 @@ class PairResult:
     lines_b: int | None = None
     longest: int | None = None
     passages: tuple[Passage, ...] = ()
+    score: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

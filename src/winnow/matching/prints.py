@@ -83,19 +83,21 @@ def document_prints(doc: Document, config: WinnowConfig,
 
 def prints_with_lengths(doc: Document, config: WinnowConfig,
                         literal_config: WinnowConfig | None = None
-                        ) -> tuple[npt.NDArray[np.void], I64]:
-    """:func:`document_prints` and, per fingerprint, the length in units of its
+                        ) -> tuple[npt.NDArray[np.void], I64, int | None]:
+    """:func:`document_prints`; per fingerprint, the length in units of its
     k-gram (``k`` of its channel), so that a passage can tell which
-    fingerprints lie wholly inside it."""
+    fingerprints lie wholly inside it; and the index of the first literal
+    fingerprint (the main channel's come first; ``None``: one channel)."""
     prints = fingerprint(doc.stream.units, config)
     lengths = np.full(prints.shape[0], config.k, dtype=np.int64)
     literals = doc.stream.literal_units
-    if literal_config is not None and literals is not None:
-        extra = fingerprint(literals, literal_config)
-        prints = np.concatenate([prints, extra])
-        lengths = np.concatenate([lengths, np.full(extra.shape[0], literal_config.k,
-                                                   dtype=np.int64)])
-    return prints, lengths
+    if literal_config is None or literals is None:
+        return prints, lengths, None
+    extra = fingerprint(literals, literal_config)
+    first = prints.shape[0]
+    return (np.concatenate([prints, extra]),
+            np.concatenate([lengths, np.full(extra.shape[0], literal_config.k, np.int64)]),
+            first)
 
 
 def fingerprint_file(

@@ -21,12 +21,13 @@ from winnow.matching.model import (
 FORMAT_VERSION: Final = 1
 
 #: The CSV columns, in order: ``file_a,file_b,similarity`` first, then every
-#: other score (empty when not computed), then the pair's cluster (empty if none).
+#: other score (empty when not computed), then the pair's cluster (empty if
+#: none), then ``score``, the score that ordered the pairs.
 PAIR_COLUMNS: Final = (
     "file_a", "file_b", "similarity",
     "coverage_a", "coverage_b", "lines_a", "lines_b",
     "shared", "containment_a", "containment_b", "jaccard", "weighted", "rarity",
-    "longest", "passages", "cluster",
+    "longest", "passages", "cluster", "score",
 )
 
 
@@ -47,6 +48,7 @@ def pair_scores(pair: PairResult, clusters: dict[str, int]) -> dict[str, Any]:
         "weighted": pair.weighted, "rarity": pair.rarity, "longest": pair.longest,
         "passages": len(pair.passages) if pair.passages_computed else None,
         "cluster": ca if ca is not None and ca == cb else None,
+        "score": pair.score,
     }
 
 
