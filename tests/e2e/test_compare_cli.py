@@ -276,7 +276,7 @@ def test_progress_bar_shows_each_stage(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_json_shape_is_the_documented_contract(with_base: dict[str, Any]) -> None:
     assert set(with_base) == {"format", "version", "config", "parameters", "stats", "skipped",
-                              "submissions", "pairs", "clusters", "issues"}
+                              "submissions", "pairs", "clusters", "shared_code", "issues"}
     assert (with_base["format"], with_base["version"]) == ("winnow-compare", 1)
     pair_keys = {"file_a", "file_b", "similarity", "coverage_a", "coverage_b", "lines_a",
                  "lines_b", "shared", "containment_a", "containment_b", "jaccard", "weighted",

@@ -88,15 +88,19 @@ def test_archives_are_compared_with_new_submissions_only() -> None:
 def test_top_and_min_similarity_cut_the_ranking() -> None:
     base = _prose(8, 200)
     subs = [_sub(f"s{i}", {"a.txt": base[: 300 + 200 * i] + _prose(30 + i)}) for i in range(4)]
-    every = compare(subs, CONFIG, CompareOptions(top=0))
-    sims = [p.similarity for p in every.pairs]
-    assert sims == sorted(sims, reverse=True) and len(sims) == 6
+    every = compare(subs, CONFIG, CompareOptions(top=0, passages=False))
+    ranked = [p.score for p in every.pairs]
+    assert ranked == sorted(ranked, reverse=True) and len(ranked) == 6
     assert len(compare(subs, CONFIG, CompareOptions(top=2)).pairs) == 2
-    cut = compare(subs, CONFIG, CompareOptions(top=0, min_similarity=sims[2]))
-    assert [p.similarity for p in cut.pairs] == sims[:3]
+    # --min-similarity cuts on the similarity estimated from fingerprints
+    sims = sorted((p.similarity for p in every.pairs), reverse=True)
+    cut = compare(subs, CONFIG, CompareOptions(top=0, min_similarity=sims[2], passages=False))
+    assert sorted((p.similarity for p in cut.pairs), reverse=True) == sims[:3]
     scores_only = compare(subs, CONFIG, CompareOptions(passages=False))
     assert not scores_only.pairs[0].passages_computed
-    assert scores_only.pairs[0].coverage_a is None and scores_only.documents == {}
+    assert scores_only.pairs[0].coverage_a is None
+    assert set(scores_only.documents) <= {(c.submissions[0], c.region.file)
+                                          for c in scores_only.shared_code}
 
 
 def test_binary_files_are_skipped_unless_allowed() -> None:
@@ -179,7 +183,8 @@ def test_coverage_similarity_ranks_by_covered_units() -> None:
         second.b]
     assert second.score == pytest.approx(covered / (units[second.a] + units[second.b]))
     assert second.similarity <= max(second.coverage_a or 0, second.coverage_b or 0)
-    assert {key[0] for key in result.documents} <= {"a", "b", "c"}
+    assert {key[0] for key in result.documents} <= {"a", "b", "c"} | {
+        c.submissions[0] for c in result.shared_code}
 
 
 def test_common_code_does_not_cut_a_copied_passage() -> None:

@@ -62,3 +62,52 @@ def test_a_passage_counts_no_more_fingerprints_than_fit_in_it() -> None:
         for passage in result.pairs[0].passages:
             span = passage.a.units.end - passage.a.units.start
             assert 0 < passage.fingerprints <= max(0, span - 9) + max(0, span - 5)
+
+
+STATS = """def mean(values):
+    total = 0
+    for v in values:
+        total += v
+    return total / len(values)
+
+
+def spread(values):
+    m = mean(values)
+    return max(abs(v - m) for v in values)
+
+
+print(mean([1, 2, 3]), spread([4, 5, 6]))
+"""
+
+RENAMED = STATS.replace("values", "xs").replace("total", "acc").replace("spread", "width") + """
+
+def histogram(xs, bins=10):
+    low, high = min(xs), max(xs)
+    counts = [0] * bins
+    for x in xs:
+        counts[min(bins - 1, int((x - low) / (high - low or 1) * bins))] += 1
+    return counts
+"""
+
+UNRELATED = """import sys
+
+for line in sys.stdin:
+    words = line.split()
+    if words and words[0] == "quit":
+        break
+    print(len(words), sorted(words))
+"""
+
+
+def test_an_unrelated_submission_or_notes_leave_the_pair_as_it_was() -> None:
+    pair = {"a.py": STATS, "b.py": RENAMED}
+    notes = {f"note{i}.txt": f"Remember to bring the lab book on day {i}." * 5
+             for i in range(5)}
+    alone = compare_texts(pair)
+    more = compare_texts({**pair, "c.py": UNRELATED, "notes": notes})
+    first = next(p for p in alone.pairs if {p.a, p.b} == {"a.py", "b.py"})
+    again = next(p for p in more.pairs if {p.a, p.b} == {"a.py", "b.py"})
+    assert first.similarity == again.similarity and first.passages == again.passages
+    assert (first.coverage_a, first.coverage_b) == (again.coverage_a, again.coverage_b)
+    # only the rarity term of the score may move: idf depends on the class size
+    assert first.shared == again.shared and first.containment_a == again.containment_a

@@ -79,7 +79,12 @@ def compare_options(func: F) -> F:
                           "both channels in every score (docs/accuracy.md); 0 = off."),
         click.option("--similarity", type=click.Choice(SIMILARITIES),
                      default=_DEFAULTS.similarity,
-                     show_default=True, help="The score that ranks pairs (docs/compare.md)."),
+                     show_default=True,
+                     help="The score that orders pairs (docs/compare.md); the similarity "
+                          "shown is always what the passages cover."),
+        click.option("--common-as-base", "common_as_base", is_flag=True,
+                     help="Treat code many submissions share (a quarter of them, at least "
+                          "3; listed in the report) as starter code."),
         click.option("--cluster-threshold", type=FRACTION,
                      default=_DEFAULTS.cluster_threshold,
                      show_default=True,
@@ -141,6 +146,7 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
             merge_gap=params["merge_gap"], passages=params.get("passages", True),
             passages_top=params.get("passages_top", _DEFAULTS.passages_top),
             allow_binary=params["frontend"] == "bytes", literal_k=params["literal_k"],
+            common_as_base=params.get("common_as_base", False),
         )
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error

@@ -26,6 +26,7 @@ from winnow.config import WinnowConfig
 from winnow.matching.base import free_starts, in_base
 from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, TableBuilder, literal_config
 from winnow.matching.clusters import connected_clusters
+from winnow.matching.common import many_threshold, shared_code
 from winnow.matching.counting import resolve_cap
 from winnow.matching.model import (
     HISTOGRAM_BINS,
@@ -111,7 +112,11 @@ def _compare(
     run.fresh_pool(0)  # the workers' grown heaps go; passages fork new ones if needed
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
+    batch.many, batch.many_is_base = many_threshold(len(names)), options.common_as_base
     table = build_table(batch, cap)
+    if options.common_as_base:  # passages leave it out as they leave the base out
+        batch.base = np.union1d(batch.base, table.many_hashes).astype(np.uint64)
+    common, common_documents = shared_code(batch, table, table.excluded, names)
     scores = pair_scores(table.counts, table.sizes, table.weight_totals, len(names))
     gap = config.k if options.merge_gap is None else options.merge_gap
     pairs: Sequence[PairResult]
@@ -133,11 +138,13 @@ def _compare(
         config=config.as_dict(),
         parameters={**options.as_dict(),
                     "max_occurrences_resolved": cap,
+                    "shared_by_many": batch.many,
                     "merge_gap_resolved": gap,
                     "frontend_params": {fe: {"k": c.k, "t": c.t}
                                         for fe, c in sorted(batch.used().items())}},
         issues=tuple(batch.issues),
-        documents=documents,
+        documents={**common_documents, **documents},
+        shared_code=common,
         stats={**table.stats, "pairs_reported": len(pairs)},
         histogram=similarity_histogram(estimate),
     )

@@ -149,6 +149,25 @@ class PairResult:
 
 
 @dataclass(frozen=True, slots=True)
+class SharedCode:
+    """Code many submissions share (:mod:`winnow.matching.common`).
+
+    ``submissions`` are those holding its fingerprints (in input order);
+    ``region`` shows it in ``submissions[0]``; ``fingerprints`` counts the
+    distinct fingerprints of the block inside ``region``; ``ignored`` says
+    the ``-m`` cap dropped them (they were not evidence for any pair);
+    ``as_base`` that ``--common-as-base`` made them starter code.
+    """
+
+    index: int
+    submissions: tuple[str, ...]
+    region: Region
+    fingerprints: int
+    ignored: bool
+    as_base: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Cluster:
     """A group of submissions linked by pairs with ``similarity >= threshold``.
 
@@ -197,6 +216,8 @@ class ComparisonResult:
       bytes (``Document.data``) and line map, for the side-by-side views.
     * ``stats``: counts for the curious (fingerprints indexed, ignored by ``-m``
       and by ``--base``, pairs sharing anything before ``top``).
+    * ``shared_code``: code many submissions share (:class:`SharedCode`),
+      most widely shared first; its documents are in ``documents``.
     * ``histogram``: how many pairs sharing anything (before ``top`` and
       ``min_similarity``) fall in each of :data:`HISTOGRAM_BINS` equal bins of
       ``similarity`` over ``[0, 1]`` (the last bin includes 1); empty if unknown.
@@ -211,6 +232,7 @@ class ComparisonResult:
     documents: Mapping[FileKey, Document] = field(default_factory=dict)
     stats: Mapping[str, int] = field(default_factory=dict)
     histogram: tuple[int, ...] = ()
+    shared_code: tuple[SharedCode, ...] = ()
 
     @property
     def skipped(self) -> bool:

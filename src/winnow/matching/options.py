@@ -62,6 +62,9 @@ class CompareOptions:
       winnowed with the same guarantee threshold ``t``; its fingerprints join
       the file's set, so every score counts both.  ``0`` = one channel.  See
       docs/accuracy.md for why (copies keep the original's strings and numbers).
+    * ``common_as_base`` — treat the code many submissions share (the
+      fingerprints of :attr:`ComparisonResult.shared_code`, in at least a
+      quarter of the submissions and 3) as starter code (``--base``).
     """
 
     max_occurrences: float | None = None
@@ -74,6 +77,7 @@ class CompareOptions:
     passages_top: int = 250
     allow_binary: bool = False
     literal_k: int = 6
+    common_as_base: bool = False
 
     def __post_init__(self) -> None:
         problems: list[str] = []

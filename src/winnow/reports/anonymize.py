@@ -153,6 +153,9 @@ def anonymize_result(result: ComparisonResult, pseudo: Pseudonyms) -> Comparison
                            i.skipped) for i in result.issues),
         documents={(pseudo.submission(s), file(s, f)): doc
                    for (s, f), doc in result.documents.items()},
+        shared_code=tuple(dataclasses.replace(
+            c, submissions=tuple(pseudo.submission(n) for n in c.submissions),
+            region=region(c.submissions[0], c.region)) for c in result.shared_code),
     )
 
 

@@ -15,6 +15,7 @@ from winnow.matching.model import (
     PairResult,
     Passage,
     Region,
+    SharedCode,
     Submission,
 )
 
@@ -89,6 +90,14 @@ def submission_record(sub: Submission) -> dict[str, Any]:
 def cluster_record(cluster: Cluster) -> dict[str, Any]:
     return {"index": cluster.index, "members": list(cluster.members),
             "pairs": cluster.pairs, "max_similarity": cluster.max_similarity}
+
+
+def shared_code_record(shared: SharedCode) -> dict[str, Any]:
+    """One piece of code many submissions share: where it is, how many have it, which."""
+    return {"index": shared.index, "count": len(shared.submissions),
+            "submissions": list(shared.submissions), "fingerprints": shared.fingerprints,
+            "ignored": shared.ignored, "as_base": shared.as_base,
+            "region": {"submission": shared.submissions[0], **region_record(shared.region)}}
 
 
 def issue_record(issue: Issue) -> dict[str, Any]:
