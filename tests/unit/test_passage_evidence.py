@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from winnow.api import compare_texts
 from winnow.matching import CompareOptions, ComparisonResult, PairResult
 
@@ -111,3 +113,30 @@ def test_an_unrelated_submission_or_notes_leave_the_pair_as_it_was() -> None:
     assert (first.coverage_a, first.coverage_b) == (again.coverage_a, again.coverage_b)
     # only the rarity term of the score may move: idf depends on the class size
     assert first.shared == again.shared and first.containment_a == again.containment_a
+
+
+def test_the_worked_example_of_docs_compare() -> None:
+    """docs/compare.md, "Worked example": the README's three files."""
+    result = compare_texts({
+        "alice": "def mean(xs):\n    total = 0\n    for x in xs:\n        total += x\n"
+                 "    return total / len(xs)\n\nprint(mean([1, 2, 3]))\n",
+        "bob": "def average(values):\n    s = 0\n    for v in values:\n        s += v\n"
+               "    return s / len(values)\n\nprint(average([4, 5, 6]))\n",
+        "carol": "import statistics\n\nprint(statistics.mean([1, 2, 3]))\n",
+    }, frontend="code", lang="python")
+    units = {s.name: s.units for s in result.submissions}
+    assert (units["alice"], units["carol"]) == (37, 17)
+    pairs = {(p.a, p.b): p for p in result.pairs}
+    carol = pairs[("alice", "carol")]
+    (passage,) = carol.passages
+    assert result.passage_text(carol, passage) == ("mean([1, 2, 3]))", "mean([1, 2, 3]))")
+    assert passage.length == 11
+    assert (carol.coverage_a, carol.coverage_b) == (11 / 37, 11 / 17)
+    share_a, share_b = (11 + 11) / (37 + 37), (11 + 11) / (17 + 17)
+    assert carol.similarity == pytest.approx(((share_a ** 4 + share_b ** 4) / 2) ** 0.25)
+    assert round(carol.similarity, 3) == 0.550 and round(2 * 22 / (74 + 34), 2) == 0.41
+    bob = pairs[("alice", "bob")]
+    assert (bob.coverage_a, bob.coverage_b) == (1.0, 1.0)
+    assert bob.similarity == pytest.approx((37 + 29) / 74) and round(bob.similarity, 3) == 0.892
+    assert [(p.a, p.b) for p in result.pairs][:2] == [("alice", "bob"), ("alice", "carol")]
+    assert (round(bob.score, 3), round(carol.score, 3)) == (0.844, 0.274)
