@@ -18,7 +18,9 @@ the distinct fingerprints of ``x``, ``S`` the shared ones (not base code),
 Prints ROC AUC per set (and per IR-Plag level, per Clough & Stevenson
 category, per kind of rewrite) and the share of positive pairs above the
 99th percentile of the negatives (``>p99``); on ``rewrites``, per kind of
-machine-made copy, its mean score over the plain copy's (``insert/pl`` ...).
+machine-made copy, its mean score over the plain copy's (``insert/pl`` ...),
+the mean score of the hand-written rewrites (``hand``) and the margin of the
+lowest of them over the highest negative (``hand-neg``).
 ``rewrites`` is the project's own set (``benchmarks/rewrites``, made by
 ``benchmarks/rewrites/make.py``).
 """
@@ -109,6 +111,10 @@ def kind_means(labels: LabelSet, scores: dict[tuple[str, str], float]
         ratios = [v / by[(a, "plain")] for (a, k), v in by.items()
                   if k == kind and by.get((a, "plain"))]
         out.append((f"{kind[:6]}/pl", float(np.mean(ratios))))
+    hand = [v for (_, k), v in by.items() if k == "hand"]
+    negatives = [scores.get(p.key, 0.0) for p in labels.pairs if not p.label]
+    out.append(("hand", float(np.mean(hand))))
+    out.append(("hand-neg", float(min(hand) - max(negatives))))
     return out
 
 
