@@ -334,7 +334,8 @@ def pair_row(namer: Namer, pair: PairResult, rank: int, single_file: bool) -> Pa
 
 def _scores(pair: PairResult) -> tuple[tuple[str, str], ...]:
     return (
-        ("similarity", f"{pair.similarity:.3f}"),
+        ("similarity (what the passages cover)", f"{pair.similarity:.3f}"),
+        ("score (orders the pairs)", f"{pair.score:.3f}"),
         ("shared fingerprints", str(pair.shared)),
         ("containment a in b", f"{pair.containment_a:.3f}"),
         ("containment b in a", f"{pair.containment_b:.3f}"),
