@@ -283,7 +283,7 @@ def test_json_shape_is_the_documented_contract(with_base: dict[str, Any]) -> Non
                  "rarity", "longest", "passages", "cluster", "passages_computed", "score"}
     assert all(set(p) == pair_keys for p in with_base["pairs"])
     passage = with_base["pairs"][0]["passages"][0]
-    assert set(passage) == {"index", "length", "fingerprints", "a", "b"}
+    assert set(passage) == {"index", "length", "fingerprints", "a", "b", "gaps"}
     assert set(passage["a"]) == {"file", "units", "bytes", "lines"}
     assert set(with_base["clusters"][0]) == {"index", "members", "pairs", "max_similarity"}
     assert set(with_base["submissions"][0]) == {"name", "role", "units", "fingerprints", "files"}

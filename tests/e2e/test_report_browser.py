@@ -527,3 +527,19 @@ def test_code_a_third_of_the_class_shares_is_listed_and_can_be_starter_code(
     page.goto((tmp_path / "base.html").as_uri())
     assert "treated as starter code" in page.locator("#shared ~ ol.shared").inner_text()
     assert page.errors == [] and page.dialogs == []
+
+
+def test_a_passage_joined_across_an_insertion_shows_its_gap(page: Any, tmp_path: Path) -> None:
+    body = ("def area(w, h):\n    if w < 0 or h < 0:\n        raise ValueError('negative')\n"
+            "    result = w * h\n    return result\n\n\ndef perimeter(w, h):\n"
+            "    total = 2 * (w + h)\n    return total\n")
+    copy = body.replace("    result = w * h\n", "    log(w)\n    result = w * h\n")
+    subs = tmp_path / "subs"
+    for name, text in (("orig", body), ("copy", copy)):
+        (subs / name).mkdir(parents=True)
+        (subs / name / "main.py").write_text(text + "\n")
+    _winnow("--each", str(subs), "-j", "1", "-q", "--report", str(tmp_path / "r.html"))
+    page.goto((tmp_path / "r.html").as_uri() + "#pair-1")
+    cells = page.locator("td.gaps").all_inner_texts()
+    assert any("–" in cell and "/" in cell for cell in cells), cells
+    assert page.errors == []

@@ -8,6 +8,7 @@ import pytest
 
 from winnow.api import compare_texts
 from winnow.matching import CompareOptions, ComparisonResult, PairResult
+from winnow.reports.records import passage_record, region_record
 
 HANDOUT = """public class Greet {
     public static void main(String[] args) {
@@ -140,3 +141,32 @@ def test_the_worked_example_of_docs_compare() -> None:
     assert bob.similarity == pytest.approx((37 + 29) / 74) and round(bob.similarity, 3) == 0.892
     assert [(p.a, p.b) for p in result.pairs][:2] == [("alice", "bob"), ("alice", "carol")]
     assert (round(bob.score, 3), round(carol.score, 3)) == (0.844, 0.274)
+
+
+AREA = """def area(w, h):
+    if w < 0 or h < 0:
+        raise ValueError('negative size')
+    result = w * h
+    return result
+
+
+def perimeter(w, h):
+    total = 2 * (w + h)
+    return total
+"""
+
+
+def test_a_short_insertion_joins_one_passage_and_is_shown_as_a_gap() -> None:
+    copy = AREA.replace("    result = w * h\n", "    log(w)\n    result = w * h\n")
+    result = compare_texts({"a.py": AREA, "b.py": copy})
+    (pair,) = result.pairs
+    (passage,) = pair.passages
+    (gap,) = passage.gaps
+    in_a, in_b = gap
+    assert in_a.units.start == in_a.units.end  # nothing inserted in a
+    assert "log(w" in result.region_text("b.py", in_b)
+    assert passage.length == passage.a.units.end - passage.a.units.start
+    assert passage.length < passage.b.units.end - passage.b.units.start
+    assert pair.coverage_b == 1.0  # the joined passage counts, its gap included
+    record = passage_record(passage)
+    assert record["gaps"] == [{"a": region_record(in_a), "b": region_record(in_b)}]

@@ -84,7 +84,9 @@ class Passage:
     A passage is one or more exact runs of equal units, in the same order on
     both sides, merged across small gaps; ``length`` is the number of units
     in those exact runs (the spans may be a little longer, by the gaps).
-    ``fingerprints`` is how many shared fingerprints it contains.  ``index``
+    ``fingerprints`` is how many shared fingerprints it contains.  ``gaps``
+    are the unmatched stretches inside it, ``(in a, in b)`` (one of the two
+    may be empty: code inserted on one side only).  ``index``
     numbers the passages of a pair from 0 in decreasing length, so reports can
     give each its own colour and link the two sides.
     """
@@ -94,6 +96,7 @@ class Passage:
     b: Region
     length: int
     fingerprints: int
+    gaps: tuple[tuple[Region, Region], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

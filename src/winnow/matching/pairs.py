@@ -188,7 +188,8 @@ def _region(info: FileInfo, start: int, end: int) -> Region:
 
 
 def to_passages(chains: Sequence[Chain], infos: Mapping[int, FileInfo]) -> tuple[Passage, ...]:
-    """Chains as :class:`Passage` values with byte and line ranges, numbered."""
+    """Chains as :class:`Passage` values with byte and line ranges, numbered;
+    with the gaps that lie inside them (after their ends were trimmed)."""
     return tuple(
         Passage(
             index=i,
@@ -196,6 +197,9 @@ def to_passages(chains: Sequence[Chain], infos: Mapping[int, FileInfo]) -> tuple
             b=_region(infos[c.fb], c.sb, c.eb),
             length=c.matched,
             fingerprints=c.seeds,
+            gaps=tuple((_region(infos[c.fa], ga, gb), _region(infos[c.fb], gc, gd))
+                       for ga, gb, gc, gd in c.gaps
+                       if c.sa <= ga and gb <= c.ea and c.sb <= gc and gd <= c.eb),
         )
         for i, c in enumerate(chains)
     )

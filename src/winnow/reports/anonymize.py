@@ -135,7 +135,9 @@ def anonymize_result(result: ComparisonResult, pseudo: Pseudonyms) -> Comparison
 
     def pair(p: PairResult) -> PairResult:
         passages = tuple(Passage(q.index, region(p.a, q.a), region(p.b, q.b), q.length,
-                                 q.fingerprints) for q in p.passages)
+                                 q.fingerprints,
+                                 tuple((region(p.a, a), region(p.b, b)) for a, b in q.gaps))
+                         for q in p.passages)
         return dataclasses.replace(p, a=pseudo.submission(p.a), b=pseudo.submission(p.b),
                                    passages=passages)
 

@@ -68,6 +68,7 @@ def passage_record(passage: Passage) -> dict[str, Any]:
         "index": passage.index, "length": passage.length,
         "fingerprints": passage.fingerprints,
         "a": region_record(passage.a), "b": region_record(passage.b),
+        "gaps": [{"a": region_record(a), "b": region_record(b)} for a, b in passage.gaps],
     }
 
 
