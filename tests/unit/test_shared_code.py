@@ -17,9 +17,11 @@ def test_the_cap_is_a_count_or_a_share_of_the_class() -> None:
     assert resolve_cap(10, 300) == 10 and resolve_cap(0, 300) == 300
     assert resolve_cap(0.25, 9) == 3 and resolve_cap(1 / 3, 30) == 10
     assert resolve_cap(0.01, 9) == 2  # never below 2: pairs must survive
-    # the default: 40 % of the class, at least 10 -- never below a third
-    assert [resolve_cap(None, n) for n in (2, 9, 25, 30, 300)] == [10, 10, 10, 12, 120]
-    assert all(resolve_cap(None, n) >= n / 3 for n in range(1, 2000))
+    # the default: 40 % of the class, at least 10, at most 200 -- never
+    # below a third of a class of up to 600
+    assert [resolve_cap(None, n) for n in (2, 9, 25, 30, 300, 755, 5000)] == [
+        10, 10, 10, 12, 120, 200, 200]
+    assert all(resolve_cap(None, n) >= n / 3 for n in range(1, 601))
     assert [many_threshold(n) for n in (2, 9, 12, 300)] == [3, 3, 3, 75]
 
 

@@ -67,7 +67,7 @@ def compare_options(func: F) -> F:
                      help="Starter code (file, folder or archive; repeatable): its "
                           "fingerprints are ignored everywhere (MOSS -b)."),
         click.option("-m", "--max-occurrences", "max_occurrences", metavar="N",
-                     default=None, show_default="40% of the submissions, at least 10",
+                     default=None, show_default="40% of the submissions, 10 to 200",
                      callback=lambda c, p, v: _max_occurrences(v),
                      help="Ignore fingerprints found in more than N submissions (MOSS -m); "
                           "a fraction below 1 means that share of the submissions "

@@ -33,6 +33,7 @@ class CompareOptions:
       submissions is ignored everywhere.  An integer ``>= 1``, a fraction
       ``0 < f < 1`` of the submissions (``ceil(f N)``, at least 2), or ``0``
       for no cap.  Default ``None``: 40 % of the submissions, at least 10
+      and at most 200
       (:func:`~winnow.matching.counting.resolve_cap`; MOSS: 10): a solution
       a third of the class submitted still counts as evidence, and is
       listed among the code many submissions share; a fixed count such as
