@@ -359,8 +359,9 @@ def compare_labelled(
     jobs: int = 1, progress: Progress | None = None,
     frontend_configs: Mapping[str, WinnowConfig] | None = None,
 ) -> tuple[dict[tuple[str, str], float], ComparisonResult]:
-    """Compare the submissions all against all and return every pair's ``similarity``,
-    keyed by :func:`pair_key` of the submission names, with the comparison itself.
+    """Compare the submissions all against all and return every pair's ``score``
+    (what orders the pairs), keyed by :func:`pair_key` of the submission names,
+    with the comparison itself.
 
     Every pair that shares anything is scored (``top`` = 0, no ``min_similarity``);
     passages are not computed (no ranking score needs them).
@@ -369,7 +370,7 @@ def compare_labelled(
                                passages=False)
     result = compare(submissions, config, opts, base=base, jobs=jobs, progress=progress,
                      frontend_configs=frontend_configs)
-    return {pair_key(p.a, p.b): p.similarity for p in result.pairs}, result
+    return {pair_key(p.a, p.b): p.score for p in result.pairs}, result
 
 
 def unread_files(result: ComparisonResult) -> tuple[str, ...]:

@@ -122,8 +122,11 @@ def test_independent_solution_ranks_last(with_base: dict[str, Any]) -> None:
     erin = "erin"
     copies = [p for p in with_base["pairs"] if erin not in (p["file_a"], p["file_b"])]
     independent = [p for p in with_base["pairs"] if erin in (p["file_a"], p["file_b"])]
-    assert min(p["similarity"] for p in copies) > 5 * max(
+    assert min(p["score"] for p in copies) > 5 * max(p["score"] for p in independent)
+    # what the passages show: the copies at least three times erin's share
+    assert min(p["similarity"] for p in copies) > 3 * max(
         p["similarity"] for p in independent)
+    assert with_base["pairs"][-len(independent):] == independent
     assert with_base["clusters"][0]["members"] == ["alice", "bob", "carol", "dave"]
 
 
@@ -160,7 +163,7 @@ def test_csv_header_and_rows() -> None:
     rows = list(csv.reader(io.StringIO(result.stdout)))
     assert rows[0] == ["file_a", "file_b", "similarity", "coverage_a", "coverage_b", "lines_a",
                        "lines_b", "shared", "containment_a", "containment_b", "jaccard",
-                       "weighted", "rarity", "longest", "passages", "cluster"]
+                       "weighted", "rarity", "longest", "passages", "cluster", "score"]
     assert len(rows) == 11 and float(rows[1][2]) >= float(rows[-1][2])
 
 
@@ -275,14 +278,14 @@ def test_progress_bar_shows_each_stage(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_json_shape_is_the_documented_contract(with_base: dict[str, Any]) -> None:
     assert set(with_base) == {"format", "version", "config", "parameters", "stats", "skipped",
-                              "submissions", "pairs", "clusters", "issues"}
+                              "submissions", "pairs", "clusters", "shared_code", "issues"}
     assert (with_base["format"], with_base["version"]) == ("winnow-compare", 2)
     pair_keys = {"file_a", "file_b", "similarity", "coverage_a", "coverage_b", "lines_a",
                  "lines_b", "shared", "containment_a", "containment_b", "jaccard", "weighted",
-                 "rarity", "longest", "passages", "cluster", "passages_computed"}
+                 "rarity", "longest", "passages", "cluster", "passages_computed", "score"}
     assert all(set(p) == pair_keys for p in with_base["pairs"])
     passage = with_base["pairs"][0]["passages"][0]
-    assert set(passage) == {"index", "length", "fingerprints", "a", "b"}
+    assert set(passage) == {"index", "length", "fingerprints", "a", "b", "gaps"}
     assert set(passage["a"]) == {"file", "units", "bytes", "lines"}
     assert set(with_base["clusters"][0]) == {"number", "members", "pairs", "max_similarity"}
     assert set(with_base["submissions"][0]) == {"name", "role", "units", "fingerprints", "files"}

@@ -173,7 +173,7 @@ def test_csv_jsonl_table_and_output_file(labelled: Path) -> None:
     lines = [json.loads(line) for line in out.splitlines()]
     assert lines[0]["n_pairs"] == 2 and lines[0]["roc_auc"] is None  # positives only
     code, out, _ = run(labels, "--root", root)
-    assert "ROC AUC" in out and "similarity weighted-dice" in out
+    assert "ROC AUC" in out and "similarity weighted-containment" in out
     target = labelled / "out.json"
     code, out, _ = run(labels, "--root", root, "--format", "json", "-o", str(target))
     assert code == 0 and out == ""

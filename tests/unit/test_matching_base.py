@@ -137,12 +137,16 @@ def test_every_pair_gets_scores_and_only_the_best_get_passages() -> None:
     every = compare(subs, CONFIG, CompareOptions(top=0, passages_top=0))
     cut = compare(subs, CONFIG, CompareOptions(top=0, passages_top=3))
     assert len(cut.pairs) == len(every.pairs) == 10
-    assert [p.similarity for p in cut.pairs] == [p.similarity for p in every.pairs]
+    assert [p.score for p in cut.pairs] == [p.score for p in every.pairs]
+    # without passages, the similarity is the fingerprints' estimate
+    assert [p.similarity for p in cut.pairs[:3]] == [p.similarity for p in every.pairs[:3]]
     assert [p.passages_computed for p in cut.pairs] == [True] * 3 + [False] * 7
     assert cut.pairs[:3] == every.pairs[:3]
     assert all(p.coverage_a is None and p.lines_a is None and p.longest is None
                for p in cut.pairs[3:])
-    assert {key[0] for key in cut.documents} <= {n for p in cut.pairs[:3] for n in (p.a, p.b)}
+    shown = {n for p in cut.pairs[:3] for n in (p.a, p.b)}
+    shown |= {c.submissions[0] for c in cut.shared_code}  # where shared code is shown
+    assert {key[0] for key in cut.documents} <= shown
 
 
 def test_the_pair_list_builds_each_pair_as_it_is_read() -> None:

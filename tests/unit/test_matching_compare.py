@@ -88,15 +88,19 @@ def test_archives_are_compared_with_new_submissions_only() -> None:
 def test_top_and_min_similarity_cut_the_ranking() -> None:
     base = _prose(8, 200)
     subs = [_sub(f"s{i}", {"a.txt": base[: 300 + 200 * i] + _prose(30 + i)}) for i in range(4)]
-    every = compare(subs, CONFIG, CompareOptions(top=0))
-    sims = [p.similarity for p in every.pairs]
-    assert sims == sorted(sims, reverse=True) and len(sims) == 6
+    every = compare(subs, CONFIG, CompareOptions(top=0, passages=False))
+    ranked = [p.score for p in every.pairs]
+    assert ranked == sorted(ranked, reverse=True) and len(ranked) == 6
     assert len(compare(subs, CONFIG, CompareOptions(top=2)).pairs) == 2
-    cut = compare(subs, CONFIG, CompareOptions(top=0, min_similarity=sims[2]))
-    assert [p.similarity for p in cut.pairs] == sims[:3]
+    # --min-similarity cuts on the similarity estimated from fingerprints
+    sims = sorted((p.similarity for p in every.pairs), reverse=True)
+    cut = compare(subs, CONFIG, CompareOptions(top=0, min_similarity=sims[2], passages=False))
+    assert sorted((p.similarity for p in cut.pairs), reverse=True) == sims[:3]
     scores_only = compare(subs, CONFIG, CompareOptions(passages=False))
     assert not scores_only.pairs[0].passages_computed
-    assert scores_only.pairs[0].coverage_a is None and scores_only.documents == {}
+    assert scores_only.pairs[0].coverage_a is None
+    assert set(scores_only.documents) <= {(c.submissions[0], c.region.file)
+                                          for c in scores_only.shared_code}
 
 
 def test_binary_files_are_skipped_unless_allowed() -> None:
@@ -172,13 +176,15 @@ def test_coverage_similarity_ranks_by_covered_units() -> None:
     result = compare(subs, CONFIG, CompareOptions(similarity="coverage", top=2))
     assert len(result.pairs) == 2
     first, second = result.pairs
-    assert (first.a, first.b) == ("a", "b") and first.similarity == pytest.approx(1.0)
-    assert 0.3 < second.similarity < 0.7 and "c" in (second.a, second.b)
+    assert (first.a, first.b) == ("a", "b") and first.score == pytest.approx(1.0)
+    assert 0.3 < second.score < 0.7 and "c" in (second.a, second.b)
     units = {s.name: s.units for s in result.submissions}
     covered = (second.coverage_a or 0) * units[second.a] + (second.coverage_b or 0) * units[
         second.b]
-    assert second.similarity == pytest.approx(covered / (units[second.a] + units[second.b]))
-    assert {key[0] for key in result.documents} <= {"a", "b", "c"}
+    assert second.score == pytest.approx(covered / (units[second.a] + units[second.b]))
+    assert second.similarity <= max(second.coverage_a or 0, second.coverage_b or 0)
+    assert {key[0] for key in result.documents} <= {"a", "b", "c"} | {
+        c.submissions[0] for c in result.shared_code}
 
 
 def test_common_code_does_not_cut_a_copied_passage() -> None:
@@ -219,14 +225,18 @@ def test_literal_channel_counts_shared_strings_and_numbers() -> None:
             _program("own", 3, "bad input", "w? ", "h? ", "result")]
     config = WinnowConfig(k=8, t=8)
 
-    def score(result: ComparisonResult, a: str, b: str) -> float:
-        return next(p.similarity for p in result.pairs if {p.a, p.b} == {a, b})
+    def score(result: ComparisonResult, a: str, b: str, name: str = "score") -> float:
+        return next(getattr(p, name) for p in result.pairs if {p.a, p.b} == {a, b})
 
     one = compare(subs, config, CompareOptions(literal_k=0))
     two = compare(subs, config, CompareOptions(literal_k=4))
     assert score(one, "orig", "copy") == pytest.approx(score(one, "orig", "own"))
     assert score(two, "orig", "copy") == pytest.approx(1.0)
     assert score(two, "orig", "own") < 0.9 * score(two, "orig", "copy")
+    # the similarity shown counts the tokens whose literals match too
+    assert score(one, "orig", "own", "similarity") == pytest.approx(1.0)
+    assert score(two, "orig", "copy", "similarity") == pytest.approx(1.0)
+    assert score(two, "orig", "own", "similarity") < 0.99
     assert two.stats["fingerprints"] > one.stats["fingerprints"]
     top = two.pairs[0]
     assert {top.a, top.b} == {"orig", "copy"} and top.passages[0].a.lines == (1, 10)

@@ -37,14 +37,20 @@ def compare_options(func: F) -> F:
         click.option("--base", "base", multiple=True, metavar="PATH",
                      help="Starter code (file, folder or archive; repeatable): its "
                           "fingerprints are ignored everywhere (MOSS -b)."),
-        max_df_option(DEFAULTS.max_occurrences, "submissions"),
+        max_df_option(DEFAULTS.max_occurrences, "submissions",
+                      shown="40% of the submissions, 10 to 200"),
         click.option("--literal-k", "literal_k", type=click.IntRange(0),
                      default=DEFAULTS.literal_k, show_default=True, metavar="K",
                      help="Code: also fingerprint the tokens with every literal (string, "
                           "number) kept as its text, at this k and the same t, and count "
                           "both channels in every score (docs/accuracy.md); 0 = off."),
         click.option("--score", type=click.Choice(SIMILARITIES), default=DEFAULTS.similarity,
-                     show_default=True, help="The score that ranks pairs (docs/compare.md)."),
+                     show_default=True,
+                     help="The score that orders pairs (docs/compare.md); the similarity "
+                          "shown is always what the passages cover."),
+        click.option("--common-as-base", "common_as_base", is_flag=True,
+                     help="Treat code many submissions share (a quarter of them, at least "
+                          "3; listed in the report) as starter code."),
         click.option("--min-cluster-similarity", "cluster_threshold", type=FRACTION,
                      default=DEFAULTS.cluster_threshold, show_default=True,
                      help="Pairs at or above this similarity link submissions into clusters."),
@@ -74,9 +80,10 @@ class CompareArgs:
     """The parsed :func:`compare_options`, one typed field each."""
 
     base: tuple[str, ...]
-    max_df: MaxDf
+    max_df: MaxDf | None
     literal_k: int
     score: str
+    common_as_base: bool
     cluster_threshold: float
     merge_gap: int | None
     include: tuple[str, ...]
@@ -141,7 +148,8 @@ def compare_options_of(args: CompareArgs, reporting: Reporting) -> CompareOption
         min_similarity=reporting.min_similarity, similarity=args.score,
         cluster_threshold=args.cluster_threshold, merge_gap=args.merge_gap,
         passages=reporting.passages, passages_top=reporting.passages_top,
-        allow_binary=args.frontend == "bytes", literal_k=args.literal_k)
+        allow_binary=args.frontend == "bytes", literal_k=args.literal_k,
+        common_as_base=args.common_as_base)
 
 
 def settings(subs: list[SubmissionSource], args: CompareArgs,

@@ -119,13 +119,17 @@ class MaxDfType(click.ParamType):  # type: ignore[type-arg]  # generic from clic
 MAX_DF = MaxDfType()
 
 
-def max_df_option(default: MaxDf, what: str) -> Callable[[F], F]:
+def max_df_option(default: MaxDf | None, what: str,
+                  shown: str | None = None) -> Callable[[F], F]:
     """``-m/--max-df``: ignore fingerprints found in more ``what`` than this
-    (MOSS ``-m``), with the one type of :class:`MaxDfType`."""
+    (MOSS ``-m``), with the one type of :class:`MaxDfType`; a ``None`` default is
+    the library's own rule, described by ``shown``."""
     return click.option(
-        "-m", "--max-df", "max_df", type=MAX_DF, default=default, show_default=True,
+        "-m", "--max-df", "max_df", type=MAX_DF, default=default,
+        show_default=True if shown is None else shown,
         help=f"Ignore fingerprints found in more {what} than N (MOSS -m); a fraction "
-             f"below 1 (or a percentage, 10%) is that share of the {what}; 0 = no cap.")
+             f"below 1 (or a percentage, 10%) is that share of the {what}, rounded up; "
+             f"0 = no cap.")
 
 
 def format_option(default: str = "table", *, result: str | None = None) -> Callable[[F], F]:

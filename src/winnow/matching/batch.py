@@ -110,6 +110,9 @@ class Batch:
         self.base = np.zeros(0, np.uint64)
         self.configs: dict[str, tuple[WinnowConfig, WinnowConfig | None]] = {}
         self.default: tuple[WinnowConfig, WinnowConfig | None] = (WinnowConfig(), None)
+        #: Fingerprints in at least this many submissions are listed apart
+        #: (:mod:`winnow.matching.common`), and are base code with ``many_is_base``.
+        self.many, self.many_is_base = 0, False
 
     def set_configs(self, config: WinnowConfig, options: CompareOptions,
                     by_frontend: Mapping[str, WinnowConfig]) -> None:
@@ -200,6 +203,7 @@ class Batch:
         return build_table(
             hashes, files, self.owner, len(self.subs), cap=cap, own=own,
             archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
+            many=self.many, many_is_base=self.many_is_base,
         )
 
     def _prints(self, i: int) -> FilePrints:

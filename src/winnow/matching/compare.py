@@ -26,6 +26,7 @@ from winnow.config import WinnowConfig
 from winnow.matching.base import free_starts, in_base
 from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, count_table, literal_config
 from winnow.matching.clusters import connected_clusters
+from winnow.matching.common import many_threshold, shared_code
 from winnow.matching.counting import resolve_cap
 from winnow.matching.model import (
     HISTOGRAM_BINS,
@@ -46,11 +47,12 @@ from winnow.matching.pairs import (
 )
 from winnow.matching.prints import (
     SubmissionLike,
-    document_prints,
     load_document,
     lost_file,
+    prints_with_lengths,
 )
 from winnow.matching.scores import PairScores, pair_scores, rank
+from winnow.matching.shares import Literal, literal_cover, two_channel_units
 from winnow.matching.table import FingerprintTable
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
@@ -111,34 +113,41 @@ def _compare(
     run.fresh_pool(0)  # the workers' grown heaps go; passages fork new ones if needed
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
+    batch.many, batch.many_is_base = many_threshold(len(names)), options.common_as_base
     table = count_table(batch, cap, engine, run.progress)
+    if options.common_as_base:  # passages leave it out as they leave the base out
+        batch.base = np.union1d(batch.base, table.many_hashes).astype(np.uint64)
+    common, common_documents = shared_code(batch, table, table.excluded, names)
     scores = pair_scores(table.counts, table.sizes, table.weight_totals, len(names))
     gap = config.k if options.merge_gap is None else options.merge_gap
     pairs: Sequence[PairResult]
+    estimate = scores.estimate
     if options.similarity == "coverage":
-        pairs, documents, similarity = _rank_by_coverage(
-            batch, table, scores, config, options, gap, run)
+        pairs, documents = _rank_by_coverage(batch, table, scores, config, options, gap, run)
     else:
-        similarity = scores.by_name(options.similarity)
+        ranking = scores.by_name(options.similarity)
         pairs, documents = _report_pairs(
-            batch, table, scores, similarity, partial(
-                rank, similarity, scores.shared, names, scores.a, scores.b,
-                min_similarity=options.min_similarity), config, options, gap, run)
+            batch, table, scores, ranking, partial(
+                rank, ranking, scores.shared, names, scores.a, scores.b,
+                min_similarity=options.min_similarity, floor=estimate),
+            config, options, gap, run)
     return ComparisonResult(
         submissions=batch.submissions(table),
         pairs=pairs,
-        clusters=connected_clusters(names, scores.a, scores.b, similarity,
+        clusters=connected_clusters(names, scores.a, scores.b, estimate,
                                     options.cluster_threshold),
         config=config.as_dict(),
         parameters={**options.as_dict(),
                     "max_occurrences_resolved": cap,
+                    "shared_by_many": batch.many,
                     "merge_gap_resolved": gap,
                     "frontend_params": {fe: {"k": c.k, "t": c.t}
                                         for fe, c in sorted(batch.used().items())}},
         issues=tuple(batch.issues),
-        documents=documents,
+        documents={**common_documents, **documents},
+        shared_code=common,
         stats={**table.stats, "pairs_reported": len(pairs)},
-        histogram=similarity_histogram(similarity),
+        histogram=similarity_histogram(estimate),
     )
 
 
@@ -149,11 +158,11 @@ def similarity_histogram(similarity: np.ndarray) -> tuple[int, ...]:
 
 
 def _report_pairs(
-    batch: Batch, table: FingerprintTable, scores: PairScores, similarity: np.ndarray,
+    batch: Batch, table: FingerprintTable, scores: PairScores, score: np.ndarray,
     ranking: Callable[..., np.ndarray], config: WinnowConfig, options: CompareOptions,
     gap: int, run: Run,
 ) -> tuple[PairList, dict[FileKey, Document]]:
-    """The reported pairs (``ranking(top=n)``: the best ``n``, 0 = all), with
+    """The reported pairs (``ranking(top=n)``: the best ``n`` by ``score``, 0 = all), with
     passages when asked (for the best ``options.passages_top`` of them), and
     the documents they show.  The files of those first pairs are read again
     while the others are ranked."""
@@ -169,13 +178,17 @@ def _report_pairs(
     ks = [c.k for c in batch.used().values()] or [config.k]
     shortest = min(ks) if options.literal_k == 0 else min(*ks, options.literal_k)
     computed: list[PairResult] = []
+    literal_units = two_channel_units(infos)
     for done, i in enumerate(head.tolist(), 1):
-        chains = pair_chains(rows, int(scores.a[i]), int(scores.b[i]), infos, shortest, gap)
-        computed.append(pair_result(scores, float(similarity[i]), i, names, units,
-                                    to_passages(chains, infos)))
+        a, b = int(scores.a[i]), int(scores.b[i])
+        chains = pair_chains(rows, a, b, infos, shortest, gap)
+        computed.append(pair_result(
+            scores, float(score[i]), i, names, units, to_passages(chains, infos),
+            Literal(*literal_cover(chains, infos), literal_units.get(a, 0),
+                    literal_units.get(b, 0))))
         if run.progress is not None:
             run.progress("passages", done, head.shape[0])
-    return PairList(scores, similarity, ranked, names, units, computed), documents
+    return PairList(scores, score, ranked, names, units, computed), documents
 
 
 def _passages_limit(options: CompareOptions) -> int:
@@ -188,10 +201,11 @@ def _passages_limit(options: CompareOptions) -> int:
 def _rank_by_coverage(
     batch: Batch, table: FingerprintTable, scores: PairScores, config: WinnowConfig,
     options: CompareOptions, gap: int, run: Run,
-) -> tuple[list[PairResult], dict[FileKey, Document], np.ndarray]:
+) -> tuple[list[PairResult], dict[FileKey, Document]]:
     """``--similarity coverage``: passages for *every* pair that shares a
-    fingerprint, then rank by the share of both submissions' units they cover,
-    ``(covered_a + covered_b) / (units_a + units_b)`` (Dolos's similarity)."""
+    fingerprint, then order by the share of both submissions' units they cover,
+    ``(covered_a + covered_b) / (units_a + units_b)`` (Dolos's similarity),
+    each pair's ``score``."""
     names = [s.name for s in batch.subs]
     every = rank(scores.dice, scores.shared, names, scores.a, scores.b, top=0,
                  min_similarity=0.0)
@@ -205,12 +219,11 @@ def _rank_by_coverage(
         covered = (pair.coverage_a or 0.0) * units[a] + (pair.coverage_b or 0.0) * units[b]
         similarity[i] = covered / (units[a] + units[b]) if units[a] + units[b] else 0.0
     ranked = rank(similarity, scores.shared, names, scores.a, scores.b, top=options.top,
-                  min_similarity=options.min_similarity)
+                  min_similarity=options.min_similarity, floor=scores.estimate)
     where = {i: j for j, i in enumerate(every.tolist())}
-    chosen = [replace(pairs[where[i]], similarity=float(similarity[i]))
-              for i in ranked.tolist()]
+    chosen = [replace(pairs[where[i]], score=float(similarity[i])) for i in ranked.tolist()]
     shown = {name for pair in chosen for name in (pair.a, pair.b)}
-    return chosen, {key: doc for key, doc in documents.items() if key[0] in shown}, similarity
+    return chosen, {key: doc for key, doc in documents.items() if key[0] in shown}
 
 
 class _Reading:
@@ -273,8 +286,10 @@ class _Reading:
                 batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
                 continue
             own, literal = batch.config_of(doc.frontend)
-            prints = document_prints(doc, own, literal)
+            prints, lengths, first = prints_with_lengths(doc, own, literal)
+            mine = ~in_base(prints["hash"], batch.base)
             infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, own.k,
-                                 free_starts(doc, batch.base, own),
-                                 prints[~in_base(prints["hash"], batch.base)], excluded)
+                                 free_starts(doc, batch.base, own), prints[mine], excluded,
+                                 lengths[mine], None if first is None else int(mine[:first].sum()),
+                                 own.t - own.k + 1)
         return infos

@@ -60,10 +60,28 @@ def group_bounds(sorted_hashes: U64) -> tuple[I64, I64]:
     return starts, sizes
 
 
-def resolve_cap(max_occurrences: float, n_owners: int) -> int:
+#: The default ``-m`` (``max_occurrences=None``): a fingerprint counts while at
+#: most this share of the submissions hold it ...
+DEFAULT_SHARE = 0.4
+#: ... or at most this many, whichever is larger (MOSS's default count), so
+#: that a small class loses nothing its members share with a few others ...
+DEFAULT_FLOOR = 10
+#: ... but never more than this many: a fragment in ``d`` submissions adds
+#: ``d (d - 1) / 2`` pair counts, and batches far larger than a class (5,000
+#: files: 63 s at a cap of 2,000, 22 s at 200; docs/accuracy.md) would pay
+#: for it.  What the cap leaves out is listed (:mod:`winnow.matching.common`).
+DEFAULT_CEILING = 200
+
+
+def resolve_cap(max_occurrences: float | None, n_owners: int) -> int:
     """The ``-m`` cap as a count: an integer ``N >= 1`` as is, a fraction
     ``0 < f < 1`` as ``ceil(f * n_owners)`` (at least 2, so pairs survive);
-    ``0`` means no cap."""
+    ``0`` means no cap; ``None`` the default,
+    ``max(DEFAULT_FLOOR, min(DEFAULT_CEILING, ceil(DEFAULT_SHARE * n_owners)))``:
+    in a class of up to 600, never below a third of it, so a solution a
+    third of the class shares still counts as evidence."""
+    if max_occurrences is None:
+        return max(DEFAULT_FLOOR, min(DEFAULT_CEILING, math.ceil(DEFAULT_SHARE * n_owners)))
     if max_occurrences == 0:
         return max(n_owners, 2)
     if 0 < max_occurrences < 1:

@@ -84,7 +84,9 @@ class Passage:
     A passage is one or more exact runs of equal units, in the same order on
     both sides, merged across small gaps; ``length`` is the number of units
     in those exact runs (the spans may be a little longer, by the gaps).
-    ``fingerprints`` is how many shared fingerprints it contains.  ``index``
+    ``fingerprints`` is how many shared fingerprints it contains.  ``gaps``
+    are the unmatched stretches inside it, ``(in a, in b)`` (one of the two
+    may be empty: code inserted on one side only).  ``index``
     numbers the passages of a pair from 0 in decreasing length, so reports can
     give each its own colour and link the two sides.
     """
@@ -94,6 +96,7 @@ class Passage:
     b: Region
     length: int
     fingerprints: int
+    gaps: tuple[tuple[Region, Region], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,8 +116,12 @@ class PairResult:
       (compare50's idea, smoothed so that no weight is 0).
     * ``rarity``: mean ``df`` of the shared fingerprints divided by ``N``
       (low = the shared fragments are rare in the batch, more suspicious).
-    * ``similarity``: the score that ranks pairs; which one is
-      :attr:`ComparisonResult.parameters` ``["similarity"]``.
+    * ``similarity``: what the passages show: the power mean
+      ``((coverage_a^4 + coverage_b^4) / 2)^(1/4)`` of the two highlighted
+      shares (never above the larger); for a pair without passages, the same
+      mean of ``containment_a`` and ``containment_b`` (an estimate).
+    * ``score``: the score that orders pairs (rarity-weighted by default);
+      which one is :attr:`ComparisonResult.parameters` ``["similarity"]``.
 
     Computed from passages (``None`` when the pair is not among the top pairs
     whose passages were computed, see ``passages_computed``):
@@ -141,6 +148,26 @@ class PairResult:
     lines_b: int | None = None
     longest: int | None = None
     passages: tuple[Passage, ...] = ()
+    score: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class SharedCode:
+    """Code many submissions share (:mod:`winnow.matching.common`).
+
+    ``submissions`` are those holding its fingerprints (in input order);
+    ``region`` shows it in ``submissions[0]``; ``fingerprints`` counts the
+    distinct fingerprints of the block inside ``region``; ``ignored`` says
+    the ``-m`` cap dropped them (they were not evidence for any pair);
+    ``as_base`` that ``--common-as-base`` made them starter code.
+    """
+
+    index: int
+    submissions: tuple[str, ...]
+    region: Region
+    fingerprints: int
+    ignored: bool
+    as_base: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +219,8 @@ class ComparisonResult:
       bytes (``Document.data``) and line map, for the side-by-side views.
     * ``stats``: counts for the curious (fingerprints indexed, ignored by ``-m``
       and by ``--base``, pairs sharing anything before ``top``).
+    * ``shared_code``: code many submissions share (:class:`SharedCode`),
+      most widely shared first; its documents are in ``documents``.
     * ``histogram``: how many pairs sharing anything (before ``top`` and
       ``min_similarity``) fall in each of :data:`HISTOGRAM_BINS` equal bins of
       ``similarity`` over ``[0, 1]`` (the last bin includes 1); empty if unknown.
@@ -206,6 +235,7 @@ class ComparisonResult:
     documents: Mapping[FileKey, Document] = field(default_factory=dict)
     stats: Mapping[str, int] = field(default_factory=dict)
     histogram: tuple[int, ...] = ()
+    shared_code: tuple[SharedCode, ...] = ()
 
     @property
     def skipped(self) -> bool:

@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 #: The scores :attr:`CompareOptions.similarity` can rank by (see docs/compare.md).
 SIMILARITIES: Final = (
-    "weighted-dice", "dice", "jaccard", "containment-max", "containment-mean", "weighted",
-    "coverage",
+    "weighted-containment", "weighted-dice", "dice", "jaccard", "containment-max",
+    "containment-mean", "weighted", "coverage",
 )
 
 
@@ -31,16 +31,24 @@ class CompareOptions:
 
     * ``max_occurrences`` — MOSS ``-m``: a fingerprint in more than this many
       submissions is ignored everywhere.  An integer ``>= 1``, a fraction
-      ``0 < f < 1`` of the submissions, or ``0`` for no cap.  Default 50
-      (MOSS: 10): 10 removes what a task's many copies of one original share
-      (IR-Plag), no cap lets common code pair up quadratically (time and memory
-      on large batches); see docs/accuracy.md and docs/performance.md.
+      ``0 < f < 1`` of the submissions (``ceil(f N)``, at least 2), or ``0``
+      for no cap.  Default ``None``: 40 % of the submissions, at least 10
+      and at most 200
+      (:func:`~winnow.matching.counting.resolve_cap`; MOSS: 10): a solution
+      a third of the class submitted still counts as evidence, and is
+      listed among the code many submissions share; a fixed count such as
+      10 removes what a task's many copies of one original share (IR-Plag);
+      see docs/accuracy.md.
     * ``top`` — pairs reported (and given passages), best first; ``0`` = all
       pairs that share anything.
-    * ``min_similarity`` — pairs below are not reported.
-    * ``similarity`` — the score that ranks pairs, one of :data:`SIMILARITIES`;
-      ``coverage`` computes passages for every pair that shares anything
-      (slower) and ranks by the share of both submissions they cover.
+    * ``min_similarity`` — pairs whose fingerprint estimate of the similarity
+      (:attr:`PairScores.estimate <winnow.matching.scores.PairScores.estimate>`)
+      is below are not reported.
+    * ``similarity`` — the score that orders pairs (``PairResult.score``), one
+      of :data:`SIMILARITIES`; ``coverage`` computes passages for every pair
+      that shares anything (slower) and orders by the share of both
+      submissions they cover.  The similarity shown is always the one the
+      passages give (docs/compare.md).
     * ``cluster_threshold`` — pairs at or above link submissions into clusters.
     * ``merge_gap`` — matched runs at most this many units apart in *both*
       files, in the same order, are merged into one passage; ``None`` = ``k``.
@@ -55,25 +63,29 @@ class CompareOptions:
       winnowed with the same guarantee threshold ``t``; its fingerprints join
       the file's set, so every score counts both.  ``0`` = one channel.  See
       docs/accuracy.md for why (copies keep the original's strings and numbers).
+    * ``common_as_base`` — treat the code many submissions share (the
+      fingerprints of :attr:`ComparisonResult.shared_code`, in at least a
+      quarter of the submissions and 3) as starter code (``--base``).
     """
 
-    max_occurrences: float = 50
+    max_occurrences: float | None = None
     top: int = 250
     min_similarity: float = 0.0
-    similarity: str = "weighted-dice"
+    similarity: str = "weighted-containment"
     cluster_threshold: float = 0.5
     merge_gap: int | None = None
     passages: bool = True
     passages_top: int = 250
     allow_binary: bool = False
     literal_k: int = 6
+    common_as_base: bool = False
 
     def __post_init__(self) -> None:
         problems: list[str] = []
         m = self.max_occurrences
-        if isinstance(m, bool) or not isinstance(m, int | float) or m < 0 or (
+        if m is not None and (isinstance(m, bool) or not isinstance(m, int | float) or m < 0 or (
             m >= 1 and m != int(m)
-        ):
+        )):
             problems.append(
                 f"max_occurrences must be 0, an integer >= 1 or a fraction in (0, 1); got {m!r}"
             )

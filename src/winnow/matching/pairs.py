@@ -12,7 +12,7 @@ import numpy.typing as npt
 from winnow.matching.base import covered
 from winnow.matching.model import PairResult, Passage, Region
 from winnow.matching.passages import Chain, assemble, join_seeds, maximal_runs
-from winnow.matching.scores import PairScores
+from winnow.matching.scores import PairScores, power_mean
 from winnow.matching.table import in_sorted
 from winnow.model import Document, Span
 
@@ -34,19 +34,48 @@ class FileInfo:
     free: npt.NDArray[np.bool_]
     hashes: U64
     positions: I64
+    ends: I64
+    #: Per fingerprint: of the literal channel (:func:`winnow.matching.shares.literal_cover`).
+    literal: npt.NDArray[np.bool_]
+    #: Per unit: inside a k-gram of a common fingerprint (``-m``, not counted).
+    common: npt.NDArray[np.bool_]
+    #: The file is fingerprinted in both channels (code, with ``literal_k``).
+    two_channels: bool = False
 
 
 def file_info(
     owner: int, path: str, doc: Document, k: int, free: npt.NDArray[np.bool_],
-    prints: npt.NDArray[np.void], excluded: U64,
+    prints: npt.NDArray[np.void], excluded: U64, lengths: I64 | None = None,
+    literal_from: int | None = None, window: int = 1,
 ) -> FileInfo:
     """The file's k (of its main channel), units and ``free`` k-gram starts, and its fingerprints
     ``prints`` (those outside the base code) less the ``excluded`` hashes
-    (common: the table did not count them)."""
-    keep = prints[~in_sorted(prints["hash"], excluded)]
-    keep = keep[np.argsort(keep["hash"], kind="stable")]
+    (common: the table did not count them); ``lengths[i]`` is the length of
+    fingerprint ``i``'s k-gram (default ``k``), so ``ends`` says where each
+    ends; fingerprints from index ``literal_from`` on are the literal
+    channel's (``None``: the file has one channel).  ``common`` marks the
+    units of the excluded fingerprints' k-grams, each widened on both sides
+    by the ``window`` less one (winnowing selects one in every window, so a
+    stretch of common code is marked whole)."""
+    kept = ~in_sorted(prints["hash"], excluded)
+    keep = prints[kept]
+    every = (np.full(prints.shape[0], k, dtype=np.int64) if lengths is None
+             else np.asarray(lengths, dtype=np.int64))
+    size = every[kept]
+    n_units = len(doc.stream.units)
+    marks = np.zeros(n_units + 1, dtype=np.int64)
+    starts = prints["pos"][~kept].astype(np.int64)
+    np.add.at(marks, np.clip(starts - window + 1, 0, n_units), 1)
+    np.add.at(marks, np.minimum(starts + every[~kept] + window - 1, n_units), -1)
+    common = np.cumsum(marks[:-1]) > 0
+    literal = np.arange(prints.shape[0]) >= (prints.shape[0] if literal_from is None
+                                             else literal_from)
+    order = np.argsort(keep["hash"], kind="stable")
+    keep, size, literal = keep[order], size[order], literal[kept][order]
+    positions = keep["pos"].astype(np.int64)
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
-                    keep["hash"].astype(np.uint64), keep["pos"].astype(np.int64))
+                    keep["hash"].astype(np.uint64), positions, positions + size, literal,
+                    common, literal_from is not None)
 
 
 Rows = tuple[U64, I64, I64]
@@ -85,21 +114,65 @@ def pair_chains(
                         free={f: infos[f].free for f in files},
                         kgrams={f: infos[f].k for f in files})
     chains = assemble(runs, {f: units[f].shape[0] for f in files}, gap, min_length=k)
-    if all(info.free.all() for info in (infos[f] for f in files)):
-        return chains
-    return [_trim(c, covered(infos[c.fa].free, infos[c.fa].k),
-                  covered(infos[c.fb].free, infos[c.fb].k)) for c in chains]
+    if not all(info.free.all() for info in (infos[f] for f in files)):
+        chains = [_trim(c, covered(infos[c.fa].free, infos[c.fa].k),
+                        covered(infos[c.fb].free, infos[c.fb].k), (c.ea - c.sa, c.ea - c.sa))
+                  for c in chains]
+    if any(info.common.any() for info in (infos[f] for f in files)):
+        chains = [_trim(c, infos[c.fa].common, infos[c.fb].common,
+                        _hull(infos[c.fa], c.sa, c.ea, infos[c.fb], c.sb, c.eb))
+                  for c in chains]
+    return [replace(c, seeds=inside(infos[c.fa], c.sa, c.ea, infos[c.fb], c.sb, c.eb))
+            for c in chains]
 
 
-def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_]) -> Chain:
-    """``chain`` with the starter code at its ends cut off (the same count on
-    both sides, so they stay aligned), unless nothing would be left."""
+def within(info: FileInfo, start: int, end: int) -> npt.NDArray[np.bool_]:
+    """Which fingerprints of ``info`` have their k-gram wholly in ``[start, end)``."""
+    hit: npt.NDArray[np.bool_] = (info.positions >= start) & (info.ends <= end)
+    return hit
+
+
+def shared_within(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> U64:
+    """The distinct hashes with an occurrence wholly inside ``[sa, ea)`` of
+    ``a`` and one wholly inside ``[sb, eb)`` of ``b``."""
+    return np.intersect1d(np.unique(a.hashes[within(a, sa, ea)]),
+                          np.unique(b.hashes[within(b, sb, eb)]), assume_unique=True)
+
+
+def inside(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> int:
+    """How many shared fingerprints a passage holds (:func:`shared_within`):
+    never more than the k-grams of the two channels that fit in it."""
+    return int(shared_within(a, sa, ea, b, sb, eb).shape[0])
+
+
+def _hull(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> tuple[int, int]:
+    """How far a chain's ends may be trimmed without cutting into a shared
+    fingerprint inside it: ``(lead, tail)`` units at most."""
+    shared = shared_within(a, sa, ea, b, sb, eb)
+    if shared.shape[0] == 0:
+        return ea - sa, ea - sa
+    lead, tail = ea - sa, ea - sa
+    for info, start, end in ((a, sa, ea), (b, sb, eb)):
+        hit = within(info, start, end) & in_sorted(info.hashes, shared)
+        lead = min(lead, int(info.positions[hit].min()) - start)
+        tail = min(tail, end - int(info.ends[hit].max()))
+    return lead, tail
+
+
+def _trim(chain: Chain, base_a: npt.NDArray[np.bool_], base_b: npt.NDArray[np.bool_],
+          limits: tuple[int, int]) -> Chain:
+    """``chain`` with the units ``base_a``/``base_b`` mark (starter code, or
+    common code) at its ends cut off (the same count on both sides, so they
+    stay aligned), unless nothing would be left; never more than ``limits``
+    (lead, tail) units (for common code: so that no shared fingerprint it
+    holds is cut)."""
     lead = 0
-    while (chain.sa + lead < chain.ea and chain.sb + lead < chain.eb
+    while (lead < limits[0] and chain.sa + lead < chain.ea and chain.sb + lead < chain.eb
            and (base_a[chain.sa + lead] or base_b[chain.sb + lead])):
         lead += 1
     tail = 0
-    while (chain.ea - tail - 1 > chain.sa + lead and chain.eb - tail - 1 > chain.sb + lead
+    while (tail < limits[1] and chain.ea - tail - 1 > chain.sa + lead
+           and chain.eb - tail - 1 > chain.sb + lead
            and (base_a[chain.ea - tail - 1] or base_b[chain.eb - tail - 1])):
         tail += 1
     if chain.sa + lead >= chain.ea - tail or chain.sb + lead >= chain.eb - tail:
@@ -115,7 +188,8 @@ def _region(info: FileInfo, start: int, end: int) -> Region:
 
 
 def to_passages(chains: Sequence[Chain], infos: Mapping[int, FileInfo]) -> tuple[Passage, ...]:
-    """Chains as :class:`Passage` values with byte and line ranges, numbered."""
+    """Chains as :class:`Passage` values with byte and line ranges, numbered;
+    with the gaps that lie inside them (after their ends were trimmed)."""
     return tuple(
         Passage(
             index=i,
@@ -123,6 +197,9 @@ def to_passages(chains: Sequence[Chain], infos: Mapping[int, FileInfo]) -> tuple
             b=_region(infos[c.fb], c.sb, c.eb),
             length=c.matched,
             fingerprints=c.seeds,
+            gaps=tuple((_region(infos[c.fa], ga, gb), _region(infos[c.fb], gc, gd))
+                       for ga, gb, gc, gd in c.gaps
+                       if c.sa <= ga and gb <= c.ea and c.sb <= gc and gd <= c.eb),
         )
         for i, c in enumerate(chains)
     )
@@ -142,6 +219,12 @@ def _covered(passages: Sequence[Passage], side: str) -> tuple[int, int]:
     return covered, sum(len(x) for x in lines.values())
 
 
+def _share(covered: int, literal_covered: int, units: int, literal_units: int) -> float:
+    """:func:`winnow.matching.shares.share` (kept here: shares imports this module)."""
+    total = units + literal_units
+    return (covered + literal_covered) / total if total else 0.0
+
+
 def _union_length(spans: set[tuple[int, int]]) -> int:
     total, reach = 0, -1
     for start, end in sorted(spans):
@@ -152,34 +235,48 @@ def _union_length(spans: set[tuple[int, int]]) -> int:
 
 
 def pair_result(
-    scores: PairScores, similarity: float, i: int, names: Sequence[str],
-    units: I64, passages: tuple[Passage, ...] | None,
+    scores: PairScores, score: float, i: int, names: Sequence[str],
+    units: I64, passages: tuple[Passage, ...] | None, literal: Any = None,
 ) -> PairResult:
-    """The :class:`PairResult` of scored pair ``i``; ``passages=None`` when not computed.
+    """The :class:`PairResult` of scored pair ``i``, ranked by ``score``;
+    ``passages=None`` when not computed.
 
+    Its ``similarity`` is the power mean of the shares of the two sides the
+    passages cover (:func:`~winnow.matching.scores.power_mean`; the shares
+    count the literal channel, ``literal``, a
+    :class:`winnow.matching.shares.Literal`, see :mod:`winnow.matching.shares`),
+    or, without passages, of the two containments (:attr:`PairScores.estimate`).
     ``units[x]`` is the total length in units of submission ``x``.
     """
     a, b = int(scores.a[i]), int(scores.b[i])
     if passages is None:
         return PairResult(
-            a=names[a], b=names[b], similarity=float(similarity),
+            a=names[a], b=names[b], similarity=float(scores.estimate[i]),
             shared=int(scores.shared[i]), containment_a=float(scores.containment_a[i]),
             containment_b=float(scores.containment_b[i]), jaccard=float(scores.jaccard[i]),
-            weighted=float(scores.weighted[i]), rarity=float(scores.rarity[i]))
+            weighted=float(scores.weighted[i]), rarity=float(scores.rarity[i]),
+            score=float(score))
     found = passages
     covered_a, lines_a = _covered(found, "a")
     covered_b, lines_b = _covered(found, "b")
     computed = True
+    share_a = float(covered_a / units[a]) if units[a] else 0.0
+    share_b = float(covered_b / units[b]) if units[b] else 0.0
+    lit = (0, 0, 0, 0) if literal is None else (literal.covered_a, literal.covered_b,
+                                                 literal.units_a, literal.units_b)
+    both_a = _share(covered_a, lit[0], int(units[a]), lit[2])
+    both_b = _share(covered_b, lit[1], int(units[b]), lit[3])
+    similarity = float(power_mean(np.array([both_a]), np.array([both_b]))[0])
     return PairResult(
-        a=names[a], b=names[b], similarity=float(similarity),
+        a=names[a], b=names[b], similarity=similarity, score=float(score),
         shared=int(scores.shared[i]),
         containment_a=float(scores.containment_a[i]),
         containment_b=float(scores.containment_b[i]),
         jaccard=float(scores.jaccard[i]), weighted=float(scores.weighted[i]),
         rarity=float(scores.rarity[i]),
         passages_computed=computed,
-        coverage_a=(float(covered_a / units[a]) if units[a] else 0.0) if computed else None,
-        coverage_b=(float(covered_b / units[b]) if units[b] else 0.0) if computed else None,
+        coverage_a=share_a if computed else None,
+        coverage_b=share_b if computed else None,
         lines_a=lines_a if computed else None,
         lines_b=lines_b if computed else None,
         longest=max((p.length for p in found), default=0) if computed else None,
@@ -194,9 +291,9 @@ class PairList(Sequence[PairResult]):
     class holds arrays, not hundreds of thousands of objects, and a writer
     that iterates streams them."""
 
-    def __init__(self, scores: PairScores, similarity: npt.NDArray[np.float64], ranked: I64,
+    def __init__(self, scores: PairScores, score: npt.NDArray[np.float64], ranked: I64,
                  names: Sequence[str], units: I64, computed: Sequence[PairResult]) -> None:
-        self._scores, self._similarity, self._ranked = scores, similarity, ranked
+        self._scores, self._score, self._ranked = scores, score, ranked
         self._names, self._units, self._computed = list(names), units, list(computed)
 
     def __len__(self) -> int:
@@ -222,16 +319,17 @@ class PairList(Sequence[PairResult]):
         i = self._ranked[start:stop]
         s = self._scores
         return {
-            "a": s.a[i], "b": s.b[i], "similarity": self._similarity[i], "shared": s.shared[i],
+            "a": s.a[i], "b": s.b[i], "similarity": s.estimate[i], "shared": s.shared[i],
             "containment_a": s.containment_a[i], "containment_b": s.containment_b[i],
             "jaccard": s.jaccard[i], "weighted": s.weighted[i], "rarity": s.rarity[i],
+            "score": self._score[i],
         }
 
     def _make(self, j: int) -> PairResult:
         if j < len(self._computed):
             return self._computed[j]
         i = int(self._ranked[j])
-        return pair_result(self._scores, float(self._similarity[i]), i, self._names,
+        return pair_result(self._scores, float(self._score[i]), i, self._names,
                            self._units, None)
 
     @overload

@@ -15,7 +15,8 @@ paper suggests refining a found pair with a closer look.  Here:
    dropped when that is shorter than ``k`` (:func:`assemble`).
 4. **Merging** — runs that follow each other in the same order in both
    files, with gaps of at most ``gap`` units on both sides, become one
-   passage (the consecutive-match merge of section 5.2).
+   passage (the consecutive-match merge of section 5.2); the passage keeps
+   its gaps, so that a report can show them as such.
 
 Plain functions over numpy arrays; positions are unit indices, half-open.
 """
@@ -52,7 +53,9 @@ class Run:
 @dataclass(frozen=True, slots=True)
 class Chain:
     """A passage in unit coordinates: ``[sa, ea)`` of ``fa`` against ``[sb, eb)`` of ``fb``;
-    ``matched`` units are exact matches, ``seeds`` shared fingerprints inside."""
+    ``matched`` units are exact matches, ``seeds`` shared fingerprints inside;
+    ``gaps`` the unmatched stretches its runs were joined across,
+    ``(sa, ea, sb, eb)`` each (one side may be empty)."""
 
     fa: int
     fb: int
@@ -62,6 +65,7 @@ class Chain:
     eb: int
     matched: int
     seeds: int
+    gaps: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def join_seeds(
@@ -153,9 +157,11 @@ def assemble(runs: list[Run], sizes: dict[int, int], gap: int, min_length: int =
                 cur.fa == run.fa and cur.fb == run.fb
                 and 0 <= run.sa - cur.ea <= gap and 0 <= run.sb - cur.eb <= gap
             ):
+                hole = (cur.ea, run.sa, cur.eb, run.sb)
                 chains[-1] = Chain(
                     cur.fa, cur.fb, cur.sa, run.sa + run.length, cur.sb, run.sb + run.length,
                     cur.matched + run.length, cur.seeds + run.seeds,
+                    cur.gaps + ((hole,) if run.sa > cur.ea or run.sb > cur.eb else ()),
                 )
                 continue
         chains.append(Chain(

@@ -78,11 +78,26 @@ def document_prints(doc: Document, config: WinnowConfig,
     positions index the same units, and k-grams of different lengths never
     share a hash, so the second channel only adds evidence.
     """
+    return prints_with_lengths(doc, config, literal_config)[0]
+
+
+def prints_with_lengths(doc: Document, config: WinnowConfig,
+                        literal_config: WinnowConfig | None = None
+                        ) -> tuple[npt.NDArray[np.void], I64, int | None]:
+    """:func:`document_prints`; per fingerprint, the length in units of its
+    k-gram (``k`` of its channel), so that a passage can tell which
+    fingerprints lie wholly inside it; and the index of the first literal
+    fingerprint (the main channel's come first; ``None``: one channel)."""
     prints = fingerprint(doc.stream.units, config)
+    lengths = np.full(prints.shape[0], config.k, dtype=np.int64)
     literals = doc.stream.literal_units
-    if literal_config is not None and literals is not None:
-        prints = np.concatenate([prints, fingerprint(literals, literal_config)])
-    return prints
+    if literal_config is None or literals is None:
+        return prints, lengths, None
+    extra = fingerprint(literals, literal_config)
+    first = prints.shape[0]
+    return (np.concatenate([prints, extra]),
+            np.concatenate([lengths, np.full(extra.shape[0], literal_config.k, np.int64)]),
+            first)
 
 
 def fingerprint_file(

@@ -14,7 +14,7 @@ fingerprint of a file rather than 24 per occurrence.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -44,6 +44,11 @@ class FingerprintTable:
     file_prints: I64
     counts: SharedCounts
     stats: dict[str, int]
+    #: The ``(hash, owner)`` postings of the fingerprints at least ``many``
+    #: submissions hold outside the base code, capped ones included, sorted
+    #: by hash (:mod:`winnow.matching.common`); empty when not asked for.
+    many_hashes: U64 = field(default_factory=lambda: np.zeros(0, np.uint64))
+    many_owners: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 def in_sorted(values: U64, sorted_set: U64) -> Bools:
@@ -104,10 +109,12 @@ class _Groups:
     capped: U64
     file_prints: I64
     distinct: int
+    many_hashes: U64
+    many_owners: I64
 
 
-def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int
-           ) -> _Groups:
+def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int,
+           many: int = 0, many_is_base: bool = False) -> _Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash and
     read every grouping off it.  Large temporaries live only here."""
     order = stable_order(hashes)
@@ -123,14 +130,26 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
     del group
     kept = row_df <= cap
     post = owner_first & kept
-    post_own = np.logical_or.reduceat(own[order], np.flatnonzero(owner_first))[
-        kept[owner_first]] if h.shape[0] else np.zeros(0, dtype=bool)
+    any_own = np.logical_or.reduceat(own[order], np.flatnonzero(owner_first)) \
+        if h.shape[0] else np.zeros(0, dtype=bool)
+    post_own = any_own[kept[owner_first]]
     post_df = row_df[post].astype(np.int64)
+    many_hashes, many_owners = np.zeros(0, np.uint64), np.zeros(0, np.int64)
+    if many >= 2:
+        frequent = row_df[owner_first] >= many
+        hash_own = np.zeros(distinct, dtype=bool)  # any holder has it outside the base
+        np.logical_or.at(hash_own, (np.cumsum(new_hash) - 1)[owner_first], any_own)
+        chosen = frequent & hash_own[(np.cumsum(new_hash) - 1)[owner_first]]
+        many_hashes = h[owner_first][chosen]
+        many_owners = o[owner_first][chosen].astype(np.int64)
+        if many_is_base:  # starter code from now on: never counted as shared
+            post_own &= ~(post_df >= many)
     del row_df, owner_first
     file_prints = np.bincount(files[order][kept], minlength=n_files).astype(np.int64)
     return _Groups(
         hashes=h[post], owners=o[post].astype(np.int64), df=post_df, own=post_own,
         capped=h[new_hash & ~kept], file_prints=file_prints, distinct=distinct,
+        many_hashes=many_hashes, many_owners=many_owners,
     )
 
 
@@ -184,7 +203,8 @@ class MemoryTable:
 
 def build_table(
     hashes: U64, files: I32, file_owner: I64, n_owners: int, *,
-    cap: int, archive: Bools, own: Bools | None = None,
+    cap: int, archive: Bools, own: Bools | None = None, many: int = 0,
+    many_is_base: bool = False,
 ) -> FingerprintTable:
     """Drop capped hashes, count per-owner sets and shared pairs.
 
@@ -196,6 +216,9 @@ def build_table(
     distinct (hash, owner) postings, rows per file, and each hash's document
     frequency (:func:`_group`).  Base postings count in the sizes, weights
     and document frequencies (as without base code) but are not shared.
+    With ``many >= 2``, the postings of fingerprints at least ``many``
+    owners hold (outside the base code) are kept apart too, and with
+    ``many_is_base`` those are treated as base code.
     """
     n_files = file_owner.shape[0]
     own = np.ones(hashes.shape[0], dtype=bool) if own is None else own
@@ -204,7 +227,7 @@ def build_table(
         by_owner = np.argsort(owners, kind="stable")
         hashes, files, owners, own = (hashes[by_owner], files[by_owner], owners[by_owner],
                                       own[by_owner])
-    groups = _group(hashes, owners, files, own, n_files, cap)
+    groups = _group(hashes, owners, files, own, n_files, cap, many, many_is_base)
     del hashes, files, owners, own
     postings = MemoryTable(groups.hashes, groups.owners, groups.own, archive, groups.df)
     counts = postings.shared_counts(np.arange(n_owners), cap)
@@ -223,4 +246,5 @@ def build_table(
             "distinct_hashes": groups.distinct,
             "pairs_sharing": int(counts.a.shape[0]),
         },
+        many_hashes=groups.many_hashes.astype(np.uint64), many_owners=groups.many_owners,
     )

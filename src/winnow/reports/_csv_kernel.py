@@ -3,7 +3,7 @@
 Every pair of a class is hundreds of thousands of rows; formatting them in
 Python cost more than counting the pairs.  :func:`score_rows` writes the
 rows' bytes into one buffer: the name fields come pre-quoted (UTF-8), the
-six fractions as integers of millionths (exactly what ``f"{v:.6f}"``
+seven fractions as integers of millionths (exactly what ``f"{v:.6f}"``
 prints, see :func:`winnow.reports.csv.micros`).
 """
 
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from winnow.compiled import jit
 
-#: Bytes a row needs besides its two name fields: six fractions of at most
+#: Bytes a row needs besides its two name fields: seven fractions of at most
 #: 4 + 1 + 6 characters, ``shared`` and the cluster (at most 20 digits
-#: each), 15 commas and the newline.
-ROW_EXTRA = 6 * 11 + 2 * 20 + 16
+#: each), 16 commas and the newline.
+ROW_EXTRA = 7 * 11 + 2 * 20 + 17
 
 
 @jit(inline="always")
@@ -54,9 +54,9 @@ def _commas(out, at, n):  # type: ignore[no-untyped-def]
 @jit()
 def score_rows(out, names, offsets, a, b, micro, shared, cluster):  # type: ignore[no-untyped-def]
     """Write the rows ``file_a,file_b,similarity,,,,,shared,containment_a,
-    containment_b,jaccard,weighted,rarity,,,cluster`` into ``out``; returns the
-    bytes written.  ``micro[i]`` holds the row's six fractions in that order,
-    ``cluster[i] < 0`` an empty cell."""
+    containment_b,jaccard,weighted,rarity,,,cluster,score`` into ``out``; returns
+    the bytes written.  ``micro[i]`` holds the row's seven fractions in that
+    order, ``cluster[i] < 0`` an empty cell."""
     at = 0
     for i in range(a.shape[0]):
         for name in (a[i], b[i]):
@@ -74,6 +74,8 @@ def score_rows(out, names, offsets, a, b, micro, shared, cluster):  # type: igno
         at = _commas(out, at, 3)
         if cluster[i] >= 0:
             at = _integer(out, at, cluster[i])
+        out[at] = 44
+        at = _fixed6(out, at + 1, micro[i, 6])
         out[at] = 10
         at += 1
     return at

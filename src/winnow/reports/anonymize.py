@@ -135,7 +135,9 @@ def anonymize_result(result: ComparisonResult, pseudo: Pseudonyms) -> Comparison
 
     def pair(p: PairResult) -> PairResult:
         passages = tuple(Passage(q.index, region(p.a, q.a), region(p.b, q.b), q.length,
-                                 q.fingerprints) for q in p.passages)
+                                 q.fingerprints,
+                                 tuple((region(p.a, a), region(p.b, b)) for a, b in q.gaps))
+                         for q in p.passages)
         return dataclasses.replace(p, a=pseudo.submission(p.a), b=pseudo.submission(p.b),
                                    passages=passages)
 
@@ -153,6 +155,9 @@ def anonymize_result(result: ComparisonResult, pseudo: Pseudonyms) -> Comparison
                            i.skipped) for i in result.issues),
         documents={(pseudo.submission(s), file(s, f)): doc
                    for (s, f), doc in result.documents.items()},
+        shared_code=tuple(dataclasses.replace(
+            c, submissions=tuple(pseudo.submission(n) for n in c.submissions),
+            region=region(c.submissions[0], c.region)) for c in result.shared_code),
     )
 
 

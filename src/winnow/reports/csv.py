@@ -108,7 +108,7 @@ class _ScoreRows:
         b = arrays["b"].astype(np.int64, copy=False)
         same = np.where((self.cluster[a] == self.cluster[b]) & (self.cluster[a] >= 0),
                         self.cluster[a], -1)
-        scaled = [micros(arrays[name]) for name in ("similarity", *_FRACTIONS)]
+        scaled = [micros(arrays[name]) for name in ("similarity", *_FRACTIONS, "score")]
         if self.names is None or any(column is None for column in scaled):
             return "".join(_scores_only_lines(arrays, self.fields, same))
         from winnow.reports._csv_kernel import ROW_EXTRA, score_rows
@@ -124,8 +124,9 @@ def _scores_only_lines(arrays: dict[str, npt.NDArray[Any]], fields: npt.NDArray[
                        same: npt.NDArray[np.int64]) -> list[str]:
     """CSV lines of pairs without passages (their passage cells empty), in Python."""
     return [f"{fa},{fb},{sim:.6f},,,,,{sh},{c1:.6f},{c2:.6f},{j:.6f},{w:.6f},{r:.6f},,,"
-            f"{'' if cl < 0 else cl}\n"
-            for fa, fb, sim, sh, c1, c2, j, w, r, cl in zip(
+            f"{'' if cl < 0 else cl},{sc:.6f}\n"
+            for fa, fb, sim, sh, c1, c2, j, w, r, cl, sc in zip(
                 fields[arrays["a"]].tolist(), fields[arrays["b"]].tolist(),
                 arrays["similarity"].tolist(), arrays["shared"].tolist(),
-                *(arrays[name].tolist() for name in _FRACTIONS), same.tolist(), strict=True)]
+                *(arrays[name].tolist() for name in _FRACTIONS), same.tolist(),
+                arrays["score"].tolist(), strict=True)]

@@ -51,7 +51,8 @@ def evaluation_table(data: EvaluationSummary, out: TextIO) -> None:
     config, params = data.config, data.parameters
     out.write(f"{safe(data.labels)}: {data.files} files under {safe(data.root)}; "
               f"k={config['k']} t={config['t']} {config['method']}, "
-              f"-m {params['max_occurrences']}, similarity {params['similarity']}\n")
+              f"-m {params.get('max_occurrences_resolved', params['max_occurrences'])}, "
+              f"similarity {params['similarity']}\n")
     head = ("group", "value", "pairs", "pos", "neg", "ROC AUC", "PR AUC", "best F1",
             "threshold", "precision", "recall")
     lines = [[safe(_cell(r[c]) if c != "column" else (r[c] or "all")) for c in COLUMNS]

@@ -46,6 +46,7 @@ from winnow.reports.html_view import (
     PairView,
     pair_row,
     pair_view,
+    split_lines,
     visible_name,
 )
 
@@ -53,7 +54,7 @@ from winnow.reports.html_view import (
 SHOWN_CONFIG = (("k", "k"), ("t", "t"), ("method", "method"))
 SHOWN_PARAMETERS = (
     ("frontend", "front-end"), ("similarity", "ranked by"),
-    ("max_occurrences", "-m"), ("top", "top"), ("min_similarity", "min similarity"),
+    ("max_occurrences_resolved", "-m"), ("top", "top"), ("min_similarity", "min similarity"),
     ("cluster_threshold", "cluster threshold"),
 )
 _PAIR_PAGE = re.compile(r"pair-[0-9]+\.html")
@@ -127,6 +128,8 @@ def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str,
         issues = [visible_name(str(i)) for i in result.issues]
     return {
         "n_submissions": len(result.submissions),
+        "shared": _shared_code(result, namer),
+        "shared_by": result.parameters.get("shared_by_many"),
         "rows": rows, "report_id": report_id(result, rows),
         "clusters": over.clusters, "submissions": over.submissions, "graph": over.graph,
         "issues": issues, "skipped": result.skipped,
@@ -135,6 +138,25 @@ def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str,
                           threshold=threshold if isinstance(threshold, float | int) else None,
                           all_counts=result.histogram),
     }
+
+
+def _shared_code(result: ComparisonResult, namer: Namer) -> list[dict[str, Any]]:
+    """The "code many submissions share" section: each piece's text, where, who."""
+    out = []
+    for shared in result.shared_code:
+        holder = shared.submissions[0]
+        try:
+            text = result.region_text(holder, shared.region, whole_lines=True)
+        except KeyError:  # its document was not kept
+            text = ""
+        out.append({"count": len(shared.submissions), "ignored": shared.ignored,
+                    "as_base": shared.as_base, "fingerprints": shared.fingerprints,
+                    "names": [namer.submission(n) for n in shared.submissions],
+                    "where": f"{namer.submission(holder)} / "
+                             f"{namer.file(holder, shared.region.file)}",
+                    "lines": "{}–{}".format(*shared.region.lines),
+                    "text": "\n".join(split_lines(text))})
+    return out
 
 
 def _pair_views(result: ComparisonResult, namer: Namer, rows: list[PairRow], single: bool,

@@ -95,6 +95,8 @@ class PassageRow:
     b_lines: str
     length: int
     fingerprints: int
+    #: The unmatched stretches the passage was joined across, as lines of a / of b.
+    gaps: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,7 +311,15 @@ def _passage_row(namer: Namer, pair: PairResult, passage: Passage) -> PassageRow
     return PassageRow(passage.index, passage.index % COLOURS,
                       namer.file(pair.a, passage.a.file), _lines(passage.a),
                       namer.file(pair.b, passage.b.file), _lines(passage.b),
-                      passage.length, passage.fingerprints)
+                      passage.length, passage.fingerprints, _gaps(passage))
+
+
+def _gaps(passage: Passage) -> str:
+    """``passage``'s gaps for the passage table: ``a-lines / b-lines`` each
+    (``–`` on a side where nothing was inserted), or empty."""
+    def side(region: Region) -> str:
+        return "–" if region.units.start == region.units.end else _lines(region)
+    return "; ".join(f"{side(a)} / {side(b)}" for a, b in passage.gaps)
 
 
 def pair_row(namer: Namer, pair: PairResult, rank: int, single_file: bool) -> PairRow:
@@ -333,7 +343,8 @@ def pair_row(namer: Namer, pair: PairResult, rank: int, single_file: bool) -> Pa
 
 def _scores(pair: PairResult) -> tuple[tuple[str, str], ...]:
     return (
-        ("similarity", f"{pair.similarity:.3f}"),
+        ("similarity (what the passages cover)", f"{pair.similarity:.3f}"),
+        ("score (orders the pairs)", f"{pair.score:.3f}"),
         ("shared fingerprints", str(pair.shared)),
         ("containment a in b", f"{pair.containment_a:.3f}"),
         ("containment b in a", f"{pair.containment_b:.3f}"),

@@ -2,9 +2,9 @@
 
 JSON: one object ``{"format": "winnow-compare", "version", "config",
 "parameters", "stats", "skipped", "submissions", "pairs", "clusters",
-"issues"}``.  JSON Lines: one object per line, each with a ``"type"``:
+"shared_code", "issues"}``.  JSON Lines: one object per line, each with a ``"type"``:
 ``header`` (the first line: format, version, config, parameters, stats),
-then ``submission``, ``pair`` (best first), ``cluster`` and ``issue`` lines,
+then ``submission``, ``pair`` (best first), ``cluster``, ``shared_code`` and ``issue`` lines,
 so a consumer can stream pairs without loading the whole result.
 
 In both, a passage side is ``{"file", "units": [start, end], "bytes":
@@ -24,6 +24,7 @@ from winnow.reports.records import (
     header_record,
     issue_record,
     pair_record,
+    shared_code_record,
     submission_record,
 )
 
@@ -36,6 +37,7 @@ def result_record(result: ComparisonResult) -> dict[str, Any]:
         "submissions": [submission_record(s) for s in result.submissions],
         "pairs": [pair_record(p, clusters) for p in result.pairs],
         "clusters": [cluster_record(c) for c in result.clusters],
+        "shared_code": [shared_code_record(c) for c in result.shared_code],
         "issues": [issue_record(i) for i in result.issues],
     }
 
@@ -61,5 +63,7 @@ def write_jsonl(result: ComparisonResult, out: TextIO) -> None:
         emit("pair", pair_record(pair, clusters))
     for cluster in result.clusters:
         emit("cluster", cluster_record(cluster))
+    for shared in result.shared_code:
+        emit("shared_code", shared_code_record(shared))
     for issue in result.issues:
         emit("issue", issue_record(issue))

@@ -15,6 +15,7 @@ from winnow.matching.model import (
     PairResult,
     Passage,
     Region,
+    SharedCode,
     Submission,
 )
 from winnow.reports.numbers import cluster_number
@@ -22,12 +23,13 @@ from winnow.reports.numbers import cluster_number
 FORMAT_VERSION: Final = 2  # 2: clusters numbered from 1 ("number", was "index" from 0)
 
 #: The CSV columns, in order: ``file_a,file_b,similarity`` first, then every
-#: other score (empty when not computed), then the pair's cluster (empty if none).
+#: other score (empty when not computed), then the pair's cluster (empty if
+#: none), then ``score``, the score that ordered the pairs.
 PAIR_COLUMNS: Final = (
     "file_a", "file_b", "similarity",
     "coverage_a", "coverage_b", "lines_a", "lines_b",
     "shared", "containment_a", "containment_b", "jaccard", "weighted", "rarity",
-    "longest", "passages", "cluster",
+    "longest", "passages", "cluster", "score",
 )
 
 
@@ -48,6 +50,7 @@ def pair_scores(pair: PairResult, clusters: dict[str, int]) -> dict[str, Any]:
         "weighted": pair.weighted, "rarity": pair.rarity, "longest": pair.longest,
         "passages": len(pair.passages) if pair.passages_computed else None,
         "cluster": ca if ca is not None and ca == cb else None,
+        "score": pair.score,
     }
 
 
@@ -66,6 +69,7 @@ def passage_record(passage: Passage) -> dict[str, Any]:
         "index": passage.index, "length": passage.length,
         "fingerprints": passage.fingerprints,
         "a": region_record(passage.a), "b": region_record(passage.b),
+        "gaps": [{"a": region_record(a), "b": region_record(b)} for a, b in passage.gaps],
     }
 
 
@@ -88,6 +92,14 @@ def submission_record(sub: Submission) -> dict[str, Any]:
 def cluster_record(cluster: Cluster) -> dict[str, Any]:
     return {"number": cluster_number(cluster.index), "members": list(cluster.members),
             "pairs": cluster.pairs, "max_similarity": cluster.max_similarity}
+
+
+def shared_code_record(shared: SharedCode) -> dict[str, Any]:
+    """One piece of code many submissions share: where it is, how many have it, which."""
+    return {"index": shared.index, "count": len(shared.submissions),
+            "submissions": list(shared.submissions), "fingerprints": shared.fingerprints,
+            "ignored": shared.ignored, "as_base": shared.as_base,
+            "region": {"submission": shared.submissions[0], **region_record(shared.region)}}
 
 
 def issue_record(issue: Issue) -> dict[str, Any]:

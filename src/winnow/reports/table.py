@@ -1,7 +1,8 @@
 """The terminal table: MOSS's familiar layout, best pair first.
 
-``#``, similarity, each submission with its coverage (MOSS's "File 1 (NN%)"),
-lines matched on each side, shared fingerprints; then the clusters.  Names
+``#``, similarity (what the passages show), each submission with its
+coverage (MOSS's "File 1 (NN%)"), lines matched on each side, shared
+fingerprints, the score that orders the pairs; then the clusters.  Names
 come from untrusted input, so control characters (terminal escapes) are
 shown escaped.
 """
@@ -43,17 +44,17 @@ def _row(rank: int, pair: PairResult) -> list[str]:
         str(rank), percent(pair.similarity, 1),
         f"{safe(pair.a)} ({percent(pair.coverage_a, missing='-')})",
         f"{safe(pair.b)} ({percent(pair.coverage_b, missing='-')})",
-        lines, str(pair.shared),
+        lines, str(pair.shared), f"{pair.score:.3f}",
     ]
 
 
 def write_table(result: ComparisonResult, out: TextIO) -> None:
     """Write the ranked pairs and the clusters as an aligned text table."""
     header = ["#", "similarity", "submission a (coverage)", "submission b (coverage)",
-              "lines", "shared"]
+              "lines", "shared", "score"]
     rows = [_row(rank, pair) for rank, pair in enumerate(result.pairs, 1)]
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    right = {0, 1, 4, 5}
+    right = {0, 1, 4, 5, 6}
 
     def line(cells: list[str]) -> str:
         return "  ".join(
@@ -71,6 +72,9 @@ def write_table(result: ComparisonResult, out: TextIO) -> None:
     out.write(f"\n{len(rows)} of {shared} pairs sharing fingerprints shown; "
               f"{subs} submission{'' if subs == 1 else 's'}.\n")
     without = sum(1 for pair in result.pairs if not pair.passages_computed)
+    if rows and without < len(rows):
+        out.write("Pairs in order of score; similarity is what the passages cover "
+                  "(docs/compare.md).\n")
     if rows and without == len(rows):
         out.write("Coverage and lines (-) not computed: scores only (--no-passages).\n")
     elif without:
