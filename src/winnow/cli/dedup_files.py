@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import click
 
 from winnow.cli.common import exit_with, fail, output
 from winnow.cli.options import db_option, format_option, output_option
+from winnow.cli.outputs import check_outputs
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
@@ -50,6 +52,7 @@ def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: b
     except InvalidConfig as error:
         raise click.UsageError("; ".join(error.problems)) from error
     writes = options.apply and options.action == "delete"
+    check_outputs([out_path], inputs=paths, index=db, indexed=_indexed(db))
     with FingerprintIndex(db, read_only=not writes) as index:
         result = deduplicate(index, options, [str(p) for p in paths] if paths else None)
     for row in result.skipped:
@@ -57,3 +60,15 @@ def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: b
     with output(out_path) as out:
         write(result, fmt, out)
     exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)
+
+
+def _indexed(db: Path) -> Callable[[Sequence[str]], str | None]:
+    """Which of some paths the index at ``db`` holds (the files --link and
+    --delete may change or keep: never a place for the report)."""
+    def lookup(paths: Sequence[str]) -> str | None:
+        if not db.exists():
+            return None  # the run's own error names the missing index
+        with FingerprintIndex(db, read_only=True) as index:
+            found = {row.path for row in index.documents(list(paths))}
+        return next((path for path in paths if path in found), None)
+    return lookup
