@@ -16,10 +16,12 @@ be used (unreadable, broken link, corrupt archive, empty submission ...)
 becomes an :class:`~winnow.errors.InputError` in the submission's
 ``problems``; nothing here raises for one bad input.
 
-Reading a file later opens exactly the file the walk listed: the open does
-not follow a link where the walk saw none (``O_NOFOLLOW``) and the opened
-file's ``(device, inode)`` must be the walk's, so a file swapped for a link
-to a host file during a run is refused, not read.  A file over
+Reading a file later opens exactly the file the walk listed, the way the walk
+opened it: name by name from a descriptor of the submission's folder, a link
+followed only while it stays inside (:func:`winnow.fileio.open_beneath`), and
+the opened file's ``(device, inode)`` must be the walk's, so a file (or a
+folder above it) swapped for a link to a host file during a run is refused,
+not read.  A file on a kernel pseudo file system (``/proc/kmsg``) is refused.  A file over
 ``ReadOptions.max_file_bytes`` is skipped with a note before it is read.
 Archive members are held compressed (zlib) until read, and every archive of
 one :func:`load_submissions` call (or of several given the same ``run``)
@@ -43,8 +45,10 @@ from typing import Protocol
 from winnow.errors import ArchiveRefused, InputError
 from winnow.fileio import (
     DEFAULT_MAX_FILE_BYTES,
+    Beneath,
     FileChanged,
     FileTooLarge,
+    LeftTheRoot,
     printable,
     read_regular,
 )
@@ -100,6 +104,7 @@ class SourceFile:
     ident: tuple[int, int] | None = None  #: ``(st_dev, st_ino)`` the walk saw
     nofollow: bool = False  #: the walk saw no link here: never follow one
     packed: bool = False  #: ``data`` is zlib-compressed
+    beneath: Beneath | None = None  #: how the walk reached it (read the same way)
 
     def read(self) -> bytes:
         """The file's bytes, or an :class:`InputError` saying why not."""
@@ -110,7 +115,8 @@ class SourceFile:
             return zlib.decompress(self.data) if self.packed else self.data
         try:
             return read_regular(self.disk or self.location, max_bytes=limit,
-                                nofollow=self.nofollow, expect=self.ident)
+                                nofollow=self.nofollow, expect=self.ident,
+                                beneath=self.beneath, special=False)
         except OSError as error:
             raise InputError(self.location, _describe(error)) from error
 
@@ -265,7 +271,7 @@ def _disk_file(entry: FileEntry, opts: ReadOptions) -> SourceFile:
     shown = printable(entry.path)
     return SourceFile(printable(entry.rel), shown, opts, size=entry.size,
                       disk=None if shown == entry.path else entry.path,
-                      ident=entry.ident, nofollow=not entry.link)
+                      ident=entry.ident, nofollow=not entry.link, beneath=entry.beneath)
 
 
 def _problem(path: str, reason: str) -> InputError:
@@ -287,7 +293,7 @@ def _mib(size: int) -> str:
 
 
 def _describe(error: OSError) -> str:
-    if isinstance(error, FileChanged):
+    if isinstance(error, FileChanged | LeftTheRoot):
         return str(error.strerror)
     if isinstance(error, FileTooLarge):
         return _too_large(error.limit)
