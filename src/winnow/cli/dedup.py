@@ -24,7 +24,7 @@ from winnow.corpus.options import (
     DEFAULT_SIMILARITY,
     DEFAULT_T,
 )
-from winnow.corpus.readers import kind_of
+from winnow.corpus.readers import kind_of, parquet_schema_differs
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.reports.dedup import DedupRows, JsonlCorpus, ParquetCorpus, compressed_output
 from winnow.reports.writers import write
@@ -172,7 +172,11 @@ def _corpus_kind(data: tuple[Path, ...]) -> str:
     if len(kinds) > 1:
         raise click.UsageError("--keep: the inputs must be all Parquet files or none "
                                "(the de-duplicated corpus keeps their format)")
-    return kinds.pop()
+    kind = kinds.pop()
+    differs = parquet_schema_differs([str(p) for p in data]) if kind == "parquet" else None
+    if differs is not None:
+        raise click.UsageError(f"--keep: {differs}")
+    return kind
 
 
 def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
@@ -201,8 +205,8 @@ def _write_rows(rows: list[DuplicateRow], path: Path | None, fmt: str) -> None:
 
 def _summary(run: DedupRun, bad: int, seconds: float) -> None:
     clusters = run.clusters
-    rate = run.slots / seconds if seconds > 0 else 0.0
-    warn_or_note = (f"{run.slots:,} records, {clusters.count:,} clusters of "
+    rate = run.records / seconds if seconds > 0 else 0.0
+    warn_or_note = (f"{run.records:,} records, {clusters.count:,} clusters of "
                     f"{clusters.members:,} records ({clusters.removed:,} not representatives), "
                     f"{bad:,} bad; {seconds:.1f} s, {rate:,.0f} records/s ({run.engine})")
     if bad or run.problems:

@@ -67,6 +67,7 @@ class DedupRun:
     clusters: Clusters
     engine: str
     problems: list[InputError] = field(default_factory=list)
+    records: int = 0  #: records (usable or bad) found by :func:`read_back`: blank lines are none
 
     @property
     def slots(self) -> int:
@@ -152,8 +153,10 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
     clusters = run.clusters
     names: dict[int, str] = {}
     found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
+    run.records = 0
     for shard in run.shards:
         for item in read_shard(shard, run.settings.fields):
+            run.records += 1
             if isinstance(item, BadRecord):
                 if on_bad is not None:
                     on_bad(item)
