@@ -13,9 +13,11 @@ de-duplicated corpus.  No step holds the corpus's texts in memory.
 from __future__ import annotations
 
 import os
+import signal
 import tempfile
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -107,9 +109,11 @@ def count_pairs_with(engine: str, jobs: Sequence[ShardJob], records: int,
         return count_in_memory(jobs, records, settings.max_occurrences, workers=settings.jobs,
                                progress=progress)
     from winnow.corpus.sharded import count_sharded
+    from winnow.sharded.plan import Store
 
     workdir = settings.workdir or stack.enter_context(
         tempfile.TemporaryDirectory(prefix="winnow-dedup-"))
+    stack.enter_context(Store.of(workdir).lock())  # one run per folder, until the clusters
     rows = estimated_rows([job.shard for job in jobs], settings.config)
     return count_sharded(jobs, records, settings, engine, workdir, progress, rows)
 
@@ -125,9 +129,31 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)
     with ExitStack() as stack:
+        stack.enter_context(terminate_unwinds())
         pairs = count_pairs_with(engine, jobs, records, settings, progress, stack)
         clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
     return DedupRun(settings, shards, clusters, engine, problems)
+
+
+@contextmanager
+def terminate_unwinds() -> Iterator[None]:
+    """While the pairs are counted, SIGTERM ends the run as Ctrl-C does
+    (``SystemExit(143)``, unwinding): the temporary working folder and its
+    shards are removed.  Only from the main thread, and only when SIGTERM
+    still has its default action."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _sizes(sizes: npt.ArrayLike, records: int) -> npt.NDArray[np.int64]:

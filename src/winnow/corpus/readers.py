@@ -35,16 +35,18 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import io
 import json
 import lzma
 import os
-import zlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, cast
 
+from winnow.corpus.streams import blocks, damaged, file_digest, line_end
+from winnow.corpus.streams import lines as split_lines
 from winnow.errors import InputError
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, printable, read_regular
 from winnow.sources.walk import FileEntry, WalkPolicy, scan
@@ -59,14 +61,9 @@ COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 SHARD_BYTES = 16 << 20
 #: Text files per shard of a folder.
 SHARD_FILES = 512
-#: Bytes read at a time when counting lines.
-BLOCK = 1 << 20
 #: The largest record read by default (bytes of a JSON line, a text file or a
 #: Parquet text): compare's per-file budget.
 MAX_RECORD_BYTES = DEFAULT_MAX_FILE_BYTES
-#: What reading a damaged or truncated compressed stream raises.
-DAMAGED: tuple[type[BaseException], ...] = (EOFError, OSError, ValueError, lzma.LZMAError,
-                                             zlib.error)
 
 
 @dataclass(frozen=True)
@@ -97,6 +94,9 @@ class Shard:
     stop: int = -1
     line: int = 1
     files: tuple[str, ...] = ()
+    #: a digest of the shard's bytes (decompressed; a text shard's names and
+    #: contents): a sharded run's working folder serves only the same content
+    digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -155,7 +155,7 @@ def plan_shards(paths: Sequence[str], fields: Fields) -> tuple[list[Shard], list
     shards: list[Shard] = []
     problems: list[InputError] = []
     first = 0
-    errors: tuple[type[BaseException], ...] = (*_damaged(), RecursionError)
+    errors: tuple[type[BaseException], ...] = (*damaged(), RecursionError)
     for name in paths:
         path = Path(name)
         try:
@@ -175,60 +175,6 @@ def plan_shards(paths: Sequence[str], fields: Fields) -> tuple[list[Shard], list
     return shards, problems
 
 
-def _damaged() -> tuple[type[BaseException], ...]:
-    """What reading a damaged input raises (``zstandard``'s error too, when installed)."""
-    try:
-        import zstandard
-    except ImportError:  # pragma: no cover - a dependency of the dedup extra
-        return DAMAGED
-    return (*DAMAGED, zstandard.ZstdError)
-
-
-def _blocks(stream: IO[bytes], left: int | None = None,
-            damage: list[BaseException] | None = None) -> Iterator[bytes]:
-    """The bytes of ``stream`` in blocks (at most ``left`` of them), each as soon
-    as it is decompressed; a stream that fails (truncated, damaged) ends there,
-    its error appended to ``damage`` (raised when ``damage`` is ``None``)."""
-    read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
-    errors = _damaged()
-    while left is None or left > 0:
-        try:
-            block = read(BLOCK if left is None else min(BLOCK, left))
-        except errors as error:
-            if damage is None:
-                raise
-            damage.append(error)
-            return
-        if not block:
-            return
-        if left is not None:
-            left -= len(block)
-        yield block
-
-
-def _lines(blocks: Iterator[bytes], budget: int) -> Iterator[bytes | int]:
-    """The lines of ``blocks`` (each with its newline, the last one perhaps
-    without); a line of more than ``budget`` bytes (newline aside) is given as
-    its length instead, and never held whole."""
-    pending: list[bytes] = []
-    size, over = 0, False
-    for block in blocks:
-        start = 0
-        while start < len(block):
-            end = block.find(b"\n", start) + 1 or len(block)
-            size += end - start
-            if not over and size - (block[end - 1:end] == b"\n") > budget:
-                over, pending = True, []
-            elif not over:
-                pending.append(block[start:end])
-            start = end
-            if block[end - 1:end] == b"\n":
-                yield size if over else b"".join(pending)
-                pending, size, over = [], 0, False
-    if size:
-        yield size if over else b"".join(pending)
-
-
 def _jsonl_shards(path: str, first: int, problems: list[InputError]) -> list[Shard]:
     """One shard per compressed file (its lines up to any damage, which is
     named in ``problems``); plain files cut at line boundaries."""
@@ -236,30 +182,35 @@ def _jsonl_shards(path: str, first: int, problems: list[InputError]) -> list[Sha
         lines = 0
         tail = b"\n"
         damage: list[BaseException] = []
+        digest = hashlib.blake2b(digest_size=20)
         with open_binary(path) as stream:
-            for block in _blocks(stream, damage=damage):
+            for block in blocks(stream, damage=damage):
                 lines += block.count(b"\n")
                 tail = block[-1:]
+                digest.update(block)
         lines += tail != b"\n"  # a last line without its newline
         if damage:
             problems.append(InputError(printable(path), (
                 f"compressed data ends early or is damaged after line {lines} "
                 f"({damage[0] or type(damage[0]).__name__}); the lines before it are read")))
-        return [Shard("jsonl", path, first, lines)] if lines else []
+        return [Shard("jsonl", path, first, lines, digest=digest.hexdigest())] if lines else []
     shards = []
     line = 1
     with open(path, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
         start = 0
-        while True:
-            stream.seek(start + SHARD_BYTES)
-            stream.readline()  # to the end of the line the cut falls in
-            stop = min(stream.tell(), os.fstat(stream.fileno()).st_size)
-            if stop <= start:
-                break
+        while start < size:
+            stop = line_end(stream, min(start + SHARD_BYTES, size), size)
             stream.seek(start)
-            chunk = stream.read(stop - start)
-            lines = chunk.count(b"\n") + (not chunk.endswith(b"\n"))
-            shards.append(Shard("jsonl", path, first, lines, start, stop, line))
+            lines, tail = 0, b"\n"
+            digest = hashlib.blake2b(digest_size=20)
+            for block in blocks(stream, stop - start):
+                lines += block.count(b"\n")
+                tail = block[-1:]
+                digest.update(block)
+            lines += tail != b"\n"
+            shards.append(Shard("jsonl", path, first, lines, start, stop, line,
+                                digest=digest.hexdigest()))
             first += lines
             line += lines
             start = stop
@@ -272,10 +223,12 @@ def _parquet_shards(path: str, first: int, problems: list[InputError]) -> list[S
     meta = pq.ParquetFile(path).metadata
     shards = []
     line = 1
+    digest = file_digest(path)
     for group in range(meta.num_row_groups):
         rows = meta.row_group(group).num_rows
         if rows:
-            shards.append(Shard("parquet", path, first, rows, group, group + 1, line))
+            shards.append(Shard("parquet", path, first, rows, group, group + 1, line,
+                                digest=digest))
         first += rows
         line += rows
     return shards
@@ -317,7 +270,15 @@ def _folder_shards(path: str, first: int, problems: list[InputError]) -> list[Sh
     shards = []
     for i in range(0, len(files), SHARD_FILES):
         part = tuple(files[i:i + SHARD_FILES])
-        shards.append(Shard("text", path, first + i, len(part), i, i + len(part), i + 1, part))
+        digest = hashlib.blake2b(digest_size=20)
+        for name in part:
+            digest.update(os.fsencode(name) + b"\0")
+            try:
+                digest.update(file_digest(os.path.join(path, name)).encode())
+            except OSError as error:  # named when the shard is read
+                digest.update(str(error.errno).encode())
+        shards.append(Shard("text", path, first + i, len(part), i, i + len(part), i + 1, part,
+                            digest.hexdigest()))
     return shards
 
 
@@ -336,10 +297,10 @@ def _jsonl_lines(shard: Shard, budget: int) -> Iterator[bytes | int]:
     file's lines up to any damage (named when the shards were planned)."""
     with open_binary(shard.path) as stream:
         if shard.stop < 0:
-            yield from _lines(_blocks(stream, damage=[]), budget)
+            yield from split_lines(blocks(stream, damage=[]), budget)
             return
         stream.seek(shard.start)
-        yield from _lines(_blocks(stream, shard.stop - shard.start), budget)
+        yield from split_lines(blocks(stream, shard.stop - shard.start), budget)
 
 
 def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:

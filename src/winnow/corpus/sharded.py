@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from winnow.corpus.fingerprints import ShardJob, fingerprint_shard
 from winnow.corpus.options import DedupSettings
 from winnow.corpus.pairs import PairSource
+from winnow.errors import ShardedRunError
 from winnow.parallel import Progress
 
 
@@ -31,12 +32,30 @@ def count_sharded(jobs: Sequence[ShardJob], records: int, settings: DedupSetting
     plan = ShardPlan(workdir, partitions=partitions,
                      engine=engine,  # type: ignore[arg-type]  # checked by DedupSettings
                      ray_address=settings.ray_address, jobs=settings.jobs or None)
-    result: PairSource = count_pairs(jobs, fingerprint_shard, plan,
-                                     cap=settings.max_occurrences,
-                                     progress=None if progress is None
-                                     else _in_records(progress, records),
-                                     documents=records)
+    try:
+        result: PairSource = count_pairs(jobs, fingerprint_shard, plan,
+                                         cap=settings.max_occurrences,
+                                         progress=None if progress is None
+                                         else _in_records(progress, records),
+                                         documents=records)
+    except Exception as error:
+        if not type(error).__module__.startswith("ray"):
+            raise
+        raise ShardedRunError(_ray_failed(error, settings.workdir)) from error
     return result
+
+
+def _ray_failed(error: BaseException, workdir: str | None) -> str:
+    """What to say when Ray lost the run (a worker, agent or node died past
+    Ray's retries): the finished tasks are in the working folder, and a run
+    given the same folder again goes on from them."""
+    what = f"the Ray run failed ({type(error).__name__}: {str(error).splitlines()[0]})" \
+        if str(error) else f"the Ray run failed ({type(error).__name__})"
+    if workdir is None:
+        return (f"{what}; its temporary working folder is removed: give --workdir DIR "
+                "to keep the finished tasks and resume by running the command again")
+    return (f"{what}; the finished tasks are kept in {workdir}: run the same command "
+            "again to resume from them")
 
 
 def _in_records(progress: Progress, records: int) -> Progress:
