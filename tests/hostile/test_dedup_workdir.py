@@ -156,3 +156,35 @@ def test_sigterm_removes_the_temporary_shards_like_sigint(tmp_path: Path) -> Non
     assert process.returncode != 0
     assert not list(temp.glob("winnow-dedup-*")), "SIGTERM left the temporary shards"
     assert b"Traceback" not in err
+
+
+class WorkerCrashedError(Exception):
+    """Stands for Ray's error when a worker or its agent dies past the retries."""
+
+
+WorkerCrashedError.__module__ = "ray.exceptions"
+
+
+@pytest.mark.parametrize("given", [True, False])
+def test_a_lost_ray_run_says_how_to_resume(given: bool, data: Path, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A killed Ray agent fails the run with a message, not a traceback: with
+    --workdir the finished tasks stay and the same command resumes from them."""
+    from winnow import sharded as engine
+
+    def lost(*args: object, **kwargs: object) -> None:
+        raise WorkerCrashedError("The worker died unexpectedly while executing this task.")
+
+    monkeypatch.setattr(engine, "count_pairs", lost)
+    workdir = tmp_path / "work"
+    extra = ["--workdir", str(workdir)] if given else []
+    result = winnow("dedup", "-q", "-j", "1", "--id-field", "id", "--engine", "local-sharded",
+                    *extra, data)
+    assert result.exit_code == 2
+    assert "the Ray run failed (WorkerCrashedError: The worker died" in result.stderr
+    assert ("run the same command again to resume" if given else "give --workdir DIR") \
+        in result.stderr
+    monkeypatch.undo()
+    if given:
+        code, out, err = sharded(data, workdir)
+        assert code == 0 and clusters(out), err

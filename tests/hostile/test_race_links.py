@@ -78,6 +78,7 @@ def swapping(tmp_path: Path) -> Iterator[tuple[Path, subprocess.Popen[str]]]:
         swapper.wait()
 
 
+@pytest.mark.slow
 def test_no_host_content_in_any_read_while_files_are_swapped(
         swapping: tuple[Path, subprocess.Popen[str]]) -> None:
     klass, swapper = swapping
