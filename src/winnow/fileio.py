@@ -77,9 +77,10 @@ def kind_of(mode: int) -> str:
     return "not a regular file"
 
 
-#: ``(root, rel, inside)``: open ``rel`` (``/``-separated) under the folder ``root``
-#: without leaving it; ``inside``: links that stay under ``root`` are followed.
-Beneath = tuple[str, str, bool]
+#: ``(root, rel, inside, key)``: open ``rel`` (``/``-separated) under the folder
+#: ``root`` without leaving it; ``inside``: links that stay under ``root`` are
+#: followed; ``key``: the ``(st_dev, st_ino)`` ``root`` must still have (or ``None``).
+Beneath = tuple[str, str, bool, "tuple[int, int] | None"]
 
 #: Links resolved by hand on the way to one file, at most (Linux's own limit).
 MAX_LINKS = 40
@@ -134,7 +135,8 @@ _FILE_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLO
 
 
 def open_beneath(root: str, rel: str, *, inside: bool = False,
-                 shown: str | os.PathLike[str] | None = None) -> tuple[int, bool]:
+                 shown: str | os.PathLike[str] | None = None,
+                 key: tuple[int, int] | None = None) -> tuple[int, bool]:
     """A descriptor of ``rel`` under the folder ``root``, and whether a link was
     followed on the way; never leaves ``root``.
 
@@ -146,12 +148,19 @@ def open_beneath(root: str, rel: str, *, inside: bool = False,
     resolved by hand: followed while its target stays under ``root`` (``..``
     never climbs above it; an absolute target must lie under ``root``'s real
     path), at most :data:`MAX_LINKS` of them.  The last name is opened
-    without blocking (a FIFO or device is opened, not read).
+    without blocking (a FIFO or device is opened, not read).  With ``key``,
+    ``root`` must still be the folder of that ``(st_dev, st_ino)`` (a root
+    swapped for a link elsewhere is refused, not walked).
     """
     name = os.fspath(shown if shown is not None else os.path.join(root, rel))
-    top = os.path.realpath(root) if inside else ""
     stack = [os.open(root, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0)
                      | getattr(os, "O_CLOEXEC", 0))]
+    if key is not None:
+        info = os.fstat(stack[0])
+        if (info.st_dev, info.st_ino) != key:
+            os.close(stack[0])
+            raise LeftTheRoot(name, "its folder was replaced after it was listed; not read")
+    top = real_path(stack[0], root) if inside else ""
     todo = [part for part in reversed(rel.split("/")) if part not in ("", ".")]
     hops, linked = 0, False
     try:
@@ -191,6 +200,16 @@ def open_beneath(root: str, rel: str, *, inside: bool = False,
             os.close(other)
 
 
+def real_path(fd: int, path: str) -> str:
+    """The real path of the folder open as ``fd`` (``path``'s, if the system
+    cannot tell it from the descriptor)."""
+    try:
+        found = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return os.path.realpath(path)
+    return found if found.startswith("/") else os.path.realpath(path)
+
+
 def _link_target(part: str, folder: int, error: OSError) -> str:
     """The target of the link ``part`` in ``folder``, or ``error`` again when
     ``part`` is not a link (a file where a folder was expected)."""
@@ -220,7 +239,8 @@ def open_regular(path: str | os.PathLike[str], *, nofollow: bool = False,
         flags |= getattr(os, "O_NOFOLLOW", 0)
     try:
         fd = os.open(path, flags) if beneath is None else \
-            open_beneath(beneath[0], beneath[1], inside=beneath[2], shown=path)[0]
+            open_beneath(beneath[0], beneath[1], inside=beneath[2], shown=path,
+                         key=beneath[3])[0]
     except OSError as error:
         if nofollow and error.errno in (errno.ELOOP, errno.EXDEV) and os.path.islink(path):
             raise FileChanged(path, "became a symbolic link after it was listed; "

@@ -151,3 +151,32 @@ def test_the_interleaving_the_audit_found_reads_no_host_file(
     reasons = {os.path.basename(p.path): p.reason for p in sub.problems}
     assert "out of the submission" in reasons.get("notes.txt", "") \
         or "notes.txt" not in {os.path.basename(f.location) for f in sub.files}
+
+
+def test_a_submission_folder_swapped_for_a_link_after_it_was_listed_is_not_walked(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--each``: mallory's whole folder becomes a link to a host folder between the
+    class listing and her walk; her entry is refused, the others read as before."""
+    from winnow.sources import submissions
+
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "secret.py").write_bytes(SECRET)
+    klass = make_class(tmp_path, {"notes.txt": b"mallory's notes\n"})
+    plain = {f.location: f.read() for s in load_submissions([str(klass)], each=True)
+             if HOSTILE not in s.name for f in s.files}
+    checked = submissions._identity_inside
+
+    def swapping(folder: str, entry: str, full: str) -> tuple[int, int] | None:
+        found = checked(folder, entry, full)
+        if entry == HOSTILE:
+            os.rename(full, str(tmp_path / "moved"))
+            os.symlink(host, full)
+        return found
+
+    monkeypatch.setattr(submissions, "_identity_inside", swapping)
+    subs = load_submissions([str(klass)], each=True)
+    mine = next(s for s in subs if HOSTILE in s.name)
+    assert not mine.files and "replaced" in mine.problems[0].reason
+    read = {f.location: f.read() for s in subs if HOSTILE not in s.name for f in s.files}
+    assert read == plain

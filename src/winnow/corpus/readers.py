@@ -393,7 +393,7 @@ def _text_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
         shown = printable(path)
         try:
             data = read_regular(path, max_bytes=fields.max_bytes,
-                                beneath=(shard.path, name, False), special=False)
+                                beneath=(shard.path, name, False, None), special=False)
         except FileTooLarge:
             yield BadRecord(doc, shown, 0, _oversized(None, fields.max_bytes))
             continue

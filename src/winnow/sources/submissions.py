@@ -49,13 +49,14 @@ from winnow.fileio import (
     FileChanged,
     FileTooLarge,
     LeftTheRoot,
+    open_beneath,
     printable,
     read_regular,
 )
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document, Role
 from winnow.sources.archives import ArchiveLimits, RunBudget, is_archive, read_archive
-from winnow.sources.walk import FileEntry, WalkPolicy, links_out, matches, scan
+from winnow.sources.walk import FileEntry, WalkPolicy, matches, scan
 
 _IGNORED_NAMES = frozenset({"__MACOSX", "__pycache__"})
 
@@ -144,9 +145,11 @@ class SubmissionSource:
 def load_submission(
     path: str, role: Role = "new", read_options: ReadOptions | None = None,
     name: str | None = None, run: RunBudget | None = None,
+    expect: tuple[int, int] | None = None,
 ) -> SubmissionSource:
     """The submission at ``path`` (file, folder or archive), named ``name or path``;
-    its archives charge ``run`` (default: a budget of its own)."""
+    its archives charge ``run`` (default: a budget of its own); ``expect``: the
+    ``(device, inode)`` it must have (checked where it is opened)."""
     opts = read_options or ReadOptions()
     run = run or RunBudget(opts.limits.max_run_bytes)
     label = printable(name or path)
@@ -156,8 +159,11 @@ def load_submission(
         info = os.stat(path)
     except OSError as error:
         return SubmissionSource(label, role, (), (_problem(path, _describe(error)),))
+    if expect is not None and (info.st_dev, info.st_ino) != expect:
+        return SubmissionSource(label, role, (), (_problem(
+            path, "replaced after it was listed; not read"),))
     if os.path.isdir(path):
-        _walk(path, opts, run, files, problems)
+        _walk(path, opts, run, files, problems, expect)
     elif not stat.S_ISREG(info.st_mode):
         problems.append(_problem(path, _not_regular(info.st_mode)))
     elif is_archive(path):
@@ -196,19 +202,38 @@ def load_submissions(
                                         (_problem(path, _describe(error)),)))
                 continue
             policy = folder_policy(read_options or ReadOptions())
-            top = os.path.realpath(path)
             for entry in entries:
                 full = os.path.join(path, entry)
                 if policy.ignores(entry) or (os.path.isfile(full) and not policy.wants(entry)):
                     continue
-                if links_out(full, top):
+                try:
+                    expect = _identity_inside(path, entry, full)
+                except LeftTheRoot:
                     out.append(SubmissionSource(printable(full), role, (), (_problem(
                         full, "symbolic link out of the folder; not followed"),)))
                     continue
-                out.append(load_submission(full, role, read_options, run=run))
+                out.append(load_submission(full, role, read_options, run=run, expect=expect))
         else:
             out.append(load_submission(path, role, read_options, run=run))
     return out
+
+
+def _identity_inside(folder: str, entry: str, full: str) -> tuple[int, int] | None:
+    """The ``(device, inode)`` of ``entry`` of ``folder``, opened beneath it (a link
+    followed only inside: :class:`LeftTheRoot` otherwise), so that the entry
+    walked later is the one checked here; ``None`` where it cannot be opened
+    (the submission's own load names why)."""
+    try:
+        fd, _ = open_beneath(folder, entry, inside=True, shown=full)
+    except LeftTheRoot:
+        raise
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return info.st_dev, info.st_ino
 
 
 def folder_policy(opts: ReadOptions) -> WalkPolicy:
@@ -222,12 +247,12 @@ def folder_policy(opts: ReadOptions) -> WalkPolicy:
 
 
 def _walk(root: str, opts: ReadOptions, run: RunBudget, files: list[SourceFile],
-          problems: list[InputError]) -> None:
+          problems: list[InputError], expect: tuple[int, int] | None = None) -> None:
     """The files of the folder ``root`` (and of the archives in it) and its
     problems, each in name order, depth first (the walk reports what it skips
     folder by folder: those are sorted here)."""
     found: list[tuple[list[str], list[InputError]]] = []
-    for item in scan([root], folder_policy(opts)):
+    for item in scan([root], folder_policy(opts), expect):
         if not isinstance(item, FileEntry):
             found.append((item.path.split(os.sep), [_problem(item.path, item.reason)]))
         elif is_archive(item.path.rsplit(os.sep, 1)[-1]):

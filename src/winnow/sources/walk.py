@@ -54,6 +54,7 @@ from winnow.fileio import (
     open_beneath,
     printable,
     pseudo_devices,
+    real_path,
 )
 from winnow.model import Skipped
 
@@ -174,6 +175,7 @@ class _Folder:
     top: str
     root: str = ""
     key: tuple[int, int] | None = None
+    root_key: tuple[int, int] | None = None
 
 
 _Found = FileEntry | Skipped | _Folder | None
@@ -188,19 +190,33 @@ class _Walker:
         self.hide = not policy.hidden
         self.filtered = bool(policy.include or policy.exclude)
 
-    def root(self, path: str) -> _Found:
-        """The walk of a root: always followed, named ``NOT_FOUND`` when missing."""
+    def root(self, path: str, expect: tuple[int, int] | None = None) -> _Found:
+        """The walk of a root: always followed, named ``NOT_FOUND`` when missing
+        (``expect``: the ``(device, inode)`` it must have, or it is skipped).  A
+        folder's identity and real path are read from one descriptor, and every
+        later open under it checks that the path still leads to that folder."""
         if self.policy.text_names and printable(path) != path:
             return Skipped(printable(path), NOT_UTF8)
+        top = ""
         try:
             link = os.path.islink(path)
             info = os.stat(path)
+            if stat.S_ISDIR(info.st_mode) and self.policy.links != "always":
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+                try:
+                    info = os.fstat(fd)
+                    top = real_path(fd, path) if self.policy.links == "inside" else ""
+                finally:
+                    os.close(fd)
         except FileNotFoundError:
             return Skipped(path, NOT_FOUND)
         except OSError as error:
             return Skipped(path, self.policy.describe(error))
-        top = os.path.realpath(path) if self.policy.links == "inside" else ""
-        folder = _Folder(path, "", frozenset(), top, path)
+        key = (info.st_dev, info.st_ino)
+        if expect is not None and key != expect:
+            return Skipped(path, "replaced after it was listed; not walked")
+        folder = _Folder(path, "", frozenset(), top, path,
+                         root_key=key if stat.S_ISDIR(info.st_mode) else None)
         return self.found(folder, path, os.path.basename(path) or path, info, link, root=True)
 
     def entry_inside(self, folder: _Folder, name: str) -> _Found:
@@ -212,7 +228,8 @@ class _Walker:
         if (self.hide and name[0] == ".") or name in policy.ignored:
             return None
         try:
-            fd, link = open_beneath(folder.root, rel, inside=True, shown=path)
+            fd, link = open_beneath(folder.root, rel, inside=True, shown=path,
+                                    key=folder.root_key)
         except LeftTheRoot:
             return Skipped(path, LINK_OUT)
         except OSError as error:
@@ -256,17 +273,19 @@ class _Walker:
                 if key in self.seen_dirs:
                     return Skipped(path, LOOP if link else WALKED)
                 self.seen_dirs.add(key)
-                return _Folder(path, prefix, folder.above, folder.top, folder.root, key)
+                return _Folder(path, prefix, folder.above, folder.top, folder.root, key,
+                               folder.root_key)
             if key in folder.above:
                 return Skipped(path, f"{LOOP}; not followed")
-            return _Folder(path, prefix, folder.above | {key}, folder.top, folder.root, key)
+            return _Folder(path, prefix, folder.above | {key}, folder.top, folder.root, key,
+                           folder.root_key)
         if stat.S_ISREG(info.st_mode):
             if (self.filtered and not self.policy.wants(rel)) or path in self.roots:
                 return None  # left out by a pattern, or a file named twice: listed once
             if root:
                 self.roots.add(path)
             beneath = None if root or self.policy.links == "always" \
-                else (folder.root, rel, self.policy.links == "inside")
+                else (folder.root, rel, self.policy.links == "inside", folder.root_key)
             return FileEntry(path, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino),
                              link, rel, beneath)
         return Skipped(path, self.policy.special(info.st_mode))
@@ -286,8 +305,8 @@ class _Walker:
 
     def names_inside(self, folder: _Folder) -> list[str] | Skipped:
         try:
-            fd, _ = open_beneath(folder.root, folder.prefix, inside=True, shown=folder.path) \
-                if folder.prefix else (os.open(folder.root, os.O_RDONLY), False)
+            fd, _ = open_beneath(folder.root, folder.prefix, inside=True, shown=folder.path,
+                                 key=folder.root_key)
         except LeftTheRoot:
             return Skipped(folder.path, LINK_OUT)
         except OSError as error:
@@ -307,14 +326,15 @@ def _name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
 
-def scan(roots: Sequence[str | os.PathLike[str]],
-         policy: WalkPolicy | None = None) -> Iterator[FileEntry | Skipped]:
+def scan(roots: Sequence[str | os.PathLike[str]], policy: WalkPolicy | None = None,
+         expect: tuple[int, int] | None = None) -> Iterator[FileEntry | Skipped]:
     """Every regular file under ``roots`` (files or folders, paths as given) and
-    everything skipped, in walk order (see the module's docstring)."""
+    everything skipped, in walk order (see the module's docstring); ``expect``:
+    the ``(device, inode)`` every root must have (one root, checked by a caller)."""
     walker = _Walker(policy or WalkPolicy())
     pending: list[FileEntry | _Folder] = []
     for root in roots:
-        found = walker.root(os.fspath(root))
+        found = walker.root(os.fspath(root), expect)
         if isinstance(found, Skipped):
             yield found
         elif found is not None:
