@@ -176,3 +176,15 @@ def test_mismatched_parquet_schemas_are_refused_before_the_run(tmp_path: Path) -
     assert code == 2, err
     assert "b.parquet" in err and "differ" in err and "Traceback" not in err
     assert not out.exists()
+
+
+def test_the_record_budget_is_an_option(tmp_path: Path, clean: set[frozenset[str]]) -> None:
+    lines = good_lines()
+    lines.insert(30, json.dumps({"id": "two-mib", "text": "word " * (2 << 18)}))
+    path = tmp_path / "mixed.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    code, out, err = dedup(path, "--max-record-size", "1")
+    assert code == 1 and f"{path}:31" in err and "1 MiB record budget" in err
+    assert clusters(out) == clean
+    code, out, err = dedup(path)  # within the default budget: a record like any other
+    assert code == 0, err

@@ -24,7 +24,7 @@ from winnow.corpus.options import (
     DEFAULT_SIMILARITY,
     DEFAULT_T,
 )
-from winnow.corpus.readers import kind_of, parquet_schema_differs
+from winnow.corpus.readers import MAX_RECORD_BYTES, kind_of, parquet_schema_differs
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.reports.dedup import DedupRows, JsonlCorpus, ParquetCorpus, compressed_output
 from winnow.reports.writers import write
@@ -76,6 +76,10 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
               help="Noise threshold: k-gram length in normalised characters.")
 @click.option("-t", "t", type=click.IntRange(1), default=DEFAULT_T, show_default=True,
               help="Guarantee threshold: every shared passage this long is found.")
+@click.option("--max-record-size", "max_record_mib", type=click.IntRange(1),
+              default=MAX_RECORD_BYTES >> 20, show_default=True, metavar="MIB",
+              help="Records (a JSON line, a text file, a Parquet text) larger than this many "
+                   "MiB are bad records, named and never read whole.")
 @click.option("--keep", type=click.Choice(["representative"]), default=None,
               help="Write the de-duplicated corpus to -o OUT: every record but the "
                    "non-representative members of clusters.")
@@ -93,7 +97,7 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
 @_file_options
 def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
-                  max_occurrences: int, k: int, t: int, keep: str | None,
+                  max_occurrences: int, k: int, t: int, max_record_mib: int, keep: str | None,
                   clusters_path: Path | None, fmt: str, out_path: Path | None,
                   jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
@@ -127,7 +131,8 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     chosen = engine_choice(params, jobs)
     try:
         settings = DedupSettings(
-            Fields(text_field, id_field), k, t, similarity=similarity, containment=containment,
+            Fields(text_field, id_field, max_record_mib << 20), k, t, similarity=similarity,
+            containment=containment,
             min_fingerprints=min_fingerprints, max_occurrences=max_occurrences,
             engine=chosen.engine, partitions=chosen.partitions,
             workdir=None if chosen.workdir is None else str(chosen.workdir),
