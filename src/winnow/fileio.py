@@ -42,6 +42,7 @@ class NotRegularFile(OSError):
     """The path is a FIFO, socket or device: refused rather than read (it could block)."""
 
     def __init__(self, path: str | os.PathLike[str], mode: int) -> None:
+        self.mode = mode
         super().__init__(errno.EINVAL, f"{kind_of(mode)}, not a regular file",
                          os.fspath(path))
 
@@ -148,7 +149,8 @@ def open_beneath(root: str, rel: str, *, inside: bool = False,
     resolved by hand: followed while its target stays under ``root`` (``..``
     never climbs above it; an absolute target must lie under ``root``'s real
     path), at most :data:`MAX_LINKS` of them.  The last name is opened
-    without blocking (a FIFO or device is opened, not read).  With ``key``,
+    without blocking, and never when it is a device, FIFO or socket
+    (:class:`NotRegularFile`).  With ``key``,
     ``root`` must still be the folder of that ``(st_dev, st_ino)`` (a root
     swapped for a link elsewhere is refused, not walked).
     """
@@ -171,6 +173,8 @@ def open_beneath(root: str, rel: str, *, inside: bool = False,
                     raise LeftTheRoot(name, "leads out of the folder; not followed")
                 os.close(stack.pop())
                 continue
+            if not todo:
+                _refuse_special(part, stack[-1], name)
             try:
                 fd = os.open(part, _FILE_FLAGS if not todo else _DIR_FLAGS, dir_fd=stack[-1])
             except OSError as error:
@@ -198,6 +202,17 @@ def open_beneath(root: str, rel: str, *, inside: bool = False,
     finally:
         for other in stack:
             os.close(other)
+
+
+def _refuse_special(part: str, folder: int, name: str) -> None:
+    """Raise :class:`NotRegularFile` when ``part`` of ``folder`` is a device, FIFO
+    or socket: never opened (opening a device can act, a tape rewinds)."""
+    try:
+        mode = os.stat(part, dir_fd=folder, follow_symlinks=False).st_mode
+    except OSError:
+        return  # the open says why
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode)):
+        raise NotRegularFile(name, mode)
 
 
 def real_path(fd: int, path: str) -> str:

@@ -38,7 +38,6 @@ out is reported then: skipped entries come folder by folder.
 
 from __future__ import annotations
 
-import errno
 import fnmatch
 import os
 import stat
@@ -50,6 +49,7 @@ from winnow.fileio import (
     PSEUDO_FILESYSTEMS,
     Beneath,
     LeftTheRoot,
+    NotRegularFile,
     kind_of,
     open_beneath,
     printable,
@@ -232,10 +232,10 @@ class _Walker:
                                     key=folder.root_key)
         except LeftTheRoot:
             return Skipped(path, LINK_OUT)
+        except NotRegularFile as error:  # a device, FIFO or socket: never opened
+            return Skipped(path, policy.special(error.mode))
         except OSError as error:
-            if error.errno != errno.ENXIO:  # a socket cannot be opened: say what it is
-                return Skipped(path, policy.describe(error))
-            return Skipped(path, policy.special(os.lstat(path).st_mode))
+            return Skipped(path, policy.describe(error))
         try:
             info = os.fstat(fd)
         finally:
