@@ -2,6 +2,14 @@
 
     .venv/bin/python benchmarks/hostile.py [--workdir DIR] [--students N] [--budget-mib M]
         [--cases docx-bomb,sparse-tar,four-zips,big-text,long-line,largest-file]
+    .venv/bin/python benchmarks/hostile.py --catalogue [--only CASE,...]
+
+``--catalogue`` runs instead the hostile cases of issue 24
+(``benchmarks/hostile_cases.py``: the walk-and-read race, outputs onto inputs,
+damaged and huge records, damaged or shared working folders, formulas in
+CSV, the small points), each judged OK, clear error, crash, wrong result,
+data loss, security or hang, and prints the totals; it exits 1 unless there
+are no crashes, wrong results, data losses, security findings or hangs.
 
 A plain class (``N`` students, three generated Python files each, plus
 ``mallory`` holding a copy of one of them) is compared first; then, for each
@@ -143,7 +151,12 @@ def main() -> int:
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--budget-mib", type=float, default=1024.0)
     parser.add_argument("--cases", default=",".join(CASES))
+    parser.add_argument("--catalogue", action="store_true",
+                        help="run the issue-24 catalogue instead (hostile_cases.py)")
+    parser.add_argument("--only", default="", help="with --catalogue: these cases only")
     args = parser.parse_args()
+    if args.catalogue:
+        return catalogue(args.workdir, [c for c in args.only.split(",") if c])
     chosen = [c for c in args.cases.split(",") if c]
     args.workdir.mkdir(parents=True, exist_ok=True)
     rows: list[tuple[str, Run]] = []
@@ -186,6 +199,28 @@ def main() -> int:
             print(f"{label}: {' / '.join(warning)}")
     record("hostile", title, text)
     return 1 if failed else 0
+
+
+def catalogue(workdir: Path, only: list[str]) -> int:
+    """Run the catalogue, print and record the verdicts and their totals."""
+    from hostile_cases import BAD, CASES, run_catalogue
+
+    verdicts = run_catalogue(workdir / "catalogue", only or list(CASES))
+    totals: dict[str, int] = {}
+    for verdict in verdicts:
+        totals[verdict.outcome] = totals.get(verdict.outcome, 0) + 1
+    lines = [f"`{' '.join(sys.argv)}`; {uptime()} (a shared machine); "
+             f"{len(verdicts)} cases", "", "| case | outcome | detail |", "|---|---|---|"]
+    for verdict in verdicts:
+        detail = verdict.detail.replace("|", "\\|").replace("\n", " ")
+        lines.append(f"| {verdict.case} | {verdict.outcome} | {detail} |")
+    summary = ", ".join(f"{name} {totals.get(name, 0)}"
+                        for name in ("OK", "clear error", *BAD))
+    lines += ["", f"Totals: {summary}."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    record("hostile", f"{stamp()}, {commit()} (catalogue)", text)
+    return 1 if any(totals.get(name) for name in BAD) else 0
 
 
 if __name__ == "__main__":

@@ -86,6 +86,18 @@ CASES: dict[str, Case] = {
     "compare output and report on one file": lambda k, db, tmp: (
         ["compare", "-q", "--each", k, "-o", tmp / "same.html", "--report",
          tmp / "same.html"], tmp / "same.html"),
+    "compare onto a new file in a submission": lambda k, db, tmp: (
+        ["compare", "-q", "--each", k, "-o", k / "carol/pairs.csv"], k / "carol/pairs.csv"),
+    "dircmp onto a new file in a folder it compares": lambda k, db, tmp: (
+        ["dircmp", "-q", "-j", "1", k / "alice", k / "bob", "-o", k / "bob/x.txt"],
+        k / "bob/x.txt"),
+    "dedup-files onto the index": lambda k, db, tmp: (
+        ["dedup-files", "--db", db, "-o", db], db),
+    "dedup-files onto an indexed file": lambda k, db, tmp: (
+        ["dedup-files", "--db", db, "-o", k / "dave/main.py"], k / "dave/main.py"),
+    "dedup-files onto a new file in a folder it dedups": lambda k, db, tmp: (
+        ["dedup-files", "--db", db, k / "dave", "-o", k / "dave/list.txt"],
+        k / "dave/list.txt"),
     "evaluate onto its labels": lambda k, db, tmp: (
         ["evaluate", _labels(k, tmp), "--root", k, "-q", "-o", tmp / "labels.csv"],
         tmp / "labels.csv"),
@@ -110,6 +122,27 @@ def test_an_output_onto_an_input_or_the_index_is_refused(
     assert snapshot(*watched) == kept, "a refused run changed a file"
     assert not (tmp_path / "same.html").exists()
     assert compare_pairs(klass) == before
+
+
+@pytest.mark.parametrize("through", ["path", "link"])
+def test_dedup_files_never_writes_its_report_onto_the_kept_copy(
+        klass: Path, tmp_path: Path, through: str) -> None:
+    """The kept copy of a group is neither deleted nor overwritten by ``-o``."""
+    (klass / "eve").mkdir()
+    (klass / "eve" / "main.py").write_bytes((klass / "alice" / "main.py").read_bytes())
+    db = tmp_path / "dups.db"
+    assert winnow("index", "-q", "-j", "1", "--db", db, klass).exit_code == 0
+    target = klass / "alice" / "main.py"
+    if through == "link":
+        (tmp_path / "out.txt").symlink_to(target)
+        target = tmp_path / "out.txt"
+    kept = snapshot(*[p for p in klass.rglob("*") if p.is_file()], db)
+    result = winnow("dedup-files", "--db", db, "--delete", "--apply", "-o", target)
+    assert result.exit_code == 2, result.output + result.stderr
+    assert "refusing to write" in result.stderr and "main.py" in result.stderr
+    assert snapshot(*kept) == kept, "a refused run deleted or changed a file"
+    listed = winnow("dedup-files", "--db", db)
+    assert listed.exit_code == 0 and "eve/main.py" in listed.stdout
 
 
 def test_an_output_through_a_link_to_an_input_is_refused(klass: Path, tmp_path: Path) -> None:

@@ -98,7 +98,10 @@ def test_a_folder_of_text_files_without_following_links(tmp_path: Path) -> None:
     (outside / "secret.txt").write_text("secret")
     os.symlink(outside, root / "link")
     os.symlink(outside / "secret.txt", root / "file-link")
-    got = records([str(root)], Fields())
+    shards, problems = plan_shards([str(root)], Fields())
+    assert sorted((Path(p.path).name, p.reason) for p in problems) == [
+        ("file-link", "symbolic link (not followed)"), ("link", "symbolic link (not followed)")]
+    got = [item for shard in shards for item in read_shard(shard, Fields())]
     assert [(r.doc, r.id, r.text) for r in got if isinstance(r, Record)] == [
         (0, "a.txt", "alpha"), (2, os.path.join("sub", "b.txt"), "beta")]
     bad = [r for r in got if isinstance(r, BadRecord)]

@@ -17,7 +17,13 @@ from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.config import MaxDf
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
 from winnow.corpus.dedup import DedupRun, DuplicateRow, Sink
-from winnow.corpus.readers import Record, Shard, kind_of
+from winnow.corpus.readers import (
+    MAX_RECORD_BYTES,
+    Record,
+    Shard,
+    kind_of,
+    parquet_schema_differs,
+)
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError
 from winnow.reports.dedup import DedupRows, JsonlCorpus, ParquetCorpus, compressed_output
 from winnow.reports.writers import write
@@ -74,6 +80,10 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
               help="Noise threshold: k-gram length in normalised characters.")
 @click.option("-t", "t", type=click.IntRange(1), default=DEFAULTS.t, show_default=True,
               help="Guarantee threshold: every shared passage this long is found.")
+@click.option("--max-record-size", "max_record_mib", type=click.IntRange(1),
+              default=MAX_RECORD_BYTES >> 20, show_default=True, metavar="MIB",
+              help="Records (a JSON line, a text file, a Parquet text) larger than this many "
+                   "MiB are bad records, named and never read whole.")
 @click.option("--keep-records", "keep", type=click.Choice(["representative"]), default=None,
               help="Write the de-duplicated corpus to -o OUT: every record but the "
                    "non-representative members of clusters.")
@@ -90,7 +100,8 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
 @_file_options
 def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
-                  max_df: MaxDf, k: int, t: int, keep: str | None,
+                  max_df: MaxDf, k: int, t: int, max_record_mib: int,
+                  keep: str | None,
                   clusters_path: Path | None, fmt: str, out_path: Path | None,
                   jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
@@ -125,7 +136,8 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     check_outputs([out_path, clusters_path] if keep else [out_path], inputs=data)
     chosen = engine_choice(params, jobs)
     settings = DedupSettings(
-        Fields(text_field, id_field), k, t, similarity=similarity, containment=containment,
+        Fields(text_field, id_field, max_record_mib << 20), k, t, similarity=similarity,
+        containment=containment,
         min_fingerprints=min_fingerprints, max_occurrences=max_df,
         engine=chosen.engine, partitions=chosen.partitions,
         workdir=None if chosen.workdir is None else str(chosen.workdir),
@@ -186,7 +198,11 @@ def _corpus_kind(data: tuple[Path, ...]) -> str:
     if len(kinds) > 1:
         raise click.UsageError("--keep-records: the inputs must be all Parquet files or none "
                                "(the de-duplicated corpus keeps their format)")
-    return kinds.pop()
+    kind = kinds.pop()
+    differs = parquet_schema_differs([str(p) for p in data]) if kind == "parquet" else None
+    if differs is not None:
+        raise differs
+    return kind
 
 
 def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
@@ -216,8 +232,8 @@ def _write_rows(rows: list[DuplicateRow], path: Path | None, fmt: str) -> None:
 
 def _summary(run: DedupRun, bad: int, seconds: float) -> None:
     clusters = run.clusters
-    rate = run.slots / seconds if seconds > 0 else 0.0
-    warn_or_note = (f"{run.slots:,} records, {clusters.count:,} clusters of "
+    rate = run.records / seconds if seconds > 0 else 0.0
+    warn_or_note = (f"{run.records:,} records, {clusters.count:,} clusters of "
                     f"{clusters.members:,} records ({clusters.removed:,} not representatives), "
                     f"{bad:,} bad; {seconds:.1f} s, {rate:,.0f} records/s ({run.engine})")
     if bad or run.problems:

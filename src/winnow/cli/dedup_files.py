@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import click
 from winnow.cli.common import exit_with, fail, output
 from winnow.cli.grouping import sort_option
 from winnow.cli.options import db_option, format_option, output_option
+from winnow.cli.outputs import check_outputs
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError
 from winnow.index import FingerprintIndex
 from winnow.reports.writers import write
@@ -70,6 +72,7 @@ def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: b
     options = DedupOptions("link" if link else "delete" if delete else "list",
                            apply=not dry_run, keep=keep)
     writes = options.apply and options.action == "delete"
+    check_outputs([out_path], inputs=paths, index=db, indexed=_indexed(db))
     with FingerprintIndex(db, read_only=not writes) as index:
         result = deduplicate(index, options, [str(p) for p in paths] if paths else None)
     for row in result.skipped:
@@ -77,3 +80,15 @@ def dedup_files_command(paths: tuple[Path, ...], db: Path, link: bool, delete: b
     with output(out_path) as out:
         write(sorted_rows(result, sort), fmt, out)
     exit_with(EXIT_SKIPPED if result.skipped else EXIT_OK)
+
+
+def _indexed(db: Path) -> Callable[[Sequence[str]], str | None]:
+    """Which of some paths the index at ``db`` holds (the files --link and
+    --delete may change or keep: never a place for the report)."""
+    def lookup(paths: Sequence[str]) -> str | None:
+        if not db.exists():
+            return None  # the run's own error names the missing index
+        with FingerprintIndex(db, read_only=True) as index:
+            found = {row.path for row in index.documents(list(paths))}
+        return next((path for path in paths if path in found), None)
+    return lookup

@@ -14,7 +14,7 @@ from typing import Any
 
 import click
 
-from winnow.cli.common import output
+from winnow.cli.common import output, warn
 from winnow.cli.options import format_option, output_option
 from winnow.cli.outputs import check_outputs
 from winnow.config import DEFAULT_SEED
@@ -35,7 +35,8 @@ def _records(sections: list[Any]) -> list[dict[str, Any]]:
 @click.option("--corpus", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=None, help="Folder of HTML pages for experiments 2 and 4 (default: "
               "/usr/share/doc/python3.11/html, installed by scripts/experiments-corpus.sh).")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--data", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None,
               help="Labelled sets for experiment 7 (default: ../shared/data when present; "
               "without them experiment 7 is skipped with a note).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -66,7 +67,9 @@ def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
     if data is None and DEFAULT_DATA.is_dir():
         data = DEFAULT_DATA
     inputs = [p for p in (corpus, data) if p is not None]
-    check_outputs([out_path], inputs=inputs, report=out_dir)
+    from winnow.experiments.runner import REPORT_NAME
+
+    check_outputs([out_path, out_dir / REPORT_NAME], inputs=inputs, report=out_dir)
     settings = Settings(corpus=corpus, data=data, quick=quick, seed=seed)
 
     last = time.process_time()
@@ -80,6 +83,9 @@ def experiments_command(corpus: Path | None, data: Path | None, out_dir: Path,
     sections = run_experiments(only or EXPERIMENTS, settings, progress)
     report = write_report(sections, settings, out_dir)
     click.echo(f"winnow: report written to {report}", err=True)
+    for section in sections:
+        for message in section.warnings:
+            warn(message)
     figures = ExperimentFigures(_records(sections), [(s.key, s.skipped) for s in sections
                                                      if s.skipped is not None])
     with output(out_path) as out:

@@ -3,7 +3,9 @@
 Each command calls :func:`check_outputs` first, with the paths it will write
 (``-o FILE``, ``--report``), the paths it reads and its index.  A target that
 is one of the inputs (the same file, through any link, or a file inside an
-input folder), the index, or another target is refused as a usage error
+input folder, existing or not: it would become input of the next run), the
+index, a file the index holds (``dedup-files`` acts on them: ``indexed``), or
+another target is refused as a usage error
 (exit 2) before anything is read; one that cannot be written (its folder is
 missing or read-only, it is a folder) fails with exit 3, also before the work.
 The result itself is written by :func:`winnow.cli.common.output` through
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import click
@@ -62,9 +64,17 @@ def _input_clash(target: Path, real: str, inputs: Sequence[_Input]) -> str | Non
     for item in inputs:
         if identity is not None and identity == item.identity:
             return f"it is the input {item.name!r}"
-        if identity is not None and item.folder and _inside(real, item.real):
-            return f"it is a file of the input folder {item.name!r}"
+        if item.folder and _inside(real, item.real):
+            return f"it is inside the input folder {item.name!r}"
     return None
+
+
+def _indexed_clash(target: Path, real: str,
+                   indexed: Callable[[Sequence[str]], str | None] | None) -> str | None:
+    if indexed is None:
+        return None
+    found = indexed(sorted({os.path.abspath(target), real}))
+    return None if found is None else f"it is the indexed file {found!r}"
 
 
 def _writable_file(target: Path) -> None:
@@ -105,12 +115,15 @@ def report_files(report: Path) -> tuple[list[Path], Path | None]:
 
 
 def check_outputs(outputs: Iterable[Path | None], *, inputs: Iterable[PathLike] = (),
-                  index: PathLike | None = None, report: Path | None = None) -> None:
+                  index: PathLike | None = None, report: Path | None = None,
+                  indexed: Callable[[Sequence[str]], str | None] | None = None) -> None:
     """Refuse, before any work, outputs that would overwrite what the run reads.
 
     ``outputs`` are ``-o`` targets (``None``: standard output), ``report`` a
-    ``--report`` path (a file or a folder).  Raises :class:`click.UsageError`
-    (exit 2) for a target that is an input, the index or another target, and
+    ``--report`` path (a file or a folder); ``indexed(paths)`` names the one
+    of ``paths`` (a target as given and as resolved) that the index holds.
+    Raises :class:`click.UsageError` (exit 2) for a target that is an input,
+    inside an input folder, the index, an indexed file or another target, and
     :class:`OutputError` (exit 3) for one that cannot be written.
     """
     files = list(outputs)
@@ -125,7 +138,8 @@ def check_outputs(outputs: Iterable[Path | None], *, inputs: Iterable[PathLike] 
     seen: dict[str, Path] = {} if pages is None else {os.path.realpath(pages.parent): pages.parent}
     for target in targets:
         real = os.path.realpath(target)
-        clash = _index_clash(target, real, index) or _input_clash(target, real, resolved)
+        clash = (_index_clash(target, real, index) or _input_clash(target, real, resolved)
+                 or _indexed_clash(target, real, indexed))
         if clash is None and real in seen:
             clash = f"it is also the target of another output ({seen[real]})"
         if clash is not None:

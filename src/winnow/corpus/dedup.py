@@ -14,7 +14,10 @@ de-duplicated corpus.  No step holds the corpus's texts in memory.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -66,6 +69,7 @@ class DedupRun:
     clusters: Clusters
     engine: str
     problems: list[InputError] = field(default_factory=list)
+    records: int = 0  #: records (usable or bad) found by :func:`read_back`: blank lines are none
 
     @property
     def slots(self) -> int:
@@ -107,14 +111,36 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     choice = engine_choice(settings)
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)
-    with count_pairs(postings, settings.cap, choice,
-                     None if progress is None else in_records(progress, records)) as pairs:
+    with terminate_unwinds(), count_pairs(
+            postings, settings.cap, choice,
+            None if progress is None else in_records(progress, records)) as pairs:
         if progress is not None:
             progress("clustering", 0, 1)
         clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
         if progress is not None:
             progress("clustering", 1, 1)
     return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)
+
+
+@contextmanager
+def terminate_unwinds() -> Iterator[None]:
+    """While the pairs are counted, SIGTERM ends the run as Ctrl-C does
+    (``SystemExit(143)``, unwinding): the temporary working folder and its
+    shards are removed.  Only from the main thread, and only when SIGTERM
+    still has its default action."""
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _sizes(sizes: npt.ArrayLike, records: int) -> npt.NDArray[np.int64]:
@@ -140,8 +166,10 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
     clusters = run.clusters
     names: dict[int, str] = {}
     found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
+    run.records = 0
     for shard in run.shards:
         for item in read_shard(shard, run.settings.fields):
+            run.records += 1
             if isinstance(item, BadRecord):
                 if on_bad is not None:
                     on_bad(item)

@@ -12,12 +12,30 @@ slots.  Blank JSON Lines lines are slots that hold nothing (not records).
 Compressed JSON Lines are read through the standard library (``.gz``,
 ``.bz2``, ``.xz``) and the ``zstandard`` package (``.zst``); Parquet through
 pyarrow, one row group at a time, only the two columns used.
+
+Hostile inputs cost only their own records:
+
+* a compressed file that ends early or is damaged keeps every line before
+  the damage (its shard counts the lines decompressed; the damage is a
+  problem naming the file and the line where it starts);
+* lines are read in blocks, and a record over ``Fields.max_bytes`` (the
+  per-record budget, 16 MiB by default: compare's per-file budget) is a bad
+  record named with its size, never held whole (a 2 GB line of a small
+  ``.gz`` costs a block of memory); so is a text file or Parquet text over it;
+* JSON nested deeper than Python's recursion limit (about 1,000 levels) is a
+  bad record, not a crash;
+* a name that is not UTF-8 (a text file's, an input's) is shown with its odd
+  bytes as ``\\xNN`` (:func:`winnow.fileio.printable`) and the file opened by
+  its real name; a text folder is walked by :mod:`winnow.sources.walk` (links
+  never followed) and its files read beneath the folder
+  (:func:`winnow.fileio.read_regular`), never through a link.
 """
 
 from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import io
 import json
 import lzma
@@ -25,9 +43,13 @@ import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal, cast
+from typing import IO, Any, Literal, cast
 
-from winnow.errors import InputError
+from winnow.corpus.streams import blocks, damaged, file_digest, line_end
+from winnow.corpus.streams import lines as split_lines
+from winnow.errors import InputError, InvalidInput
+from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, printable, read_regular
+from winnow.sources.walk import FileEntry, WalkPolicy, scan
 
 Kind = Literal["jsonl", "parquet", "text"]
 
@@ -39,17 +61,20 @@ COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 SHARD_BYTES = 16 << 20
 #: Text files per shard of a folder.
 SHARD_FILES = 512
-#: Bytes read at a time when counting lines.
-BLOCK = 1 << 20
+#: The largest record read by default (bytes of a JSON line, a text file or a
+#: Parquet text): compare's per-file budget.
+MAX_RECORD_BYTES = DEFAULT_MAX_FILE_BYTES
 
 
 @dataclass(frozen=True)
 class Fields:
     """Where a record's text and id are: a JSON key or Parquet column each
-    (``id_field`` ``None``: the record is named ``path:line``)."""
+    (``id_field`` ``None``: the record is named ``path:line``), and the
+    per-record budget in bytes (``max_bytes``; a larger record is a bad one)."""
 
     text: str = "text"
     id: str | None = None
+    max_bytes: int = MAX_RECORD_BYTES
 
 
 @dataclass(frozen=True)
@@ -69,6 +94,9 @@ class Shard:
     stop: int = -1
     line: int = 1
     files: tuple[str, ...] = ()
+    #: a digest of the shard's bytes (decompressed; a text shard's names and
+    #: contents): a sharded run's working folder serves only the same content
+    digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -122,90 +150,136 @@ def kind_of(path: Path) -> Kind:
 
 def plan_shards(paths: Sequence[str], fields: Fields) -> tuple[list[Shard], list[InputError]]:
     """The shards of every input, numbered in order, and the inputs that
-    could not be opened (each an :class:`InputError`; the others are kept)."""
+    could not be opened or are damaged (each an :class:`InputError`; the
+    others, and the readable lines of a damaged compressed file, are kept)."""
     shards: list[Shard] = []
     problems: list[InputError] = []
     first = 0
+    errors: tuple[type[BaseException], ...] = (*damaged(), RecursionError)
     for name in paths:
         path = Path(name)
         try:
             if not path.exists():
-                raise InputError(name, "no such file or folder")
+                raise InputError(printable(name), "no such file or folder")
             kind = kind_of(path)
             planned = {"jsonl": _jsonl_shards, "parquet": _parquet_shards,
-                       "text": _folder_shards}[kind](name, first)
+                       "text": _folder_shards}[kind](name, first, problems)
         except InputError as error:
             problems.append(error)
             continue
-        except (OSError, EOFError, ValueError, lzma.LZMAError) as error:
-            problems.append(InputError(name, str(error) or type(error).__name__))
+        except errors as error:
+            problems.append(InputError(printable(name), str(error) or type(error).__name__))
             continue
         shards += planned
         first += sum(s.count for s in planned)
     return shards, problems
 
 
-def _jsonl_shards(path: str, first: int) -> list[Shard]:
-    """One shard per compressed file; plain files cut at line boundaries."""
+def _jsonl_shards(path: str, first: int, problems: list[InputError]) -> list[Shard]:
+    """One shard per compressed file (its lines up to any damage, which is
+    named in ``problems``); plain files cut at line boundaries."""
     if path.lower().endswith(COMPRESSED):
         lines = 0
         tail = b"\n"
+        damage: list[BaseException] = []
+        digest = hashlib.blake2b(digest_size=20)
         with open_binary(path) as stream:
-            while block := stream.read(BLOCK):
+            for block in blocks(stream, damage=damage):
                 lines += block.count(b"\n")
                 tail = block[-1:]
+                digest.update(block)
         lines += tail != b"\n"  # a last line without its newline
-        return [Shard("jsonl", path, first, lines)] if lines else []
+        if damage:
+            problems.append(InputError(printable(path), (
+                f"compressed data ends early or is damaged after line {lines} "
+                f"({damage[0] or type(damage[0]).__name__}); the lines before it are read")))
+        return [Shard("jsonl", path, first, lines, digest=digest.hexdigest())] if lines else []
     shards = []
     line = 1
     with open(path, "rb") as stream:
+        size = os.fstat(stream.fileno()).st_size
         start = 0
-        while True:
-            stream.seek(start + SHARD_BYTES)
-            stream.readline()  # to the end of the line the cut falls in
-            stop = min(stream.tell(), os.fstat(stream.fileno()).st_size)
-            if stop <= start:
-                break
+        while start < size:
+            stop = line_end(stream, min(start + SHARD_BYTES, size), size)
             stream.seek(start)
-            chunk = stream.read(stop - start)
-            lines = chunk.count(b"\n") + (not chunk.endswith(b"\n"))
-            shards.append(Shard("jsonl", path, first, lines, start, stop, line))
+            lines, tail = 0, b"\n"
+            digest = hashlib.blake2b(digest_size=20)
+            for block in blocks(stream, stop - start):
+                lines += block.count(b"\n")
+                tail = block[-1:]
+                digest.update(block)
+            lines += tail != b"\n"
+            shards.append(Shard("jsonl", path, first, lines, start, stop, line,
+                                digest=digest.hexdigest()))
             first += lines
             line += lines
             start = stop
     return shards
 
 
-def _parquet_shards(path: str, first: int) -> list[Shard]:
+def _parquet_shards(path: str, first: int, problems: list[InputError]) -> list[Shard]:
     import pyarrow.parquet as pq
 
     meta = pq.ParquetFile(path).metadata
     shards = []
     line = 1
+    digest = file_digest(path)
     for group in range(meta.num_row_groups):
         rows = meta.row_group(group).num_rows
         if rows:
-            shards.append(Shard("parquet", path, first, rows, group, group + 1, line))
+            shards.append(Shard("parquet", path, first, rows, group, group + 1, line,
+                                digest=digest))
         first += rows
         line += rows
     return shards
 
 
-def _folder_shards(path: str, first: int) -> list[Shard]:
-    """The regular files under ``path``, by path; symbolic links (to files or
-    folders) are never followed."""
-    found = []
-    for folder, dirs, names in os.walk(path):
-        dirs.sort()
-        for name in names:
-            full = os.path.join(folder, name)
-            if not os.path.islink(full) and os.path.isfile(full):
-                found.append(os.path.relpath(full, path))
-    files = sorted(found)
+def parquet_schema_differs(paths: Sequence[str]) -> InvalidInput | None:
+    """Why the Parquet files at ``paths`` cannot make one de-duplicated corpus (a
+    file whose columns differ from the first one's, or that cannot be read,
+    named: a usage error), or ``None``; read from their footers only."""
+    import pyarrow.parquet as pq
+
+    first: tuple[str, Any] | None = None
+    for path in paths:
+        try:
+            schema = pq.read_schema(path)
+        except (OSError, ValueError) as error:
+            return InvalidInput(printable(path), f"not a readable Parquet file ({error})")
+        if first is None:
+            first = (path, schema)
+        elif not schema.equals(first[1]):
+            columns = ", ".join(f"{f.name} {f.type}" for f in schema)
+            return InvalidInput(printable(path), f"its columns ({columns}) differ from "
+                                f"{printable(first[0])}'s; the de-duplicated corpus is one "
+                                "table")
+    return None
+
+
+def _folder_shards(path: str, first: int, problems: list[InputError]) -> list[Shard]:
+    """The regular files under ``path``, by path (the walk's order); symbolic
+    links (to files or folders) are never followed, and what the walk skips is
+    named in ``problems``."""
+    policy = WalkPolicy(links="never", skip_pseudo=True, text_names=False)
+    files = []
+    for item in scan([path], policy):
+        if isinstance(item, FileEntry):
+            files.append(item.rel)
+        else:
+            problems.append(InputError(printable(item.path), item.reason))
+    files.sort()
     shards = []
     for i in range(0, len(files), SHARD_FILES):
         part = tuple(files[i:i + SHARD_FILES])
-        shards.append(Shard("text", path, first + i, len(part), i, i + len(part), i + 1, part))
+        digest = hashlib.blake2b(digest_size=20)
+        for name in part:
+            digest.update(os.fsencode(name) + b"\0")
+            try:
+                digest.update(file_digest(os.path.join(path, name)).encode())
+            except OSError as error:  # named when the shard is read
+                digest.update(str(error.errno).encode())
+        shards.append(Shard("text", path, first + i, len(part), i, i + len(part), i + 1, part,
+                            digest.hexdigest()))
     return shards
 
 
@@ -216,32 +290,36 @@ def read_shard(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
     elif shard.kind == "parquet":
         yield from _parquet_records(shard, fields)
     else:
-        yield from _text_records(shard)
+        yield from _text_records(shard, fields)
 
 
-def _jsonl_lines(shard: Shard) -> Iterator[bytes]:
+def _jsonl_lines(shard: Shard, budget: int) -> Iterator[bytes | int]:
+    """The lines of ``shard`` (an oversized one as its length); a compressed
+    file's lines up to any damage (named when the shards were planned)."""
     with open_binary(shard.path) as stream:
         if shard.stop < 0:
-            yield from stream
+            yield from split_lines(blocks(stream, damage=[]), budget)
             return
         stream.seek(shard.start)
-        left = shard.stop - shard.start
-        while left > 0:
-            line = stream.readline(left)
-            if not line:
-                return
-            left -= len(line)
-            yield line
+        yield from split_lines(blocks(stream, shard.stop - shard.start), budget)
 
 
 def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
-    for i, raw in enumerate(_jsonl_lines(shard)):
+    shown = printable(shard.path)
+    for i, raw in enumerate(_jsonl_lines(shard, fields.max_bytes)):
         if i >= shard.count:
             return
         doc, line = shard.first + i, shard.line + i
-        if not raw.strip():
-            continue
-        yield parse_json_line(raw, doc, shard.path, line, fields)
+        if isinstance(raw, int):
+            yield BadRecord(doc, shown, line, _oversized(raw, fields.max_bytes))
+        elif raw.strip():
+            yield parse_json_line(raw, doc, shown, line, fields)
+
+
+def _oversized(size: int | None, budget: int) -> str:
+    what = "record" if size is None else f"record of {size:,} bytes"
+    return (f"{what} over the {budget / (1 << 20):g} MiB record budget; "
+            "not read (left out of --keep's corpus)")
 
 
 def parse_json_line(raw: bytes, doc: int, path: str, line: int,
@@ -251,6 +329,9 @@ def parse_json_line(raw: bytes, doc: int, path: str, line: int,
         value = json.loads(raw)
     except UnicodeDecodeError:
         return BadRecord(doc, path, line, "invalid UTF-8", raw)
+    except RecursionError:
+        return BadRecord(doc, path, line, "JSON nested too deeply (over about 1,000 levels)",
+                         raw)
     except ValueError as error:
         return BadRecord(doc, path, line, f"not JSON ({error})", raw)
     if not isinstance(value, dict):
@@ -293,31 +374,39 @@ def _parquet_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecor
     ids: list[object] = (table.column(fields.id).to_pylist()
                          if fields.id is not None and fields.id in names
                          else [None] * table.num_rows)
+    shown = printable(shard.path)
     for i, (text, name) in enumerate(zip(texts, ids, strict=True)):
         doc, line = shard.first + i, shard.line + i
         checked = _checked(text, name, fields, fields.text in names)
         if isinstance(checked, str):
-            yield BadRecord(doc, shard.path, line, checked)
+            yield BadRecord(doc, shown, line, checked)
+        elif len(checked[0]) > fields.max_bytes // 4 and \
+                len(checked[0].encode("utf-8")) > fields.max_bytes:
+            yield BadRecord(doc, shown, line, _oversized(len(checked[0].encode("utf-8")),
+                                                         fields.max_bytes))
         else:
-            yield Record(doc, checked[1] or f"{shard.path}:{line}", checked[0], shard.path,
-                         line)
+            yield Record(doc, checked[1] or f"{shown}:{line}", checked[0], shown, line)
 
 
-def _text_records(shard: Shard) -> Iterator[Record | BadRecord]:
+def _text_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
     for i, name in enumerate(shard.files):
         doc, path = shard.first + i, os.path.join(shard.path, name)
+        shown = printable(path)
         try:
-            with open(path, "rb") as stream:
-                data = stream.read()
+            data = read_regular(path, max_bytes=fields.max_bytes,
+                                beneath=(shard.path, name, False, None), special=False)
+        except FileTooLarge:
+            yield BadRecord(doc, shown, 0, _oversized(None, fields.max_bytes))
+            continue
         except OSError as error:
-            yield BadRecord(doc, path, 0, error.strerror or str(error))
+            yield BadRecord(doc, shown, 0, error.strerror or str(error))
             continue
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as error:
-            yield BadRecord(doc, path, 0, f"invalid UTF-8 at byte {error.start}")
+            yield BadRecord(doc, shown, 0, f"invalid UTF-8 at byte {error.start}")
             continue
-        yield Record(doc, name, text, path, 0)
+        yield Record(doc, printable(name), text, shown, 0)
 
 
 __all__ = [
@@ -329,6 +418,7 @@ __all__ = [
     "Shard",
     "kind_of",
     "open_binary",
+    "parquet_schema_differs",
     "parse_json_line",
     "plan_shards",
     "read_shard",

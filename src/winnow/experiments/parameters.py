@@ -17,11 +17,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.evaluation import compare_labelled, evaluate, labelled_submissions, load_labels
+from winnow.evaluation import (
+    compare_labelled,
+    evaluate,
+    labelled_submissions,
+    load_labels,
+    unread_files,
+)
 from winnow.experiments.report import LinePlot, Section, Series, Table, md_escape, series
 from winnow.frontends.options import DEFAULT_PARAMS
+from winnow.matching.model import ComparisonResult
 
 
 @dataclass(frozen=True)
@@ -61,7 +69,8 @@ class Grid:
 
 @dataclass(frozen=True)
 class Point:
-    """One set at one ``(k, w)``."""
+    """One set at one ``(k, w)``; ``roc_auc`` is NaN where it is undefined (the
+    labels of the pairs scored are all of one class)."""
 
     k: int
     w: int
@@ -70,10 +79,28 @@ class Point:
     seconds: float
 
 
-def sweep(root: Path, labels_file: str, grid: Grid) -> list[Point]:
-    """Compare and score one labelled set at every ``(k, w)`` of ``grid``."""
+def _auc(value: float) -> str:
+    return "undefined" if np.isnan(value) else f"{value:.3f}"
+
+
+def unusable(result: ComparisonResult) -> list[str]:
+    """The labelled submissions of a comparison that gave nothing to compare
+    (missing, over the file budget, unreadable or empty), with why: each
+    scores 0 in every pair, so the sweep's figures count them as misses."""
+    reasons = {issue.path: issue.reason for issue in result.issues}
+
+    def why(name: str) -> str:
+        found = reasons.get(name) or next((r for p, r in reasons.items() if name in p), None)
+        return found or "no usable file"
+
+    return [f"{name} ({why(name)})" for name in sorted(set(unread_files(result)))]
+
+
+def sweep(root: Path, labels_file: str, grid: Grid) -> tuple[list[Point], list[str]]:
+    """Compare and score one labelled set at every ``(k, w)`` of ``grid``; and
+    its :func:`unusable` submissions."""
     labels = load_labels(root / labels_file)
-    compare_labelled(labelled_submissions(labels, root))  # warm up compiled kernels
+    _, first = compare_labelled(labelled_submissions(labels, root))  # warms up the kernels
     points = []
     for k in grid.ks:
         for w in grid.ws:
@@ -82,9 +109,9 @@ def sweep(root: Path, labels_file: str, grid: Grid) -> list[Point]:
                                              WinnowConfig(k=k, t=k + w - 1))
             seconds = time.process_time() - started
             scores = evaluate(labels, similarity).overall
-            points.append(Point(k, w, scores.roc_auc or 0.0,
+            points.append(Point(k, w, np.nan if scores.roc_auc is None else scores.roc_auc,
                                 scores.best_f1.f1 if scores.best_f1 else 0.0, seconds))
-    return points
+    return points, unusable(first)
 
 
 def _plots(kind: str, grid: Grid, results: dict[str, list[Point]]) -> list[LinePlot]:
@@ -96,7 +123,8 @@ def _plots(kind: str, grid: Grid, results: dict[str, list[Point]]) -> list[LineP
         for w in grid.ws:
             values = [[getattr(p, metric) for p in points if p.w == w]
                       for points in results.values()]
-            combined = np.sum(values, axis=0) if metric == "seconds" else np.mean(values, axis=0)
+            combined = np.sum(values, axis=0) if metric == "seconds" \
+                else _nanmean(values, axis=0)
             lines.append(series(f"w = {w} (t = k + {w - 1})", grid.ks, combined))
         name = metric.replace("_", "-")
         plots.append(LinePlot(f"parameters-{kind}-{name}",
@@ -111,18 +139,31 @@ def _summary(kind: str, grid: Grid, results: dict[str, list[Point]]) -> str:
     cells = [(k, w) for k in grid.ks for w in grid.ws]
 
     def mean(metric: str, cell: tuple[int, int]) -> float:
-        return float(np.mean([getattr(p, metric) for points in results.values()
-                              for p in points if (p.k, p.w) == cell]))
+        return float(_nanmean([getattr(p, metric) for points in results.values()
+                               for p in points if (p.k, p.w) == cell]))
 
     parts = []
     for metric, label in (("roc_auc", "ROC AUC"), ("best_f1", "best F1")):
-        k, w = max(cells, key=lambda cell: mean(metric, cell))
+        defined = [cell for cell in cells if not np.isnan(mean(metric, cell))]
+        if not defined:
+            parts.append(f"the mean {label} is undefined everywhere (one class of labels)")
+            continue
+        k, w = max(defined, key=lambda cell: mean(metric, cell))
         default = (default_k, default_t - default_k + 1)
-        at_default = (f"{mean(metric, default):.3f} at the default"
+        at_default = (f"{_auc(mean(metric, default))} at the default"
                       if default in cells else "the default is not in the grid")
         parts.append(f"the highest mean {label} is {mean(metric, (k, w)):.3f}, at k = {k}, "
                      f"t = {k + w - 1} ({at_default})")
     return f"{kind.capitalize()} ({', '.join(results)}): " + "; ".join(parts) + "."
+
+
+def _nanmean(values: npt.ArrayLike, axis: int | None = None) -> npt.NDArray[np.float64]:
+    """The mean of ``values`` without their NaNs (NaN where all are), quietly."""
+    array = np.asarray(values, dtype=np.float64)
+    counts = np.sum(~np.isnan(array), axis=axis)
+    sums = np.nansum(array, axis=axis)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
 
 
 def run(data: Path, grids: dict[str, Grid], kinds: Sequence[str] = ("code", "prose")
@@ -138,14 +179,22 @@ def run(data: Path, grids: dict[str, Grid], kinds: Sequence[str] = ("code", "pro
             if not (root / spec.labels).is_file():
                 missing.append(spec.name)
                 continue
-            results[spec.name] = points = sweep(root, spec.labels, grid)
+            points, lost = sweep(root, spec.labels, grid)
+            results[spec.name] = points
+            if lost:
+                warning = (f"{spec.name}: {len(lost)} labelled submission(s) could not be "
+                           f"compared and score 0 in every pair: {', '.join(lost[:5])}"
+                           + (" ..." if len(lost) > 5 else ""))
+                section.warnings.append(warning)
+                section.notes.append(md_escape(warning))
             default_k, default_t = DEFAULTS[kind]
             rows = []
             for p in points:
                 mark = " (default)" if (p.k, p.k + p.w - 1) == (default_k, default_t) else ""
-                section.add(f"{spec.name} k={p.k} w={p.w} ROC AUC", p.roc_auc)
+                if not np.isnan(p.roc_auc):  # an undefined AUC is no figure
+                    section.add(f"{spec.name} k={p.k} w={p.w} ROC AUC", p.roc_auc)
                 section.add(f"{spec.name} k={p.k} w={p.w} best F1", p.best_f1)
-                rows.append((f"{p.k}", f"{p.w}", f"{p.k + p.w - 1}{mark}", f"{p.roc_auc:.3f}",
+                rows.append((f"{p.k}", f"{p.w}", f"{p.k + p.w - 1}{mark}", _auc(p.roc_auc),
                              f"{p.best_f1:.3f}", f"{p.seconds:.2f}"))
             section.tables.append(Table((f"{spec.name}: k", "w", "t", "ROC AUC", "best F1",
                                          "CPU time (s)"), tuple(rows)))

@@ -70,6 +70,8 @@ class Section:
     notes: list[str] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     cpu_seconds: float = 0.0
+    #: what the user must hear of (the command prints them on standard error)
+    warnings: list[str] = field(default_factory=list)
     skipped: str | None = None
 
     def figure(self, name: str) -> Figure:

@@ -3,19 +3,22 @@
 The header is :data:`~winnow.reports.records.PAIR_COLUMNS` (stable, documented
 in ``docs/compare.md``): ``file_a,file_b,similarity`` first, then the other
 scores.  Fractions are written with 6 decimals; a score that was not computed
-(no passages for the pair) is an empty cell.
+(no passages for the pair) is an empty cell.  A name that a spreadsheet would
+take for a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a
+carriage return) is written with a leading ``'``, as the report's marks export
+does (:func:`winnow.reports.anonymize.spreadsheet_safe`).
 """
 
 from __future__ import annotations
 
 import csv
-import io
 from typing import Any, TextIO
 
 import numpy as np
 import numpy.typing as npt
 
 from winnow.matching.model import ComparisonResult
+from winnow.reports.anonymize import spreadsheet_safe
 from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
 from winnow.reports.rows import is_terminal
 from winnow.reports.table import safe
@@ -46,8 +49,9 @@ def write_csv(result: ComparisonResult, out: TextIO) -> None:
     for pair in (pairs[j] for j in range(head)):
         row = pair_scores(pair, clusters)
         cells = ["" if value is None else f"{value:.6f}" if isinstance(value, float)
-                 else str(value) for value in (row[column] for column in PAIR_COLUMNS)]
-        writer.writerow([safe(cell) for cell in cells] if terminal else cells)
+                 else spreadsheet_safe(str(value))
+                 for value in (row[column] for column in PAIR_COLUMNS)]
+        out.write(",".join(_cell(safe(cell) if terminal else cell) for cell in cells) + "\n")
     if head == len(pairs):
         return
     names: list[str] = pairs.names  # type: ignore[attr-defined]
@@ -61,10 +65,17 @@ def write_csv(result: ComparisonResult, out: TextIO) -> None:
 
 
 def _field(name: str, terminal: bool) -> str:
-    """``name`` as the CSV writer writes it (quoted when needed)."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow([safe(name) if terminal else name])
-    return buffer.getvalue()[:-1]
+    """``name`` as a CSV cell: inert for spreadsheets, quoted when needed."""
+    cell = spreadsheet_safe(name)
+    return _cell(safe(cell) if terminal else cell)
+
+
+def _cell(text: str) -> str:
+    """``text`` quoted as the CSV writer quotes, and also when it holds a carriage
+    return (the writer's lines end in ``\\n`` alone, so it would leave a ``\\r`` bare)."""
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def micros(values: npt.NDArray[np.float64]) -> npt.NDArray[np.int64] | None:

@@ -23,6 +23,7 @@ from typing import IO, Any, BinaryIO, TextIO, cast
 from winnow.corpus import BadRecord, DuplicateRow, Fields, Record, Shard
 from winnow.errors import InvalidInput
 from winnow.outputs import atomic_binary
+from winnow.reports.anonymize import spreadsheet_safe
 from winnow.reports.table import safe
 
 #: The columns of a cluster row, in order.
@@ -44,13 +45,15 @@ def write_rows_json(rows: Iterable[DuplicateRow], out: TextIO) -> None:
 
 def write_rows_csv(rows: Iterable[DuplicateRow], out: TextIO) -> None:
     """The cluster rows as CSV, header ``ROW_FIELDS`` (control characters of
-    names escaped on a terminal)."""
+    names escaped on a terminal; a name starting like a spreadsheet formula
+    gets a leading ``'``: :func:`~winnow.reports.anonymize.spreadsheet_safe`)."""
     writer = csv.writer(out)
     writer.writerow(ROW_FIELDS)
     escape = _is_terminal(out)
     for row in rows:
         values = [getattr(row, name) for name in ROW_FIELDS]
-        writer.writerow([safe(v) if escape and isinstance(v, str) else v for v in values])
+        cells = [spreadsheet_safe(v) if isinstance(v, str) else v for v in values]
+        writer.writerow([safe(v) if escape and isinstance(v, str) else v for v in cells])
 
 
 def write_rows_table(rows: Iterable[DuplicateRow], out: TextIO) -> None:

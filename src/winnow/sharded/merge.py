@@ -73,7 +73,7 @@ def merge_bucket(task: MergeTask) -> int:
     store = task.store
     marker = ("done", "merge", f"{task_name('merge', task.bucket)}.json")
     if store.exists(*marker):
-        return int(store.read_json(*marker)["pairs"])
+        return int(store.read_marker(*marker)["pairs"])
     store.makedirs("merged")
     target = store.path(merged_name(task.bucket))
     temporary = f"{target}.tmp"
@@ -91,5 +91,5 @@ def merge_bucket(task: MergeTask) -> int:
             del table  # before the next window is read
             release_memory()
     filesystem.move(temporary, target)
-    store.write_json({"pairs": pairs}, *marker)
+    store.write_marker({"pairs": pairs}, [merged_name(task.bucket)], *marker)
     return pairs

@@ -187,7 +187,7 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     name = task_name("pairs", task.partition)
     marker = ("done", "pairs", f"{name}.json")
     if store.exists(*marker):
-        value = store.read_json(*marker)
+        value = store.read_marker(*marker)
         return PartitionDone({int(q): f for q, f in value["files"].items()},
                              {int(q): r for q, r in value["rows"].items()}, value["capped"],
                              value["distinct"])
@@ -210,9 +210,11 @@ def count_partition(task: PartitionTask) -> PartitionDone:
                    store.path("kept", f"{name}-capped.parquet"), filesystem=store.fs()[0])
     done = PartitionDone(writers.files, writers.rows, int(sum(c.shape[0] for c in capped)),
                          distinct)
-    store.write_json({"files": {str(q): f for q, f in done.files.items()},
-                      "rows": {str(q): r for q, r in done.rows.items()},
-                      "capped": done.capped, "distinct": distinct}, *marker)
+    store.write_marker({"files": {str(q): f for q, f in done.files.items()},
+                        "rows": {str(q): r for q, r in done.rows.items()},
+                        "capped": done.capped, "distinct": distinct},
+                       [*done.files.values(), f"kept/{name}.parquet",
+                        f"kept/{name}-capped.parquet"], *marker)
     return done
 
 

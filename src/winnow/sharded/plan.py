@@ -18,15 +18,27 @@ run any task, and a task that is run again rewrites the same files::
                                rows and their weight; pMMMM-capped: the
                                capped hashes
     merged/qNNNN.parquet       stage 3: the exact pair sums of bucket N, by (a, b)
-    done/<stage>/<task>.json   written last by each task: what it wrote
+    done/<stage>/<task>.json   written last by each task: what it wrote, with the
+                               SHA-256 of every file it wrote and of itself
+    .lock                      held by the run using the folder (local folders)
+
+A task whose marker is found is not run again, but its marker and files are
+checked first (:meth:`Store.read_marker`): a file that was truncated, had
+bytes flipped or was replaced by another run's (a valid shard of another
+partition) no longer has the checksum its task recorded, and the run stops
+with an error naming it, as it does for a ``plan.json`` or marker that is
+not the JSON a run wrote.  Two runs never share a local folder
+(:meth:`Store.lock`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import hashlib
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -178,15 +190,89 @@ class Store:
         filesystem.move(temporary, target)
 
     def read_json(self, *parts: str) -> Any:
+        """The JSON value of a file of the run; one that is not JSON is an error naming it."""
         filesystem, _ = self.fs()
-        with filesystem.open_input_stream(self.path(*parts)) as stream:
-            return json.loads(stream.read().decode())
+        try:
+            with filesystem.open_input_stream(self.path(*parts)) as stream:
+                return json.loads(stream.read().decode())
+        except (ValueError, UnicodeDecodeError, RecursionError) as error:
+            raise ShardedRunError(
+                f"{self.path(*parts)}: damaged (not the JSON a run writes: {error}); "
+                "remove the working folder and run again") from error
+
+    def checksum(self, name: str) -> str:
+        """SHA-256 of the run's file ``name`` (a path inside the folder)."""
+        filesystem, _ = self.fs()
+        digest = hashlib.sha256()
+        with filesystem.open_input_stream(self.path(name)) as stream:
+            while block := stream.read(1 << 20):
+                digest.update(block)
+        return digest.hexdigest()
+
+    def write_marker(self, value: Any, files: Sequence[str], *parts: str) -> None:
+        """Write a task's marker: ``value``, the checksums of the ``files`` it
+        wrote and a checksum of both (written last, atomically)."""
+        sums = {name: self.checksum(name) for name in sorted(set(files))}
+        self.write_json({"value": value, "sums": sums, "seal": _seal(value, sums)}, *parts)
+
+    def read_marker(self, *parts: str) -> Any:
+        """The value of a task's marker, after checking it and every file it names;
+        raises :class:`ShardedRunError` naming the marker or file that does not check."""
+        where = self.path(*parts)
+        marker = self.read_json(*parts)
+        if not (isinstance(marker, dict) and isinstance(marker.get("sums"), dict)
+                and marker.get("seal") == _seal(marker.get("value"), marker["sums"])):
+            raise ShardedRunError(f"{where}: damaged (its checksum does not match); remove "
+                                  "the working folder and run again")
+        for name, expected in marker["sums"].items():
+            try:
+                found = self.checksum(name)
+            except (OSError, FileNotFoundError) as error:
+                raise ShardedRunError(f"{self.path(name)}: missing or unreadable ({error}), "
+                                      f"though {where} lists it; remove the working folder "
+                                      "and run again") from error
+            if found != expected:
+                raise ShardedRunError(
+                    f"{self.path(name)}: damaged or not this run's file (its SHA-256 differs "
+                    f"from the one {where} recorded); remove the working folder and run again")
+        return marker["value"]
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the folder for this run: a second run on the same local folder
+        fails at once with :class:`ShardedRunError` (a folder given as a URI is
+        not locked: give each run its own)."""
+        if "://" in self.uri:
+            yield
+            return
+        import fcntl
+
+        os.makedirs(self.uri, exist_ok=True)
+        fd = os.open(os.path.join(self.uri, ".lock"), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as error:
+                holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+                raise ShardedRunError(
+                    f"{self.uri}: another run (process {holder}) is using this working "
+                    "folder; wait for it or give another --workdir") from error
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            yield
+        finally:
+            os.close(fd)  # releases the lock
 
     def delete(self, *parts: str) -> None:
         """Remove a folder of the run (nothing if absent)."""
         filesystem, _ = self.fs()
         if self.exists(*parts):
             filesystem.delete_dir(self.path(*parts))
+
+
+def _seal(value: Any, sums: Any) -> str:
+    text = json.dumps({"value": value, "sums": sums}, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def partitions_for(rows: int) -> int:

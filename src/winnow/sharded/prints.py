@@ -113,7 +113,7 @@ def write_shard(task: ShardTask[Any]) -> ShardDone:
     store = task.store
     marker = ("done", "prints", f"{task_name('prints', task.index)}.json")
     if store.exists(*marker):
-        return ShardDone.from_json(store.read_json(*marker))
+        return ShardDone.from_json(store.read_marker(*marker))
     buffer = _Buffer(task)
     docs: list[int] = []
     counts: list[int] = []
@@ -129,5 +129,7 @@ def write_shard(task: ShardTask[Any]) -> ShardDone:
                    store.path("docs", f"{task_name('prints', task.index)}.parquet"),
                    filesystem=store.fs()[0])
     done = ShardDone(buffer.files, buffer.partition_rows, len(docs), max(docs, default=-1))
-    store.write_json(done.as_json(), *marker)
+    docs_file = f"docs/{task_name('prints', task.index)}.parquet"
+    store.write_marker(done.as_json(), [*(f for fs in buffer.files.values() for f in fs),
+                                        docs_file], *marker)
     return done

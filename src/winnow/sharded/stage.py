@@ -15,10 +15,11 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
+from winnow.errors import ShardedRunError
 from winnow.pairs import Engine, EngineChoice, PairSums, Postings, Shards
 from winnow.parallel import Progress
 from winnow.sharded.plan import Engine as Runner
-from winnow.sharded.plan import ShardPlan, partitions_for
+from winnow.sharded.plan import ShardPlan, Store, partitions_for
 
 I64 = npt.NDArray[np.int64]
 
@@ -42,15 +43,19 @@ class PlanLayout:
 @contextmanager
 def make_plan(choice: EngineChoice, runner: Runner, rows: int) -> Iterator[ShardPlan]:
     """The plan of a run of about ``rows`` fingerprint rows on ``runner``, in
-    the choice's working folder or a temporary one (removed at the end)."""
+    the choice's working folder or a temporary one (removed at the end); the
+    folder is locked for the run (:meth:`Store.lock`: a second run on it fails
+    at once)."""
     temporary = None
     if choice.workdir is None:
         temporary = tempfile.mkdtemp(prefix="winnow-sharded-")
+    folder = choice.workdir or temporary or ""
     try:
-        yield ShardPlan(choice.workdir or temporary or "",
-                        partitions=partitions_for(rows) if choice.partitions is None
-                        else choice.partitions,
-                        engine=runner, ray_address=choice.ray_address, jobs=choice.jobs)
+        with Store.of(folder).lock():
+            yield ShardPlan(folder,
+                            partitions=partitions_for(rows) if choice.partitions is None
+                            else choice.partitions,
+                            engine=runner, ray_address=choice.ray_address, jobs=choice.jobs)
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
@@ -63,13 +68,32 @@ class _Sharded(Engine):
     @contextmanager
     def count(self, postings: Postings, cap: int, choice: EngineChoice,
               progress: Progress | None) -> Iterator[PairSums]:
-        from winnow.sharded.engine import count_pairs
+        from winnow.sharded import count_pairs  # the package's export (tests replace it)
 
         with make_plan(choice, self.runner, postings.rows) as plan:
             shards = postings.shards(PlanLayout(plan))
-            yield count_pairs(shards.items, shards.read, plan, cap=cap, base=postings.base,
-                              archive=postings.archive, documents=postings.documents,
-                              progress=progress)
+            try:
+                sums = count_pairs(shards.items, shards.read, plan, cap=cap,
+                                   base=postings.base, archive=postings.archive,
+                                   documents=postings.documents, progress=progress)
+            except Exception as error:
+                if not type(error).__module__.startswith("ray"):
+                    raise
+                raise ShardedRunError(ray_failed(error, choice.workdir)) from error
+            yield sums
+
+
+def ray_failed(error: BaseException, workdir: object) -> str:
+    """What to say when Ray lost the run (a worker, agent or node died past
+    Ray's retries): the finished tasks are in the working folder, and a run
+    given the same folder again goes on from them."""
+    first = str(error).splitlines()[0] if str(error) else ""
+    what = f"the Ray run failed ({type(error).__name__}{': ' + first if first else ''})"
+    if workdir is None:
+        return (f"{what}; its temporary working folder is removed: give --workdir DIR "
+                "to keep the finished tasks and resume by running the command again")
+    return (f"{what}; the finished tasks are kept in {workdir}: run the same command "
+            "again to resume from them")
 
 
 class LocalSharded(_Sharded):

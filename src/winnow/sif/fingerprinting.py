@@ -101,7 +101,8 @@ def _large_file(entry: FileEntry) -> NewDocument:
     identical copies are still found (sif's exact-equality half)."""
     digest = hashlib.blake2b(digest_size=16)
     size = 0
-    with open_regular(entry.path, nofollow=not entry.link, expect=entry.ident) as handle:
+    with open_regular(entry.path, nofollow=not entry.link, expect=entry.ident,
+                      beneath=entry.beneath) as handle:
         head = handle.read(1 << 16) or b""
         chunk = head
         while chunk:
@@ -125,7 +126,8 @@ def process_file(entry: FileEntry, params: IndexParams, known_checksum: str | No
             if large.checksum == known_checksum:
                 return Unchanged(entry.path, entry.mtime_ns, large.size)
             return large
-        data = read_regular(entry.path, nofollow=not entry.link, expect=entry.ident)
+        data = read_regular(entry.path, nofollow=not entry.link, expect=entry.ident,
+                            beneath=entry.beneath)
     except OSError as error:
         return Skipped(entry.path, describe_error(error))
     digest = checksum(data)

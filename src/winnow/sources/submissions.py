@@ -16,10 +16,12 @@ be used (unreadable, broken link, corrupt archive, empty submission ...)
 becomes an :class:`~winnow.errors.InputError` in the submission's
 ``problems``; nothing here raises for one bad input.
 
-Reading a file later opens exactly the file the walk listed: the open does
-not follow a link where the walk saw none (``O_NOFOLLOW``) and the opened
-file's ``(device, inode)`` must be the walk's, so a file swapped for a link
-to a host file during a run is refused, not read.  A file over
+Reading a file later opens exactly the file the walk listed, the way the walk
+opened it: name by name from a descriptor of the submission's folder, a link
+followed only while it stays inside (:func:`winnow.fileio.open_beneath`), and
+the opened file's ``(device, inode)`` must be the walk's, so a file (or a
+folder above it) swapped for a link to a host file during a run is refused,
+not read.  A file on a kernel pseudo file system (``/proc/kmsg``) is refused.  A file over
 ``ReadOptions.max_file_bytes`` is skipped with a note before it is read.
 Archive members are held compressed (zlib) until read, and every archive of
 one :func:`load_submissions` call (or of several given the same ``run``)
@@ -43,15 +45,18 @@ from typing import Protocol
 from winnow.errors import ArchiveRefused, InputError
 from winnow.fileio import (
     DEFAULT_MAX_FILE_BYTES,
+    Beneath,
     FileChanged,
     FileTooLarge,
+    LeftTheRoot,
+    open_beneath,
     printable,
     read_regular,
 )
 from winnow.frontends.options import FrontEndOptions
 from winnow.model import Document, Role
 from winnow.sources.archives import ArchiveLimits, RunBudget, is_archive, read_archive
-from winnow.sources.walk import FileEntry, WalkPolicy, links_out, matches, scan
+from winnow.sources.walk import FileEntry, WalkPolicy, matches, scan
 
 _IGNORED_NAMES = frozenset({"__MACOSX", "__pycache__"})
 
@@ -100,6 +105,7 @@ class SourceFile:
     ident: tuple[int, int] | None = None  #: ``(st_dev, st_ino)`` the walk saw
     nofollow: bool = False  #: the walk saw no link here: never follow one
     packed: bool = False  #: ``data`` is zlib-compressed
+    beneath: Beneath | None = None  #: how the walk reached it (read the same way)
 
     def read(self) -> bytes:
         """The file's bytes, or an :class:`InputError` saying why not."""
@@ -110,7 +116,8 @@ class SourceFile:
             return zlib.decompress(self.data) if self.packed else self.data
         try:
             return read_regular(self.disk or self.location, max_bytes=limit,
-                                nofollow=self.nofollow, expect=self.ident)
+                                nofollow=self.nofollow, expect=self.ident,
+                                beneath=self.beneath, special=False)
         except OSError as error:
             raise InputError(self.location, _describe(error)) from error
 
@@ -138,9 +145,11 @@ class SubmissionSource:
 def load_submission(
     path: str, role: Role = "new", read_options: ReadOptions | None = None,
     name: str | None = None, run: RunBudget | None = None,
+    expect: tuple[int, int] | None = None,
 ) -> SubmissionSource:
     """The submission at ``path`` (file, folder or archive), named ``name or path``;
-    its archives charge ``run`` (default: a budget of its own)."""
+    its archives charge ``run`` (default: a budget of its own); ``expect``: the
+    ``(device, inode)`` it must have (checked where it is opened)."""
     opts = read_options or ReadOptions()
     run = run or RunBudget(opts.limits.max_run_bytes)
     label = printable(name or path)
@@ -150,8 +159,11 @@ def load_submission(
         info = os.stat(path)
     except OSError as error:
         return SubmissionSource(label, role, (), (_problem(path, _describe(error)),))
+    if expect is not None and (info.st_dev, info.st_ino) != expect:
+        return SubmissionSource(label, role, (), (_problem(
+            path, "replaced after it was listed; not read"),))
     if os.path.isdir(path):
-        _walk(path, opts, run, files, problems)
+        _walk(path, opts, run, files, problems, expect)
     elif not stat.S_ISREG(info.st_mode):
         problems.append(_problem(path, _not_regular(info.st_mode)))
     elif is_archive(path):
@@ -190,19 +202,38 @@ def load_submissions(
                                         (_problem(path, _describe(error)),)))
                 continue
             policy = folder_policy(read_options or ReadOptions())
-            top = os.path.realpath(path)
             for entry in entries:
                 full = os.path.join(path, entry)
                 if policy.ignores(entry) or (os.path.isfile(full) and not policy.wants(entry)):
                     continue
-                if links_out(full, top):
+                try:
+                    expect = _identity_inside(path, entry, full)
+                except LeftTheRoot:
                     out.append(SubmissionSource(printable(full), role, (), (_problem(
                         full, "symbolic link out of the folder; not followed"),)))
                     continue
-                out.append(load_submission(full, role, read_options, run=run))
+                out.append(load_submission(full, role, read_options, run=run, expect=expect))
         else:
             out.append(load_submission(path, role, read_options, run=run))
     return out
+
+
+def _identity_inside(folder: str, entry: str, full: str) -> tuple[int, int] | None:
+    """The ``(device, inode)`` of ``entry`` of ``folder``, opened beneath it (a link
+    followed only inside: :class:`LeftTheRoot` otherwise), so that the entry
+    walked later is the one checked here; ``None`` where it cannot be opened
+    (the submission's own load names why)."""
+    try:
+        fd, _ = open_beneath(folder, entry, inside=True, shown=full)
+    except LeftTheRoot:
+        raise
+    except OSError:
+        return None
+    try:
+        info = os.fstat(fd)
+    finally:
+        os.close(fd)
+    return info.st_dev, info.st_ino
 
 
 def folder_policy(opts: ReadOptions) -> WalkPolicy:
@@ -216,12 +247,12 @@ def folder_policy(opts: ReadOptions) -> WalkPolicy:
 
 
 def _walk(root: str, opts: ReadOptions, run: RunBudget, files: list[SourceFile],
-          problems: list[InputError]) -> None:
+          problems: list[InputError], expect: tuple[int, int] | None = None) -> None:
     """The files of the folder ``root`` (and of the archives in it) and its
     problems, each in name order, depth first (the walk reports what it skips
     folder by folder: those are sorted here)."""
     found: list[tuple[list[str], list[InputError]]] = []
-    for item in scan([root], folder_policy(opts)):
+    for item in scan([root], folder_policy(opts), expect):
         if not isinstance(item, FileEntry):
             found.append((item.path.split(os.sep), [_problem(item.path, item.reason)]))
         elif is_archive(item.path.rsplit(os.sep, 1)[-1]):
@@ -265,7 +296,7 @@ def _disk_file(entry: FileEntry, opts: ReadOptions) -> SourceFile:
     shown = printable(entry.path)
     return SourceFile(printable(entry.rel), shown, opts, size=entry.size,
                       disk=None if shown == entry.path else entry.path,
-                      ident=entry.ident, nofollow=not entry.link)
+                      ident=entry.ident, nofollow=not entry.link, beneath=entry.beneath)
 
 
 def _problem(path: str, reason: str) -> InputError:
@@ -287,7 +318,7 @@ def _mib(size: int) -> str:
 
 
 def _describe(error: OSError) -> str:
-    if isinstance(error, FileChanged):
+    if isinstance(error, FileChanged | LeftTheRoot):
         return str(error.strerror)
     if isinstance(error, FileTooLarge):
         return _too_large(error.limit)

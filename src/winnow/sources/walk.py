@@ -45,20 +45,22 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from winnow.fileio import kind_of, printable
+from winnow.fileio import (
+    PSEUDO_FILESYSTEMS,
+    Beneath,
+    LeftTheRoot,
+    NotRegularFile,
+    kind_of,
+    open_beneath,
+    printable,
+    pseudo_devices,
+    real_path,
+)
 from winnow.model import Skipped
 
 #: The reason given for a root that does not exist (it holds nothing to keep).
 NOT_FOUND = "no such file or directory"
 GONE = (NOT_FOUND, "vanished or broken symbolic link")
-#: File systems whose "files" are kernel interfaces, not data: reading them can
-#: block or never end (``/proc/kcore`` claims 128 TiB), so their mount points are
-#: never walked.
-PSEUDO_FILESYSTEMS = frozenset({
-    "proc", "sysfs", "devtmpfs", "devpts", "cgroup", "cgroup2", "debugfs", "tracefs",
-    "securityfs", "pstore", "bpf", "configfs", "fusectl", "mqueue", "hugetlbfs",
-    "binfmt_misc", "efivarfs", "autofs", "rpc_pipefs", "nsfs",
-})
 PSEUDO = "pseudo file system (kernel interface, not files); not walked"
 #: The reason given for a name that is not UTF-8 (shown with its odd bytes as ``\\xNN``).
 NOT_UTF8 = "name is not valid UTF-8 (the index stores paths as text); skipped"
@@ -68,6 +70,9 @@ LOOP = "symbolic link loop"
 WALKED = "directory already walked"
 
 Links = Literal["never", "inside", "always"]
+
+__all__ = ["PSEUDO_FILESYSTEMS", "FileEntry", "WalkPolicy", "WalkResult", "pseudo_devices",
+           "scan", "walk"]
 
 
 def describe_error(error: OSError) -> str:
@@ -138,37 +143,15 @@ class FileEntry:
     ident: tuple[int, int] | None = None  #: ``(st_dev, st_ino)``: reads open this file only
     link: bool = False  #: reached through a symbolic link (else a read never follows one)
     rel: str = ""
+    #: how a read opens it again: ``rel`` under its root, links as the walk took
+    #: them (:func:`winnow.fileio.open_beneath`); ``None``: by ``path``
+    beneath: Beneath | None = None
 
 
 @dataclass
 class WalkResult:
     files: list[FileEntry] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
-
-
-def pseudo_devices(mountinfo: str = "/proc/self/mountinfo") -> frozenset[int]:
-    """Device numbers (``st_dev``) of the mounted :data:`PSEUDO_FILESYSTEMS`.
-
-    Read from ``mountinfo`` (``ID PARENT MAJOR:MINOR ROOT POINT ... - TYPE ...``)
-    rather than by stat-ing the mount points (an automounter would mount them).
-    An entry is then checked in constant time, wherever a link leads (empty
-    where ``mountinfo`` is unreadable).
-    """
-    devices = set()
-    try:
-        with open(mountinfo, encoding="utf-8", errors="replace") as handle:
-            for line in handle:
-                fields = line.split()
-                if "-" not in fields[3:]:
-                    continue
-                kind = fields[fields.index("-", 3) + 1:][:1]
-                major, _, minor = fields[2].partition(":")
-                if kind and kind[0] in PSEUDO_FILESYSTEMS and major.isdigit() \
-                        and minor.isdigit():
-                    devices.add(os.makedev(int(major), int(minor)))
-    except OSError:
-        return frozenset()
-    return frozenset(devices)
 
 
 def links_out(path: str, top: str) -> bool:
@@ -183,12 +166,16 @@ def _inside(path: str, top: str) -> bool:
 @dataclass(frozen=True, slots=True)
 class _Folder:
     """A directory to enter: its path, its entries' prefix inside the root, its
-    ancestors' ``(device, inode)`` (without ``once``) and its root's real path."""
+    ancestors' ``(device, inode)`` (without ``once``), its root's real path, its
+    root as walked and its own ``(device, inode)``."""
 
     path: str
     prefix: str
     above: frozenset[tuple[int, int]]
     top: str
+    root: str = ""
+    key: tuple[int, int] | None = None
+    root_key: tuple[int, int] | None = None
 
 
 _Found = FileEntry | Skipped | _Folder | None
@@ -203,20 +190,57 @@ class _Walker:
         self.hide = not policy.hidden
         self.filtered = bool(policy.include or policy.exclude)
 
-    def root(self, path: str) -> _Found:
-        """The walk of a root: always followed, named ``NOT_FOUND`` when missing."""
+    def root(self, path: str, expect: tuple[int, int] | None = None) -> _Found:
+        """The walk of a root: always followed, named ``NOT_FOUND`` when missing
+        (``expect``: the ``(device, inode)`` it must have, or it is skipped).  A
+        folder's identity and real path are read from one descriptor, and every
+        later open under it checks that the path still leads to that folder."""
         if self.policy.text_names and printable(path) != path:
             return Skipped(printable(path), NOT_UTF8)
+        top = ""
         try:
             link = os.path.islink(path)
             info = os.stat(path)
+            if stat.S_ISDIR(info.st_mode) and self.policy.links != "always":
+                fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+                try:
+                    info = os.fstat(fd)
+                    top = real_path(fd, path) if self.policy.links == "inside" else ""
+                finally:
+                    os.close(fd)
         except FileNotFoundError:
             return Skipped(path, NOT_FOUND)
         except OSError as error:
             return Skipped(path, self.policy.describe(error))
-        top = os.path.realpath(path) if self.policy.links == "inside" else ""
-        folder = _Folder(path, "", frozenset(), top)
+        key = (info.st_dev, info.st_ino)
+        if expect is not None and key != expect:
+            return Skipped(path, "replaced after it was listed; not walked")
+        folder = _Folder(path, "", frozenset(), top, path,
+                         root_key=key if stat.S_ISDIR(info.st_mode) else None)
         return self.found(folder, path, os.path.basename(path) or path, info, link, root=True)
+
+    def entry_inside(self, folder: _Folder, name: str) -> _Found:
+        """One entry of a folder whose links are followed inside its root only:
+        opened under the root (:func:`~winnow.fileio.open_beneath`), so whether it
+        is a link, whether it lies inside and its ``stat`` are one file's, at one
+        moment; a name that turns into a link out of the root is skipped."""
+        policy, path, rel = self.policy, os.path.join(folder.path, name), folder.prefix + name
+        if (self.hide and name[0] == ".") or name in policy.ignored:
+            return None
+        try:
+            fd, link = open_beneath(folder.root, rel, inside=True, shown=path,
+                                    key=folder.root_key)
+        except LeftTheRoot:
+            return Skipped(path, LINK_OUT)
+        except NotRegularFile as error:  # a device, FIFO or socket: never opened
+            return Skipped(path, policy.special(error.mode))
+        except OSError as error:
+            return Skipped(path, policy.describe(error))
+        try:
+            info = os.fstat(fd)
+        finally:
+            os.close(fd)
+        return self.found(folder, path, rel, info, link)
 
     def entry(self, folder: _Folder, entry: os.DirEntry[str]) -> _Found:
         """One entry of a folder being walked."""
@@ -249,21 +273,29 @@ class _Walker:
                 if key in self.seen_dirs:
                     return Skipped(path, LOOP if link else WALKED)
                 self.seen_dirs.add(key)
-                return _Folder(path, prefix, folder.above, folder.top)
+                return _Folder(path, prefix, folder.above, folder.top, folder.root, key,
+                               folder.root_key)
             if key in folder.above:
                 return Skipped(path, f"{LOOP}; not followed")
-            return _Folder(path, prefix, folder.above | {key}, folder.top)
+            return _Folder(path, prefix, folder.above | {key}, folder.top, folder.root, key,
+                           folder.root_key)
         if stat.S_ISREG(info.st_mode):
             if (self.filtered and not self.policy.wants(rel)) or path in self.roots:
                 return None  # left out by a pattern, or a file named twice: listed once
             if root:
                 self.roots.add(path)
+            beneath = None if root or self.policy.links == "always" \
+                else (folder.root, rel, self.policy.links == "inside", folder.root_key)
             return FileEntry(path, info.st_size, info.st_mtime_ns, (info.st_dev, info.st_ino),
-                             link, rel)
+                             link, rel, beneath)
         return Skipped(path, self.policy.special(info.st_mode))
 
-    def listing(self, folder: _Folder) -> list[os.DirEntry[str]] | Skipped:
-        """The entries of ``folder`` in name order, or why they cannot be read."""
+    def listing(self, folder: _Folder) -> list[os.DirEntry[str]] | list[str] | Skipped:
+        """The entries of ``folder`` in name order, or why they cannot be read
+        (with links followed inside only, the names of the folder opened under
+        its root, which must still be the folder seen)."""
+        if self.policy.links == "inside":
+            return self.names_inside(folder)
         try:
             with os.scandir(folder.path) as entries:
                 return sorted(entries, key=_name)
@@ -271,18 +303,38 @@ class _Walker:
             return Skipped(folder.path, self.policy.describe(error))
 
 
+    def names_inside(self, folder: _Folder) -> list[str] | Skipped:
+        try:
+            fd, _ = open_beneath(folder.root, folder.prefix, inside=True, shown=folder.path,
+                                 key=folder.root_key)
+        except LeftTheRoot:
+            return Skipped(folder.path, LINK_OUT)
+        except OSError as error:
+            return Skipped(folder.path, self.policy.describe(error))
+        try:
+            info = os.fstat(fd)
+            if folder.key is not None and (info.st_dev, info.st_ino) != folder.key:
+                return Skipped(folder.path, "replaced while it was walked; not walked")
+            return sorted(os.listdir(fd))
+        except OSError as error:
+            return Skipped(folder.path, self.policy.describe(error))
+        finally:
+            os.close(fd)
+
+
 def _name(entry: os.DirEntry[str]) -> str:
     return entry.name
 
 
-def scan(roots: Sequence[str | os.PathLike[str]],
-         policy: WalkPolicy | None = None) -> Iterator[FileEntry | Skipped]:
+def scan(roots: Sequence[str | os.PathLike[str]], policy: WalkPolicy | None = None,
+         expect: tuple[int, int] | None = None) -> Iterator[FileEntry | Skipped]:
     """Every regular file under ``roots`` (files or folders, paths as given) and
-    everything skipped, in walk order (see the module's docstring)."""
+    everything skipped, in walk order (see the module's docstring); ``expect``:
+    the ``(device, inode)`` every root must have (one root, checked by a caller)."""
     walker = _Walker(policy or WalkPolicy())
     pending: list[FileEntry | _Folder] = []
     for root in roots:
-        found = walker.root(os.fspath(root))
+        found = walker.root(os.fspath(root), expect)
         if isinstance(found, Skipped):
             yield found
         elif found is not None:
@@ -301,7 +353,8 @@ def scan(roots: Sequence[str | os.PathLike[str]],
                 continue
             inside: list[FileEntry | _Folder] = []
             for entry in entries:
-                found = walker.entry(item, entry)
+                found = walker.entry_inside(item, entry) if isinstance(entry, str) \
+                    else walker.entry(item, entry)
                 if isinstance(found, Skipped):
                     yield found
                 elif found is not None:

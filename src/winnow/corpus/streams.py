@@ -1,0 +1,93 @@
+"""Reading corpus files in blocks: damage stops a stream, not the run; a line
+of any length costs a block of memory (:mod:`winnow.corpus.readers`)."""
+
+from __future__ import annotations
+
+import hashlib
+import lzma
+import zlib
+from collections.abc import Callable, Iterator
+from typing import IO
+
+#: Bytes read at a time.
+BLOCK = 1 << 20
+#: What reading a damaged or truncated compressed stream raises.
+DAMAGED: tuple[type[BaseException], ...] = (EOFError, OSError, ValueError, lzma.LZMAError,
+                                             zlib.error)
+
+
+def damaged() -> tuple[type[BaseException], ...]:
+    """What reading a damaged input raises (``zstandard``'s error too, when installed)."""
+    try:
+        import zstandard
+    except ImportError:  # pragma: no cover - a dependency of the dedup extra
+        return DAMAGED
+    return (*DAMAGED, zstandard.ZstdError)
+
+
+def blocks(stream: IO[bytes], left: int | None = None,
+           damage: list[BaseException] | None = None) -> Iterator[bytes]:
+    """The bytes of ``stream`` in blocks (at most ``left`` of them), each as soon
+    as it is decompressed; a stream that fails (truncated, damaged) ends there,
+    its error appended to ``damage`` (raised when ``damage`` is ``None``)."""
+    read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
+    errors = damaged()
+    while left is None or left > 0:
+        try:
+            block = read(BLOCK if left is None else min(BLOCK, left))
+        except errors as error:
+            if damage is None:
+                raise
+            damage.append(error)
+            return
+        if not block:
+            return
+        if left is not None:
+            left -= len(block)
+        yield block
+
+
+def lines(blocks: Iterator[bytes], budget: int) -> Iterator[bytes | int]:
+    """The lines of ``blocks`` (each with its newline, the last one perhaps
+    without); a line of more than ``budget`` bytes (newline aside) is given as
+    its length instead, and never held whole."""
+    pending: list[bytes] = []
+    size, over = 0, False
+    for block in blocks:
+        start = 0
+        while start < len(block):
+            end = block.find(b"\n", start) + 1 or len(block)
+            size += end - start
+            if not over and size - (block[end - 1:end] == b"\n") > budget:
+                over, pending = True, []
+            elif not over:
+                pending.append(block[start:end])
+            start = end
+            if block[end - 1:end] == b"\n":
+                yield size if over else b"".join(pending)
+                pending, size, over = [], 0, False
+    if size:
+        yield size if over else b"".join(pending)
+
+
+def line_end(stream: IO[bytes], at: int, size: int) -> int:
+    """The offset just past the newline at or after ``at`` (``size`` if none),
+    found a block at a time (a line of any length costs a block of memory)."""
+    if at >= size:
+        return size
+    stream.seek(at)
+    for block in blocks(stream, size - at):
+        found = block.find(b"\n")
+        if found >= 0:
+            return at + found + 1
+        at += len(block)
+    return size
+
+
+def file_digest(path: str) -> str:
+    """A digest of the file's bytes (what a sharded run's working folder is tied to)."""
+    digest = hashlib.blake2b(digest_size=20)
+    with open(path, "rb") as stream:
+        for block in blocks(stream):
+            digest.update(block)
+    return digest.hexdigest()
