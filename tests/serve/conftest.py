@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -28,8 +30,8 @@ _READY = re.compile(r"MOSS protocol on [^:]+:(\d+), reports on (http://\S+)/")
 class Server:
     """One server process (its own process group, so its workers stop with it)."""
 
-    def __init__(self, data: Path, log: Path, *args: str) -> None:
-        self.data, self.log, self.args = data, log, args
+    def __init__(self, data: Path, log: Path, *args: str, fds: int | None = None) -> None:
+        self.data, self.log, self.args, self.fds = data, log, args, fds
         self.proc: subprocess.Popen[bytes] | None = None
         self.moss_port = 0
         self.http = ""
@@ -41,7 +43,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "winnow", "serve", "--data", str(self.data),
                  "--moss-port", "0", "--http-port", "0", *self.args],
-                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
+                preexec_fn=None if self.fds is None else partial(_limit_fds, self.fds))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             found = _READY.search(self.log.read_text(errors="replace"))
@@ -112,6 +115,11 @@ class Server:
         raise AssertionError(f"job {job_id} did not end in {timeout} s")
 
 
+def _limit_fds(count: int) -> None:
+    """``ulimit -n COUNT`` in the server's process (soft and hard)."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
 def with_group(pid: int, number: int) -> None:
     """Send ``number`` to the process group of the server we started (pid = pgid)."""
     with contextlib.suppress(ProcessLookupError):
@@ -130,8 +138,9 @@ def server_factory(tmp_path: Path) -> Iterator[Any]:
     """``make(*args)`` starts a server on ``tmp_path/data``; all are stopped at the end."""
     started: list[Server] = []
 
-    def make(*args: str) -> Server:
-        server = Server(tmp_path / "data", tmp_path / f"server-{len(started)}.log", *args)
+    def make(*args: str, fds: int | None = None, data: Path | None = None) -> Server:
+        server = Server(data or tmp_path / "data", tmp_path / f"server-{len(started)}.log",
+                        *args, fds=fds)
         started.append(server)
         return server.start()
 

@@ -33,6 +33,9 @@ log = logging.getLogger("winnow.serve")
 SWEEP_EVERY = 60.0
 #: Connections each port lets wait to be accepted (many clients start at once).
 BACKLOG = 1024
+#: Connections asyncio accepts in one go (its ``backlog`` argument is also that count):
+#: kept small, so that a burst never takes more descriptors than the gate keeps free.
+ACCEPT_BATCH = 64
 
 
 @dataclass(frozen=True)
@@ -95,6 +98,22 @@ def _gated_moss(ctx: Context, gate: Gate) -> Callable[[asyncio.StreamReader,
     return client
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (IPv6 when ``host`` is one)."""
+    info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = info[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(BACKLOG)
+        sock.setblocking(False)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
+
+
 def _quiet_loop_errors(loop: asyncio.AbstractEventLoop) -> None:
     """The loop's own errors (an ``accept`` failing, say) go through the rate limit."""
     def handler(_: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
@@ -132,20 +151,23 @@ async def serve(settings: Settings, ready: Callable[[int, int, str], None]) -> N
     servers: list[asyncio.Server] = []
     tasks: list[asyncio.Task[None]] = []
     try:
-        moss = await asyncio.start_server(_gated_moss(ctx, gate), settings.host,
-                                          settings.moss_port, limit=LINE_LIMIT,
-                                          backlog=BACKLOG)
+        moss_socket = _listen(settings.host, settings.moss_port)
+        moss = await asyncio.start_server(_gated_moss(ctx, gate), sock=moss_socket,
+                                          limit=LINE_LIMIT, backlog=ACCEPT_BATCH)
         servers.append(moss)
         await web_runner.setup()
         handler = web_runner.server
         assert handler is not None
+        http_socket = _listen(settings.host, settings.http_port)
         http = await loop.create_server(
             lambda: GatedProtocol(handler(), gate, settings.idle_timeout,
                                   settings.upload_deadline),
-            settings.host, settings.http_port, backlog=BACKLOG)
+            sock=http_socket, backlog=ACCEPT_BATCH)
         servers.append(http)
-        moss_port = moss.sockets[0].getsockname()[1]
-        http_port = http.sockets[0].getsockname()[1]
+        for sock in (moss_socket, http_socket):
+            sock.listen(BACKLOG)  # the kernel's queue stays long
+        moss_port = moss_socket.getsockname()[1]
+        http_port = http_socket.getsockname()[1]
         root[0] = (settings.url or base_url(settings.host, http_port)).rstrip("/")
         log.info("at most %d connections in all, %d per address; each worker compiles "
                  "the comparison's kernels when it starts (logged when ready)",

@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 #: Descriptors kept free for files, pipes and workers whatever the connections.
-RESERVED_FDS = 96
+RESERVED_FDS = 256
 PERIOD = 10.0
 BURST = 20
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"

@@ -49,7 +49,8 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 @cache
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("winnow.serve", "templates"),
-                             autoescape=True, undefined=jinja2.StrictUndefined)
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             auto_reload=False)  # read once: no disk work per request
     env.filters["timestamp"] = lambda t: datetime.fromtimestamp(t, UTC).strftime(
         "%Y-%m-%d %H:%M:%S")
     return env

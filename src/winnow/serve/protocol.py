@@ -237,20 +237,19 @@ async def handle(ctx: Context, reader: asyncio.StreamReader,
     """Serve one MOSS client; nothing it sends can raise out of here."""
     session = Session(ctx, reader, writer)
     reason: str | None = None
-    answer = True  # whether the client is told the reason
+    answer = drain = True  # whether the client is told the reason; its input drained
     try:
         await session.run()
     except JobRefused as refusal:
         reason = str(refusal)
     except ValueError:  # a line over LINE_LIMIT (StreamReader.readline)
         reason = "command line too long"
-    except TimeoutError:
+    except (TimeoutError, Deadline):
+        drain = False  # a slow client gets no more time
         if asyncio.get_running_loop().time() >= session.deadline:
             reason = f"the upload took longer than {ctx.upload_deadline:g} seconds"
         else:
             reason = f"the client sent nothing for {ctx.idle_timeout:g} seconds"
-    except Deadline:
-        reason = f"the upload took longer than {ctx.upload_deadline:g} seconds"
     except asyncio.IncompleteReadError:
         reason, answer = "the connection ended before the query", False
     except OSError as error:
@@ -259,14 +258,19 @@ async def handle(ctx: Context, reader: asyncio.StreamReader,
         if session.intake is not None:
             await session.intake.fail(reason or "the upload did not end with a query")
     if reason and answer:
-        with contextlib.suppress(OSError):
-            await session._send(f"error: {reason}")
-            await session.linger()
+        with contextlib.suppress(OSError, TimeoutError):
+            async with asyncio.timeout(LINGER):
+                await session._send(f"error: {reason}")
+            if drain:
+                await session.linger()
     if reason:
         log.info("MOSS client %s: %s", _peer(writer), reason)
     writer.close()
-    with contextlib.suppress(OSError):
-        await writer.wait_closed()
+    try:
+        async with asyncio.timeout(LINGER):
+            await writer.wait_closed()
+    except (OSError, TimeoutError):
+        writer.transport.abort()
 
 
 def _peer(writer: asyncio.StreamWriter) -> Any:
