@@ -94,3 +94,39 @@ def test_submissions_of_a_job(tmp_path: Path) -> None:
     subs, _ = submissions_of(store, job)
     assert [s.name for s in subs] == ["alice/A.java", "alice/A.java (2)", "bob/B.java",
                                       "Loose.java"]
+
+
+def test_expired_jobs_failed_uploads_and_per_job_retention(tmp_path: Path) -> None:
+    store = JobStore(tmp_path)
+    now = time.time()
+    cut = store.create("u")
+    store.finish(cut, "failed", "the connection ended before the query")  # never ran
+    ran = store.create("u")
+    ran.attempts = 1
+    store.finish(ran, "failed", "over the time limit of 2 seconds")
+    short = store.create("u", expires=now + 3 * 86400)
+    store.finish(short, "done")
+    kept = store.create("u")
+    store.finish(kept, "done")
+    assert store.expired(0, 0, now) == []
+    # failed uploads go after failed_age; a job that ran is kept for the owner to see
+    assert [j.id for j in store.expired(0, 3600, now + 7200)] == [cut.id]
+    # a job's own retention wins over the server's
+    assert {j.id for j in store.expired(0, 0, now + 4 * 86400)} == {short.id}
+    assert store.sweep(86400, now + 2 * 86400) == 4  # all, by the server's 1 day
+    assert store.by_id == {} and store.user_jobs("u") == ([], 0)
+
+
+def test_index_pages_newest_first_and_tokens(tmp_path: Path) -> None:
+    store = JobStore(tmp_path)
+    made = [store.create("u", created=1000.0 + i) for i in range(5)]
+    page, total = store.user_jobs("u", 1, 2)
+    assert total == 5 and [j.id for j in page] == [made[3].id, made[2].id]
+    old = made[0].token
+    assert store.by_report_token(old) is made[0]
+    new = store.new_token(made[0])
+    assert new != old and store.by_report_token(old) is None
+    assert store.by_report_token(new) is made[0]
+    store.save(made[0])
+    again = JobStore(tmp_path)  # the index is rebuilt from the states on disk
+    assert again.by_report_token(new) is not None and len(again.by_id) == 5
