@@ -157,3 +157,39 @@ def test_soak_abusive_clients_while_a_good_job_and_get_go_on(
     # and the server still answers, with logs that did not flood the disk
     assert server.get("/")[0] == 200 and server.alive()
     assert server.log.stat().st_size < 1 << 20, server.log.stat().st_size
+
+
+def test_connections_over_the_per_address_limit_are_refused(server_factory: Any) -> None:
+    server: Server = server_factory("--max-per-address", "2")
+    http_port = int(server.http.rsplit(":", 1)[1])
+    for port, refusal in ((server.moss_port, b"error: too many connections from 127.0.0.2"),
+                          (http_port, b"HTTP/1.1 503 Service Unavailable")):
+        held = [connect(port, "127.0.0.2") for _ in range(2)]
+        time.sleep(0.3)  # both are counted
+        with connect(port, "127.0.0.2") as extra:
+            assert extra.recv(200).startswith(refusal)
+        assert server.get("/")[0] == 200  # another address is served
+        for sock in held:
+            sock.close()
+        time.sleep(0.5)  # the server has seen them close
+    with connect(http_port, "127.0.0.2") as again:  # released: served again
+        again.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert again.recv(100).startswith(b"HTTP/1.1 200")
+
+
+def test_gate_and_log_rate_limit() -> None:
+    import logging
+
+    from winnow.serve.guard import BURST, Gate, RateLimit
+
+    gate = Gate(3, 2)
+    assert gate.admit("a") is None and gate.admit("a") is None
+    assert "too many connections from a" in (gate.admit("a") or "")
+    assert gate.admit("b") is None
+    assert "busy" in (gate.admit("c") or "")
+    gate.release("a")
+    assert gate.admit("c") is None and gate.refused == 2
+    limit = RateLimit()
+    record = logging.LogRecord("winnow.serve", logging.INFO, "", 0, "client %s", ("x",), None)
+    passed = sum(limit.filter(record) for _ in range(BURST * 10))
+    assert passed == BURST

@@ -130,3 +130,17 @@ def test_index_pages_newest_first_and_tokens(tmp_path: Path) -> None:
     store.save(made[0])
     again = JobStore(tmp_path)  # the index is rebuilt from the states on disk
     assert again.by_report_token(new) is not None and len(again.by_id) == 5
+
+
+def test_a_worker_runs_the_state_it_is_given_not_a_stale_one(tmp_path: Path) -> None:
+    from winnow.serve.jobs import run_job
+
+    store = JobStore(tmp_path)
+    job = store.create("u", language="c")  # state.json: no files yet
+    for index, text in enumerate((b"int a = 1;\nint b = 2;\n", b"int a = 1;\nint b = 2;\n")):
+        store.file_path(job, index).write_bytes(text)
+        job.files.append(StoredFile(index + 1, f"{index}.c", len(text)))
+    # the server holds the files; the writer thread has not written them yet
+    assert store.load(job.id).files == []  # type: ignore[union-attr]
+    summary = run_job(str(tmp_path), job.id, job.as_dict())
+    assert summary["submissions"] == 2 and summary["pairs"] == 1

@@ -118,6 +118,8 @@ def _quiet_loop_errors(loop: asyncio.AbstractEventLoop) -> None:
     """The loop's own errors (an ``accept`` failing, say) go through the rate limit."""
     def handler(_: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
         error = context.get("exception")
+        if isinstance(error, asyncio.CancelledError):
+            return  # a connection's task cancelled at shutdown
         log.error("event loop: %s%s", context.get("message", ""),
                   f" ({type(error).__name__}: {error})" if error else "")
     loop.set_exception_handler(handler)

@@ -37,7 +37,7 @@ def connection_cap(wanted: int) -> int:
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return wanted
-    return max(8, min(wanted, soft - RESERVED_FDS))
+    return min(wanted, max(8, soft - RESERVED_FDS))
 
 
 class Gate:

@@ -90,14 +90,16 @@ def remove_output(store: JobStore, job_id: str) -> None:
         path.unlink(missing_ok=True)
 
 
-def run_job(data: str, job_id: str) -> dict[str, Any]:
+def run_job(data: str, job_id: str, state: dict[str, Any] | None = None) -> dict[str, Any]:
     """Compare job ``job_id`` under ``data`` and write its reports (in a worker).
 
-    On any failure the partial output is removed; a full disk raises
-    :class:`OSError` ``ENOSPC`` with :data:`DISK_FULL` as its message."""
+    ``state``: the job as the server holds it (its ``state.json`` may not be
+    written yet); without it the job is read from disk.  On any failure the
+    partial output is removed; a full disk raises :class:`OSError` ``ENOSPC``
+    with :data:`DISK_FULL` as its message."""
     store = JobStore(data, index=False)
     try:
-        return _run(store, job_id)
+        return _run(store, job_id, state)
     except BaseException as error:
         remove_output(store, job_id)
         if disk_full(error):
@@ -105,13 +107,13 @@ def run_job(data: str, job_id: str) -> dict[str, Any]:
         raise
 
 
-def _run(store: JobStore, job_id: str) -> dict[str, Any]:
+def _run(store: JobStore, job_id: str, state: dict[str, Any] | None) -> dict[str, Any]:
     from winnow.matching import CompareOptions, compare
     from winnow.reports.html import write_report
     from winnow.reports.writers import write
 
-    job = store.load(job_id)
-    if job is None:
+    job = Job.from_dict(state) if state is not None else store.load(job_id)
+    if job is None or job.id != job_id:
         raise ValueError("the job's state is missing")
     started = time.perf_counter()
     subs, base = submissions_of(store, job)

@@ -58,11 +58,11 @@ def _main(conn: Connection, data: str, parent: int, memory: int) -> None:
     conn.send(("ready", round(warm_up(), 2)))
     while True:
         try:
-            job_id = conn.recv()
+            job_id, state = conn.recv()
         except EOFError:
             return
         try:
-            conn.send(("done", run_job(data, job_id)))
+            conn.send(("done", run_job(data, job_id, state)))
         except MemoryError:
             conn.send(("failed", "over the memory limit of the server's jobs "
                                  f"({memory >> 20} MiB)"))
@@ -132,11 +132,12 @@ class Worker:
                      "%.1f s)", self.number, time.monotonic() - started, value)
         return self.ready
 
-    async def run(self, job_id: str) -> tuple[str, Any]:
-        """Run one job: ``("done", summary)``, ``("failed", reason)`` or ``("killed", reason)``."""
-        self.job, self.since = job_id, time.monotonic()
+    async def run(self, job: Job) -> tuple[str, Any]:
+        """Run one job: ``("done", summary)``, ``("failed", reason)`` or ``("killed", reason)``.
+        The job's state goes with it: its ``state.json`` may still be waiting to be written."""
+        self.job, self.since = job.id, time.monotonic()
         try:
-            self.conn.send(job_id)
+            self.conn.send((job.id, job.as_dict()))
             wall = self.limits.wall_seconds
             return await self._receive(self.since + wall if wall else None)
         except OSError as error:
@@ -187,6 +188,9 @@ class Runner:
         """Take ``job_id`` off the queue, or stop the worker running it."""
         with contextlib.suppress(ValueError):
             self.queue.remove(job_id)
+            event = self.ended.pop(job_id, None)
+            if event is not None:  # a MOSS client waiting for it is answered now
+                event.set()
         for worker in self.workers:
             if worker is not None and worker.job == job_id:
                 worker.kill()
@@ -244,8 +248,8 @@ class Runner:
             return
         job.status = "running"
         job.attempts += 1
-        await self.store.save_async(job)
-        kind, value = await worker.run(job_id)
+        self.store.save_soon(job)  # written in order, before the job's end is
+        kind, value = await worker.run(job)
         if self.store.get(job_id) is None:
             return  # deleted while it ran
         if kind == "done":
