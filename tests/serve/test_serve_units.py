@@ -144,3 +144,31 @@ def test_a_worker_runs_the_state_it_is_given_not_a_stale_one(tmp_path: Path) -> 
     assert store.load(job.id).files == []  # type: ignore[union-attr]
     summary = run_job(str(tmp_path), job.id, job.as_dict())
     assert summary["submissions"] == 2 and summary["pairs"] == 1
+
+
+def test_intake_writes_small_and_large_files_whole(tmp_path: Path) -> None:
+    import asyncio
+
+    from winnow.serve.intake import WRITE_EVERY, Intake, Limits
+
+    big = bytes(range(256)) * (WRITE_EVERY * 5 // 2 // 256)  # 2.5 buffers
+    small = b"int x;\n"
+
+    async def chunks(data: bytes):  # type: ignore[no-untyped-def]
+        for at in range(0, len(data), 65536):
+            yield data[at:at + 65536]
+
+    async def main() -> Intake:
+        intake = await Intake.open(JobStore(tmp_path), Limits(), "u")
+        await intake.add(1, "big.c", chunks(big))
+        await intake.add(2, "small.c", chunks(small))
+        await intake.add(3, "empty.c", chunks(b""))
+        return intake
+
+    intake = asyncio.run(main())
+    store, job = intake.store, intake.job
+    assert [(f.name, f.size) for f in job.files] == [
+        ("big.c", len(big)), ("small.c", len(small)), ("empty.c", 0)]
+    assert store.file_path(job, 0).read_bytes() == big
+    assert store.file_path(job, 1).read_bytes() == small
+    assert store.file_path(job, 2).read_bytes() == b""

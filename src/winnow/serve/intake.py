@@ -17,7 +17,7 @@ import unicodedata
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from winnow.errors import ArchiveRefused, JobRefused
 from winnow.fileio import printable
@@ -54,6 +54,10 @@ def clean_name(raw: str, fallback: str) -> str:
     kept = [part for part in parts if part not in ("", ".", "..")]
     name = "/".join(kept)[-MAX_NAME:].lstrip("/")
     return name or fallback
+
+
+def _create(path: Path) -> BinaryIO:
+    return open(path, "wb")
 
 
 async def _disk(function: Callable[..., T], *args: Any) -> T:
@@ -112,19 +116,25 @@ class Intake:
         before = self.job.total_bytes
         size = 0
         buffer = bytearray()
-        out = await _disk(open, self.store.file_path(self.job, index), "wb")
+        path = self.store.file_path(self.job, index)
+        out: BinaryIO | None = None  # opened once the file outgrows the buffer
         try:
             async for chunk in chunks:
                 size += len(chunk)
                 self._check_size(size, before + size)
                 buffer += chunk
                 if len(buffer) >= WRITE_EVERY:
+                    if out is None:
+                        out = await _disk(_create, path)
                     await _disk(out.write, bytes(buffer))
                     buffer.clear()
-            if buffer:
+            if out is None:  # a small file: one trip to a thread
+                await _disk(path.write_bytes, bytes(buffer))
+            elif buffer:
                 await _disk(out.write, bytes(buffer))
         finally:
-            await _disk(out.close)
+            if out is not None:
+                await _disk(out.close)
         self.job.files.append(StoredFile(moss_id, shown, size))
 
     async def add_archive(self, name: str, chunks: AsyncIterator[bytes]) -> None:

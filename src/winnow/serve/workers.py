@@ -14,6 +14,9 @@ The server watches every running job: past its wall time
 reason and a fresh worker takes its place; the other workers go on.  The
 worker's data segment is also capped at that much (``RLIMIT_DATA``), so most
 jobs over it fail with ``MemoryError`` before they are killed.
+
+Workers start one after the other's warm-up: on a fresh install the first
+compiles the kernels (numba writes them to its cache) and the others load them.
 """
 
 from __future__ import annotations
@@ -165,6 +168,9 @@ class Runner:
         self.ended: dict[str, asyncio.Event] = {}
         self.workers: list[Worker | None] = [None] * self.count
         self.tasks: list[asyncio.Task[None]] = []
+        #: Set once the first worker has started: the others start after it, so on a
+        #: fresh install one compiles the kernels and the rest load them from the cache.
+        self.first = asyncio.Event()
 
     def start(self) -> None:
         self.tasks = [asyncio.create_task(self._serve(n)) for n in range(self.count)]
@@ -221,11 +227,15 @@ class Runner:
 
     async def _serve(self, number: int) -> None:
         data = str(self.store.root.parent)
+        if number:
+            await self.first.wait()
         while True:
             worker = Worker(data, self.limits, number)
             self.workers[number] = worker
             try:
-                if not await worker.start():
+                started = await worker.start()
+                self.first.set()
+                if not started:
                     log.error("worker %d died while starting", number)
                     await asyncio.sleep(5)
                     continue
