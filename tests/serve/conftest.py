@@ -24,7 +24,7 @@ import pytest
 
 from winnow.serve.access import Secrets
 
-_READY = re.compile(r"MOSS protocol on [^:]+:(\d+), reports on (http://\S+)/")
+_READY = re.compile(r"MOSS protocol on \S+:(\d+), reports on (http://\S+)/")
 
 
 class Server:

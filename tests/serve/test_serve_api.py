@@ -178,3 +178,19 @@ def test_pairs_csv_neutralises_formulas() -> None:
                        "passages": [1, 2]}])
     rows = list(csv.DictReader(io.StringIO(text)))
     assert rows == [{"file_a": "'=cmd|' /C calc'!A0", "file_b": "b", "similarity": "0.5"}]
+
+
+def test_ipv6_loopback(server_factory: Any) -> None:
+    if not socket.has_ipv6:
+        pytest.skip("no IPv6")
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback")
+    server: Server = server_factory("--host", "::1")
+    assert server.http.startswith("http://[::1]:")
+    lines = submit("::1", server.moss_port, Query("v6", [("a.c", b"int x;\n"),
+                                                         ("b.c", b"int x;\n")]))
+    assert lines[0] == "yes" and lines[1].startswith(server.http + "/results/")
+    assert server.wait_job(job_id(lines[1]))["status"] == "done"

@@ -144,6 +144,16 @@ def test_a_full_disk_is_reported_and_leaves_no_partial_output(
     [job] = server.jobs("big")
     assert job["status"] == "failed" and "disk is full" in job["reason"]
     assert not list((server.data / "jobs" / job["id"] / "files").glob("*"))
+    # over HTTP: 507 with the reason, for a script and for the upload page
+    from tests.serve.test_serve_http import post
+
+    status, _, text = post(server, {"user": "big", "language": "c"},
+                           [("files", name, data) for name, data in big], html=False)
+    assert status == 507 and "disk is full" in text
+    status, _, text = post(server, {"user": "big", "language": "c"},
+                           [("files", name, data) for name, data in big])
+    assert status == 507 and "disk is full" in text and "<html" in text
+    assert all(j["status"] == "failed" for j in server.jobs("big"))
     # the disk has room again; the server goes on
     assert small_job(server, "after")["status"] == "done"
 
