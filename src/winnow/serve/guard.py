@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import resource
 import time
 from collections import Counter
 from typing import Any
@@ -34,6 +33,10 @@ _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
 def connection_cap(wanted: int) -> int:
     """``wanted``, lowered to fit the descriptor limit (two ports' connections plus
     the server's own descriptors)."""
+    try:
+        import resource  # Unix only
+    except ImportError:  # pragma: no cover - no descriptor limit to fit
+        return wanted
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft == resource.RLIM_INFINITY:
         return wanted
