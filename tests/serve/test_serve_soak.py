@@ -203,3 +203,29 @@ def test_gate_and_log_rate_limit() -> None:
     record = logging.LogRecord("winnow.serve", logging.INFO, "", 0, "client %s", ("x",), None)
     passed = sum(limit.filter(record) for _ in range(BURST * 10))
     assert passed == BURST
+
+
+def test_a_trickling_upload_is_dropped_at_the_deadline_with_its_reason(
+        server_factory: Any) -> None:
+    server: Server = server_factory("--upload-deadline", "2", "--idle-timeout", "5")
+    payload = b"x" * 1000
+    with connect(server.moss_port, "127.0.0.1", timeout=20) as sock:
+        sock.sendall(b"moss slow\nlanguage c\n" + file_header(1, "c", "slow.c", 1000))
+        reader = sock.makefile("rb")
+        assert reader.readline() == b"yes\n"
+        began = time.monotonic()
+        answer = b""
+        for byte in payload:  # one byte every 0.2 s: never idle, never done
+            try:
+                sock.sendall(bytes([byte]))
+            except OSError:
+                break
+            sock.settimeout(0.2)
+            with contextlib.suppress(TimeoutError):
+                answer = sock.recv(200)
+                break
+        took = time.monotonic() - began
+    assert answer == b"error: the upload took longer than 2 seconds\n", answer
+    assert took < 4, took
+    [job] = server.jobs("slow")
+    assert job["status"] == "failed" and job["reason"] == "the upload took longer than 2 seconds"
