@@ -76,6 +76,8 @@ class Context:
 class _Header:
     user: str | None = None
     refused: bool = False
+    dropped_files: int = 0
+    dropped_bytes: int = 0
     language: str = "c"
     directory: bool = False
     max_matches: int = 10
@@ -167,8 +169,12 @@ class Session:
         head = self.header
         if head.user is None:
             raise JobRefused("the first command must be 'moss USERID'")
-        if head.refused:  # read and drop, to answer at the query
-            if size > self.ctx.limits.max_file_bytes:
+        if head.refused:  # read and drop (within the limits), to answer at the query
+            limits = self.ctx.limits
+            head.dropped_files += 1
+            head.dropped_bytes += size
+            if (size > limits.max_file_bytes or head.dropped_files > limits.max_files
+                    or head.dropped_bytes > limits.max_job_bytes):
                 raise JobRefused(USER_REFUSED)
             async for _ in self._body(size):
                 pass
