@@ -18,6 +18,11 @@ the run also waits for every job to finish; jobs/s then counts finished jobs.
         [--workers 2] [--reply-wait 600] [--record]
 
 ``--record`` adds the figures at the top of ``benchmarks/serve_load.results.md``.
+
+``--listing N`` measures something else: N finished jobs of 40 users are
+written to the data folder, the server is started on it, and each of
+``GET /api/jobs?user=U`` (100 jobs of a user, with its secret), ``/users/U/``,
+a listing without the secret and ``GET /`` is timed 30 times (median, max).
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -128,6 +134,50 @@ def wait_all(http: str, urls: list[str], timeout: float) -> list[dict[str, objec
         time.sleep(0.2)
 
 
+def listing(count: int) -> None:
+    """Time the listings of a server holding ``count`` jobs (``--listing``)."""
+    import base64
+
+    from winnow.serve.access import Secrets
+    from winnow.serve.store import Job, StoredFile
+
+    load_before = uptime()
+    with tempfile.TemporaryDirectory(prefix="winnow-serve-listing-") as tmp:
+        jobs = Path(tmp) / "data" / "jobs"
+        for n in range(count):
+            job = Job(id=os.urandom(10).hex(), user=f"user-{n % 40}", status="done",
+                      files=[StoredFile(i, f"student{i}.py", 1000) for i in range(20)],
+                      summary={"pairs": 3})
+            (jobs / job.id / "files").mkdir(parents=True)
+            (jobs / job.id / "state.json").write_text(json.dumps(job.as_dict()))
+        auth = base64.b64encode(
+            f"user-7:{Secrets(Path(tmp) / 'data').issue('user-7')}".encode()).decode()
+        began = time.perf_counter()
+        proc, _, http = start(str(Path(tmp) / "data"), 1, 0.0, Path(tmp) / "server.log")
+        print(f"{count} jobs: the server answered {time.perf_counter() - began:.2f} s "
+              "after it was started")
+        try:
+            for path, secret in (("/api/jobs?user=user-7", True), ("/users/user-7/", True),
+                                 ("/api/jobs?user=user-8", False), ("/", False)):
+                times = []
+                for _ in range(30):
+                    request = urllib.request.Request(http + path)
+                    if secret:
+                        request.add_header("Authorization", f"Basic {auth}")
+                    took = time.perf_counter()
+                    try:
+                        with urllib.request.urlopen(request, timeout=30) as response:
+                            response.read()
+                    except urllib.error.HTTPError as error:
+                        error.read()
+                    times.append(time.perf_counter() - took)
+                print(f"GET {path}{' (with the secret)' if secret else ''}: median "
+                      f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms")
+        finally:
+            stop(proc)
+    print(f"before: {load_before}; after: {uptime()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -136,7 +186,12 @@ def main() -> None:
     parser.add_argument("--reply-wait", type=float, default=600.0)
     parser.add_argument("--timeout", type=float, default=540.0)
     parser.add_argument("--record", action="store_true")
+    parser.add_argument("--listing", type=int, metavar="N",
+                        help="time the job listings of a server holding N jobs instead")
     args = parser.parse_args()
+    if args.listing:
+        listing(args.listing)
+        return
     work = batches(args.clients, args.files)
     load_before = uptime()
     with tempfile.TemporaryDirectory(prefix="winnow-serve-load-") as tmp:

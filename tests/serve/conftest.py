@@ -2,33 +2,40 @@
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
 import re
+import resource
 import signal
 import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-_READY = re.compile(r"MOSS protocol on [^:]+:(\d+), reports on (http://\S+)/")
+from winnow.serve.access import Secrets
+
+_READY = re.compile(r"MOSS protocol on \S+:(\d+), reports on (http://\S+)/")
 
 
 class Server:
     """One server process (its own process group, so its workers stop with it)."""
 
-    def __init__(self, data: Path, log: Path, *args: str) -> None:
-        self.data, self.log, self.args = data, log, args
+    def __init__(self, data: Path, log: Path, *args: str, fds: int | None = None) -> None:
+        self.data, self.log, self.args, self.fds = data, log, args, fds
         self.proc: subprocess.Popen[bytes] | None = None
         self.moss_port = 0
         self.http = ""
+        self.secrets: dict[str, str] = {}
 
     def start(self, timeout: float = 60.0) -> Server:
         self.log.write_bytes(b"")
@@ -36,7 +43,8 @@ class Server:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "winnow", "serve", "--data", str(self.data),
                  "--moss-port", "0", "--http-port", "0", *self.args],
-                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True)
+                stdout=log, stderr=log, stdin=subprocess.DEVNULL, start_new_session=True,
+                preexec_fn=None if self.fds is None else partial(_limit_fds, self.fds))
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             found = _READY.search(self.log.read_text(errors="replace"))
@@ -68,17 +76,33 @@ class Server:
             self.proc.wait(timeout=20)
         self.kill()
 
-    def get(self, path: str) -> tuple[int, bytes, dict[str, str]]:
+    def secret(self, user: str) -> str:
+        """Issue a secret for ``user`` (the running server reads it when it is used)."""
+        if user not in self.secrets:
+            self.secrets[user] = Secrets(self.data).issue(user)
+        return self.secrets[user]
+
+    def get(self, path: str, auth: str | None = None,
+            method: str = "GET") -> tuple[int, bytes, dict[str, str]]:
+        """``auth``: a user whose secret is sent (issued on first use)."""
+        request = urllib.request.Request(self.http + path, method=method)
+        if auth is not None:
+            token = base64.b64encode(f"{auth}:{self.secret(auth)}".encode()).decode()
+            request.add_header("Authorization", f"Basic {token}")
         try:
-            with urllib.request.urlopen(self.http + path, timeout=30) as response:
+            with urllib.request.urlopen(request, timeout=30) as response:
                 return response.status, response.read(), dict(response.headers)
         except urllib.error.HTTPError as error:
             return error.code, error.read(), dict(error.headers)
 
-    def api(self, path: str) -> Any:
-        status, body, _ = self.get(path)
+    def api(self, path: str, auth: str | None = None) -> Any:
+        status, body, _ = self.get(path, auth)
         assert status == 200, (path, status, body[:300])
         return json.loads(body)
+
+    def jobs(self, user: str) -> list[dict[str, Any]]:
+        """``user``'s jobs, newest first (with the user's secret)."""
+        return self.api(f"/api/jobs?user={urllib.parse.quote(user)}", auth=user)["jobs"]
 
     def wait_job(self, job_id: str, timeout: float = 120.0) -> dict[str, Any]:
         """The job once it is done or failed."""
@@ -91,6 +115,11 @@ class Server:
         raise AssertionError(f"job {job_id} did not end in {timeout} s")
 
 
+def _limit_fds(count: int) -> None:
+    """``ulimit -n COUNT`` in the server's process (soft and hard)."""
+    resource.setrlimit(resource.RLIMIT_NOFILE, (count, count))
+
+
 def with_group(pid: int, number: int) -> None:
     """Send ``number`` to the process group of the server we started (pid = pgid)."""
     with contextlib.suppress(ProcessLookupError):
@@ -98,7 +127,8 @@ def with_group(pid: int, number: int) -> None:
 
 
 def job_id(url: str) -> str:
-    found = re.search(r"/results/([0-9a-f]{20})/$", url)
+    """The report token of a report URL (it names the job in ``/api/jobs/REF``)."""
+    found = re.search(r"/results/([0-9a-f]{32})/$", url)
     assert found, url
     return found.group(1)
 
@@ -108,8 +138,9 @@ def server_factory(tmp_path: Path) -> Iterator[Any]:
     """``make(*args)`` starts a server on ``tmp_path/data``; all are stopped at the end."""
     started: list[Server] = []
 
-    def make(*args: str) -> Server:
-        server = Server(tmp_path / "data", tmp_path / f"server-{len(started)}.log", *args)
+    def make(*args: str, fds: int | None = None, data: Path | None = None) -> Server:
+        server = Server(data or tmp_path / "data", tmp_path / f"server-{len(started)}.log",
+                        *args, fds=fds)
         started.append(server)
         return server.start()
 

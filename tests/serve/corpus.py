@@ -8,7 +8,7 @@ from pathlib import Path
 SRC = Path(__file__).resolve().parents[2] / "src" / "winnow"
 
 #: Starter code every student received (given as the base file).
-STARTER = (SRC / "serve" / "store.py").read_text(encoding="utf-8")
+STARTER = (SRC / "serve" / "languages.py").read_text(encoding="utf-8")
 #: Two unrelated solutions.
 SOLUTION_A = (SRC / "fileio.py").read_text(encoding="utf-8")
 SOLUTION_C = (SRC / "config.py").read_text(encoding="utf-8")
@@ -22,7 +22,7 @@ def batch() -> dict[str, bytes]:
         "bob/main.py": STARTER + SOLUTION_A.replace("def ", "def  "),
         "bob/notes.py": "print('hello')\n",
         "carol/main.py": STARTER + SOLUTION_C,
-        "dave/main.py": STARTER + "\nprint('done')\n",
+        "dave/main.py": STARTER,  # nothing of his own: no k-gram joins starter and own code
     }
     return {name: text.encode() for name, text in files.items()}
 

@@ -76,9 +76,9 @@ def test_moss_pl_stream_files_base_and_names(server: Server) -> None:
     result = server.api(f"/api/jobs/{job_id(lines[1])}/pairs")
     assert pair_names(result["pairs"]) == {frozenset(("alice_main.py", "bob_main.py"))}
 
-    listing = server.api("/api/jobs?user=course-7")["jobs"]
+    listing = server.jobs("course-7")
     assert [j["id"] for j in listing] == [job["id"]]
-    status, page, _ = server.get("/users/course-7/")
+    status, page, _ = server.get("/users/course-7/", auth="course-7")
     assert status == 200 and b"&lt;b&gt;hw 1&lt;/b&gt;" in page and b"<b>hw" not in page
 
 
@@ -109,4 +109,4 @@ def test_every_moss_language_is_accepted(server: Server) -> None:
 def test_report_url_is_the_only_line(server: Server) -> None:
     lines = submit("127.0.0.1", server.moss_port,
                    Query("u", [("a.c", b"int main() { return 0; }\n"), ("b.c", b"int x;\n")]))
-    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/results/[0-9a-f]{20}/", lines[1])
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/results/[0-9a-f]{32}/", lines[1])

@@ -17,26 +17,33 @@ pytestmark = pytest.mark.slow
 EVIL = "<script>alert(1)</script>"
 
 
-async def _post(url: str, fields: dict[str, str],
-                files: list[tuple[str, str, bytes]]) -> tuple[int, str, str]:
+async def _post(url: str, fields: dict[str, str], files: list[tuple[str, str, bytes]],
+                headers: dict[str, str]) -> tuple[int, str, str]:
     form = aiohttp.FormData()
     for key, value in fields.items():
         form.add_field(key, value)
     for field, name, data in files:
         form.add_field(field, data, filename=name, content_type="text/plain")
     async with aiohttp.ClientSession() as session, session.post(
-            url, data=form, allow_redirects=False) as response:
+            url, data=form, allow_redirects=False, headers=headers) as response:
         return response.status, response.headers.get("Location", ""), await response.text()
 
 
-def post(server: Server, fields: dict[str, str],
-         files: list[tuple[str, str, bytes]]) -> tuple[int, str, str]:
-    return asyncio.run(_post(server.http + "/upload", fields, files))
+def post(server: Server, fields: dict[str, str], files: list[tuple[str, str, bytes]],
+         html: bool = True, headers: dict[str, str] | None = None) -> tuple[int, str, str]:
+    """POST /api/jobs as the upload page's form does (``html``) or as a script;
+    the user's secret is added unless ``fields`` has one."""
+    fields = dict(fields)
+    if fields.get("user") and "secret" not in fields:
+        fields["secret"] = server.secret(fields["user"])
+    headers = dict(headers or {})
+    headers.setdefault("Accept", "text/html" if html else "application/json")
+    return asyncio.run(_post(server.http + "/api/jobs", fields, files, headers))
 
 
 def test_upload_page_makes_a_job_and_names_are_escaped(server: Server) -> None:
     status, page, headers = server.get("/")
-    assert status == 200 and b'action="/upload"' in page
+    assert status == 200 and b'action="/api/jobs"' in page
     assert "script-src" not in headers["Content-Security-Policy"]  # no script at all
     assert headers["X-Frame-Options"] == "DENY"
 
@@ -47,13 +54,13 @@ def test_upload_page_makes_a_job_and_names_are_escaped(server: Server) -> None:
     status, location, _ = post(server, fields, files)
     assert status == 303 and location.startswith("/results/")
     job = server.wait_job(job_id(location))
-    assert job["status"] == "done" and job["source"] == "upload"
+    assert job["status"] == "done" and job["source"] == "api"
     assert "evil/passwd" in [f["name"] for f in job["files"]]  # shown, never a path
     assert not (server.data.parent / "evil").exists()
     assert not (server.data / "evil").exists()
 
     listing = f"/users/{urllib.parse.quote(user, safe='')}/"
-    status, page, _ = server.get(listing)
+    status, page, _ = server.get(listing, auth=user)
     assert status == 200 and EVIL.encode() not in page
     assert b"&lt;script&gt;alert(1)&lt;/script&gt;" in page
     status, page, _ = server.get(location)
@@ -65,13 +72,14 @@ def test_upload_refusals(server: Server) -> None:
     status, _, text = post(server, {"user": "x", "language": "cobol"}, one)
     assert status == 400 and "unknown language" in text
     status, _, text = post(server, {"user": "", "language": "c"}, one)
-    assert status == 400 and "user id not allowed" in text
+    assert status == 400 and "give a user id and its secret" in text
+    status, _, text = post(server, {"user": "x", "secret": "guess", "language": "c"}, one)
+    assert status == 400 and "give a user id and its secret" in text
     status, _, text = post(server, {"user": "x", "language": "c"}, [])  # url-encoded
     assert status == 400 and "multipart/form-data" in text
     status, _, text = post(server, {"user": "x", "language": "c"}, [("base", "s.py", b"1")])
     assert status == 400 and "no files were submitted" in text
-    assert [j["reason"] for j in server.api("/api/jobs?user=x")["jobs"]] == [
-        "no files were submitted"]
+    assert [j["reason"] for j in server.jobs("x")] == ["no files were submitted"]
 
 
 def test_upload_over_the_size_limit(server_factory: Any) -> None:
@@ -79,13 +87,14 @@ def test_upload_over_the_size_limit(server_factory: Any) -> None:
     status, _, text = post(server, {"user": "big", "language": "c"},
                            [("files", "a.c", b"x" * 20_000)])
     assert status == 400 and "file over the size limit of 10485 bytes" in text
-    jobs = server.api("/api/jobs?user=big")["jobs"]
+    jobs = server.jobs("big")
     assert [j["status"] for j in jobs] == ["failed"]
 
 
 def test_unknown_and_malformed_ids(server: Server) -> None:
-    for path in ("/results/0123456789abcdef0123/", "/results/..%2F..%2Fetc/",
-                 "/api/jobs/nope", "/results/0123456789abcdef0123/pairs/pair-1.html"):
+    for path in ("/results/0123456789abcdef0123456789abcdef/", "/results/..%2F..%2Fetc/",
+                 "/api/jobs/nope", "/api/jobs/0123456789abcdef0123",
+                 "/results/0123456789abcdef0123456789abcdef/pairs/pair-1.html"):
         assert server.get(path)[0] == 404, path
     status, body, _ = server.get("/api/jobs")
     assert status == 400 and b"user" in body

@@ -22,9 +22,9 @@ def wait_status(server: Server, user: str, status: str, timeout: float = 120) ->
     """The id of ``user``'s only job once it has ``status``."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        jobs = server.api(f"/api/jobs?user={user}")["jobs"]
+        jobs = server.jobs(user)
         if jobs and jobs[0]["status"] == status:
-            return str(jobs[0]["id"])
+            return job_id(jobs[0]["url"])
         time.sleep(0.02)
     raise AssertionError(f"no job of {user} became {status}")
 
@@ -36,19 +36,24 @@ def test_killed_mid_job_the_job_runs_again_after_restart(server_factory: Any) ->
                       Query("u", sorted(batch().items()), language="python"))[1]
     first = server.wait_job(job_id(finished))
     assert first["status"] == "done"
-    _, before, _ = server.get(f"/results/{first['id']}/")
+    status, before, _ = server.get(f"/results/{job_id(finished)}/")
+    assert status == 200
 
     rng = random.Random(7)  # a job big enough to be caught running
     heavy = [(f"s{i}.py", random_program(rng, 300)) for i in range(400)]
     submit("127.0.0.1", server.moss_port, Query("heavy", heavy, language="python"))
     heavy_id = wait_status(server, "heavy", "running")
+    state = server.data / "jobs" / server.api(f"/api/jobs/{heavy_id}")["id"] / "state.json"
+    deadline = time.monotonic() + 30  # the state is written off the event loop
+    while '"running"' not in state.read_text() and time.monotonic() < deadline:
+        time.sleep(0.02)
     server.kill()
 
     again: Server = server_factory(*args)
     job = again.wait_job(heavy_id, timeout=300)
     assert job["status"] == "done" and job["attempts"] == 2, job
     assert job["summary"]["submissions"] == 400
-    status, after, _ = again.get(f"/results/{first['id']}/")
+    status, after, _ = again.get(f"/results/{job_id(finished)}/")
     assert status == 200 and after == before  # the finished report, served again
 
 
@@ -71,12 +76,17 @@ def test_retention_deletes_old_jobs_at_start(server_factory: Any) -> None:
     server: Server = server_factory()
     url = submit("127.0.0.1", server.moss_port,
                  Query("old", [("a.c", b"int x;\n"), ("b.c", b"int y;\n")]))[1]
-    assert server.wait_job(job_id(url))["status"] == "done"
+    job = server.wait_job(job_id(url))
+    assert job["status"] == "done"
+    assert (server.data / "jobs" / job["id"]).is_dir()
     server.stop()
     time.sleep(1.0)
     again: Server = server_factory("--retention-days", str(0.5 / 86400))  # half a second
     assert again.get(f"/api/jobs/{job_id(url)}")[0] == 404
-    assert not (again.data / "jobs" / job_id(url)).exists()
+    deadline = time.monotonic() + 10  # the folder goes on the writer thread
+    while (again.data / "jobs" / job["id"]).exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not (again.data / "jobs" / job["id"]).exists()
 
 
 def test_sigterm_stops_the_server_with_exit_0(server: Server) -> None:

@@ -94,3 +94,81 @@ def test_submissions_of_a_job(tmp_path: Path) -> None:
     subs, _ = submissions_of(store, job)
     assert [s.name for s in subs] == ["alice/A.java", "alice/A.java (2)", "bob/B.java",
                                       "Loose.java"]
+
+
+def test_expired_jobs_failed_uploads_and_per_job_retention(tmp_path: Path) -> None:
+    store = JobStore(tmp_path)
+    now = time.time()
+    cut = store.create("u")
+    store.finish(cut, "failed", "the connection ended before the query")  # never ran
+    ran = store.create("u")
+    ran.attempts = 1
+    store.finish(ran, "failed", "over the time limit of 2 seconds")
+    short = store.create("u", expires=now + 3 * 86400)
+    store.finish(short, "done")
+    kept = store.create("u")
+    store.finish(kept, "done")
+    assert store.expired(0, 0, now) == []
+    # failed uploads go after failed_age; a job that ran is kept for the owner to see
+    assert [j.id for j in store.expired(0, 3600, now + 7200)] == [cut.id]
+    # a job's own retention wins over the server's
+    assert {j.id for j in store.expired(0, 0, now + 4 * 86400)} == {short.id}
+    assert store.sweep(86400, now + 2 * 86400) == 4  # all, by the server's 1 day
+    assert store.by_id == {} and store.user_jobs("u") == ([], 0)
+
+
+def test_index_pages_newest_first_and_tokens(tmp_path: Path) -> None:
+    store = JobStore(tmp_path)
+    made = [store.create("u", created=1000.0 + i) for i in range(5)]
+    page, total = store.user_jobs("u", 1, 2)
+    assert total == 5 and [j.id for j in page] == [made[3].id, made[2].id]
+    old = made[0].token
+    assert store.by_report_token(old) is made[0]
+    new = store.new_token(made[0])
+    assert new != old and store.by_report_token(old) is None
+    assert store.by_report_token(new) is made[0]
+    store.save(made[0])
+    again = JobStore(tmp_path)  # the index is rebuilt from the states on disk
+    assert again.by_report_token(new) is not None and len(again.by_id) == 5
+
+
+def test_a_worker_runs_the_state_it_is_given_not_a_stale_one(tmp_path: Path) -> None:
+    from winnow.serve.jobs import run_job
+
+    store = JobStore(tmp_path)
+    job = store.create("u", language="c")  # state.json: no files yet
+    for index, text in enumerate((b"int a = 1;\nint b = 2;\n", b"int a = 1;\nint b = 2;\n")):
+        store.file_path(job, index).write_bytes(text)
+        job.files.append(StoredFile(index + 1, f"{index}.c", len(text)))
+    # the server holds the files; the writer thread has not written them yet
+    assert store.load(job.id).files == []  # type: ignore[union-attr]
+    summary = run_job(str(tmp_path), job.id, job.as_dict())
+    assert summary["submissions"] == 2 and summary["pairs"] == 1
+
+
+def test_intake_writes_small_and_large_files_whole(tmp_path: Path) -> None:
+    import asyncio
+
+    from winnow.serve.intake import WRITE_EVERY, Intake, Limits
+
+    big = bytes(range(256)) * (WRITE_EVERY * 5 // 2 // 256)  # 2.5 buffers
+    small = b"int x;\n"
+
+    async def chunks(data: bytes):  # type: ignore[no-untyped-def]
+        for at in range(0, len(data), 65536):
+            yield data[at:at + 65536]
+
+    async def main() -> Intake:
+        intake = await Intake.open(JobStore(tmp_path), Limits(), "u")
+        await intake.add(1, "big.c", chunks(big))
+        await intake.add(2, "small.c", chunks(small))
+        await intake.add(3, "empty.c", chunks(b""))
+        return intake
+
+    intake = asyncio.run(main())
+    store, job = intake.store, intake.job
+    assert [(f.name, f.size) for f in job.files] == [
+        ("big.c", len(big)), ("small.c", len(small)), ("empty.c", 0)]
+    assert store.file_path(job, 0).read_bytes() == big
+    assert store.file_path(job, 1).read_bytes() == small
+    assert store.file_path(job, 2).read_bytes() == b""

@@ -19,13 +19,6 @@ _MIB = 1 << 20
 _LIMITS = Limits()
 
 
-def _users(path: Path | None) -> frozenset[str] | None:
-    if path is None:
-        return None
-    lines = path.read_text(encoding="utf-8").splitlines()
-    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
-
-
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address both ports bind to (0.0.0.0: every interface).")
@@ -35,13 +28,19 @@ def _users(path: Path | None) -> frozenset[str] | None:
               help="Port of the reports, the JSON API and the upload page.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
               default=Path("winnow-serve"), show_default=True,
-              help="Folder keeping the jobs and their reports.")
+              help="Folder keeping the jobs, their reports and the users' secrets.")
 @click.option("--url", metavar="URL",
               help="Base URL of the reports in answers (default http://HOST:HTTP_PORT).")
 @click.option("--workers", type=click.IntRange(1), default=2, show_default=True,
               help="Jobs compared at once (one process each).")
 @click.option("--users", "users_file", type=click.Path(dir_okay=False, path_type=Path),
-              help="File of allowed user ids, one per line (default: any).")
+              help="File of the user ids allowed to submit, one per line, '#' starts a "
+                   "comment (default: any).")
+@click.option("--issue-secret", metavar="USER", multiple=True,
+              help="Print a new secret for USER (replacing the old one) and exit; "
+                   "winnow-admin is the admin.")
+@click.option("--revoke-secret", metavar="USER", multiple=True,
+              help="Remove USER's secret and exit.")
 @click.option("--max-file-mb", type=click.FloatRange(0, min_open=True),
               default=_LIMITS.max_file_bytes / _MIB,
               show_default=True, help="Largest file accepted, in MiB.")
@@ -51,34 +50,69 @@ def _users(path: Path | None) -> frozenset[str] | None:
 @click.option("--max-job-mb", type=click.FloatRange(0, min_open=True),
               default=_LIMITS.max_job_bytes / _MIB,
               show_default=True, help="Most bytes in one job, in MiB.")
+@click.option("--job-seconds", type=click.FloatRange(0), default=1800.0, show_default=True,
+              help="Wall time one job may take before it is failed (0 = no limit).")
+@click.option("--job-memory-mb", type=click.IntRange(0), default=2048, show_default=True,
+              help="Memory one job's worker may use before the job is failed (0 = no "
+                   "limit).")
 @click.option("--reply-wait", type=click.FloatRange(0), default=600.0, show_default=True,
               help="Seconds a MOSS client's answer waits for the report before the URL "
                    "is sent anyway (its page then shows the job's progress).")
 @click.option("--idle-timeout", type=click.FloatRange(0, min_open=True), default=120.0,
-              show_default=True, help="Drop a MOSS client silent for this many seconds.")
+              show_default=True, help="Drop a connection silent for this many seconds.")
+@click.option("--upload-deadline", type=click.FloatRange(0, min_open=True), default=900.0,
+              show_default=True, help="Drop a connection whose upload takes longer than "
+                                      "this many seconds in all.")
+@click.option("--max-connections", type=click.IntRange(1), default=1000, show_default=True,
+              help="Open connections on both ports together (lowered to fit the "
+                   "descriptor limit).")
+@click.option("--max-per-address", type=click.IntRange(1), default=64, show_default=True,
+              help="Open connections from one client address.")
 @click.option("--retention-days", type=click.FloatRange(0), default=0.0, show_default=True,
               help="Delete jobs older than this many days (0 = keep them).")
+@click.option("--failed-retention-hours", type=click.FloatRange(0), default=24.0,
+              show_default=True, help="Delete uploads that failed (never ran) after this "
+                                      "many hours (0 = keep them).")
 def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: str | None,
-                  workers: int, users_file: Path | None, max_file_mb: float, max_files: int,
-                  max_job_mb: float, reply_wait: float, idle_timeout: float,
-                  retention_days: float) -> None:
+                  workers: int, users_file: Path | None, issue_secret: tuple[str, ...],
+                  revoke_secret: tuple[str, ...], max_file_mb: float, max_files: int,
+                  max_job_mb: float, job_seconds: float, job_memory_mb: int,
+                  reply_wait: float, idle_timeout: float, upload_deadline: float,
+                  max_connections: int, max_per_address: int, retention_days: float,
+                  failed_retention_hours: float) -> None:
     """Run a self-hosted MOSS: MOSS clients submit, reports are served over HTTP.
 
     Speaks MOSS's submission protocol (moss.pl, mosspy: change only the host
     name and port) and answers each query with the URL of its HTML report.
     Jobs are kept under --data and survive a restart.  Binds 127.0.0.1 unless
-    --host says otherwise.  Protocol, routes and limits: docs/serve.md.
-    Needs the serve extra: pip install -e '.[serve]' in winnow's source folder.
+    --host says otherwise.  Listing a user's jobs needs the user's secret
+    (--issue-secret).  Protocol, routes, limits and threat model:
+    docs/serve.md.  Needs the serve extra: pip install -e '.[serve]' in winnow's
+    source folder.
     """
     if importlib.util.find_spec("aiohttp") is None:
         raise MissingExtra.of("serve", "winnow serve")
 
+    from winnow.serve.access import Secrets, read_users
+
+    if issue_secret or revoke_secret:
+        secrets = Secrets(data)
+        for user in issue_secret:
+            click.echo(f"{user} {secrets.issue(user)}")
+        for user in revoke_secret:
+            click.echo(f"{user} {'revoked' if secrets.revoke(user) else 'had no secret'}")
+        return
+
     from winnow.serve.app import Settings, serve
+    from winnow.serve.workers import JobLimits
 
     logging.basicConfig(level=logging.INFO, format="winnow serve: %(message)s")
     limits = Limits(int(max_file_mb * _MIB), max_files, int(max_job_mb * _MIB))
-    settings = Settings(data, host, moss_port, http_port, url, workers, reply_wait,
-                        idle_timeout, retention_days, _users(users_file), limits)
+    settings = Settings(
+        data, host, moss_port, http_port, url, workers, reply_wait, idle_timeout,
+        retention_days, read_users(users_file) if users_file else None, limits,
+        JobLimits(job_seconds, job_memory_mb * _MIB), upload_deadline, max_connections,
+        max_per_address, failed_retention_hours)
 
     def ready(moss: int, http: int, base: str) -> None:
         click.echo(f"winnow serve: MOSS protocol on {host}:{moss}, reports on {base}/",

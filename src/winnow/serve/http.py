@@ -1,47 +1,47 @@
-"""The HTTP side: reports, job pages, the JSON API and the upload page (aiohttp).
+"""The HTTP side: pages, reports and who may see them (aiohttp); the JSON API
+is :mod:`winnow.serve.api`.
 
-Routes (all read-only except the upload):
+Pages:
 
-* ``GET /`` — the upload page (for people without a MOSS client) and a form
-  to open a user id's job list;
-* ``POST /upload`` — a job from the upload form, then a redirect to its page;
-* ``GET /users/USER/`` — that user id's jobs, newest first;
-* ``GET /results/ID/`` — the job's HTML report when it is done, else a page
-  with its status (refreshing itself while it is queued or running);
-  ``/results/ID/pairs/pair-N.html`` — the report's pair pages;
-* ``GET /api/jobs?user=USER``, ``GET /api/jobs/ID``,
-  ``GET /api/jobs/ID/pairs`` — JSON: job lists, one job, its ranked pairs
-  with their passages (the JSON report's ``pairs`` and ``submissions``).
+* ``GET /`` — the upload page (it posts to ``POST /api/jobs``) and a form to
+  open a user's job list;
+* ``GET /users/USER/`` — that user's jobs, newest first, a page at a time:
+  only with the user's secret (Basic authentication; the browser asks);
+* ``GET /results/TOKEN/`` — the job's HTML report when it is done, else a page
+  with its status and queue position (refreshing itself while it waits);
+  ``/results/TOKEN/index.html`` and ``/results/TOKEN/pairs/pair-N.html`` — the
+  report's pages.  TOKEN is the job's report token: the URL is the capability;
+* ``GET /admin`` — the queue and the workers, with the admin's secret.
 
 Every page is rendered by Jinja2 with autoescape on (user ids, comments and
 file names are the client's), and sent with headers that forbid framing,
-sniffing and, on the server's own pages, any script.
+sniffing and, on the server's own pages, any script.  A request that changes
+something (``POST``, ``DELETE``) from another site's page is refused
+(``Origin`` / ``Sec-Fetch-Site``).
 """
 
 from __future__ import annotations
 
-import json
-import re
 import urllib.parse
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from functools import cache
 from typing import Any
 
 import jinja2
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
-from winnow.errors import JobRefused
-from winnow.serve.intake import Intake
-from winnow.serve.languages import MOSS_LANGUAGES, moss_language
-from winnow.serve.protocol import CHUNK, Context
-from winnow.serve.store import Job
+from winnow.serve.access import ADMIN, credentials
+from winnow.serve.guard import Gate
+from winnow.serve.languages import MOSS_LANGUAGES
+from winnow.serve.protocol import Context
+from winnow.serve.store import Job, valid_id, valid_token
 
 CONTEXT: web.AppKey[Context] = web.AppKey("context", Context)
-_PAIR_PAGE = re.compile(r"pair-[0-9]+\.html")
+GATE: web.AppKey[Gate] = web.AppKey("gate", Gate)
 _OWN_CSP = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; "
             "base-uri 'none'; frame-ancestors 'none'")
-_FIELD_LIMIT = 4096
+PAGE_SIZE = 100
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -49,50 +49,97 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 @cache
 def _environment() -> jinja2.Environment:
     env = jinja2.Environment(loader=jinja2.PackageLoader("winnow.serve", "templates"),
-                             autoescape=True, undefined=jinja2.StrictUndefined)
+                             autoescape=True, undefined=jinja2.StrictUndefined,
+                             auto_reload=False)  # read once: no disk work per request
     env.filters["timestamp"] = lambda t: datetime.fromtimestamp(t, UTC).strftime(
         "%Y-%m-%d %H:%M:%S")
     return env
 
 
-def _page(template: str, status: int = 200, **context: Any) -> web.Response:
+def page(template: str, status: int = 200, **context: Any) -> web.Response:
     html = _environment().get_template(template).render(**context)
     response = web.Response(text=html, content_type="text/html", status=status)
     response.headers["Content-Security-Policy"] = _OWN_CSP
     return response
 
 
+def _same_origin(request: web.Request) -> bool:
+    """Whether a browser sent the request from this server's own pages (clients
+    that are not browsers send neither header)."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None and site not in ("same-origin", "none"):
+        return False
+    origin = request.headers.get("Origin")
+    return origin is None or urllib.parse.urlsplit(origin).netloc == request.host
+
+
 @web.middleware
 async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    if request.method not in ("GET", "HEAD", "OPTIONS") and not _same_origin(request):
+        return web.json_response({"error": "refused: the request came from another site"},
+                                 status=403)
     response = await handler(request)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
     response.headers.setdefault("Referrer-Policy", "no-referrer")
+    response.headers.setdefault("Cache-Control", "no-store")
     return response
 
 
-def public_job(job: Job, ctx: Context) -> dict[str, Any]:
-    """What the API shows of a job."""
-    return {
-        "id": job.id, "user": job.user, "url": ctx.url(job.id), "status": job.status,
-        "reason": job.reason, "language": job.language, "directory": job.directory,
-        "max_matches": job.max_matches, "show": job.show, "comment": job.comment,
-        "source": job.source, "created": job.created, "finished": job.finished,
-        "attempts": job.attempts,
-        "files": [{"name": f.name, "size": f.size, "base": f.moss_id == 0} for f in job.files],
-        "summary": job.summary,
-    }
+# --- who is asking ---------------------------------------------------------------
+
+def who(request: web.Request, user: str | None = None, secret: str | None = None) -> str | None:
+    """The user the request proves to be (its ``Authorization``, or ``user`` and
+    ``secret`` from a form), :data:`ADMIN` for the admin, else ``None``."""
+    ctx = request.app[CONTEXT]
+    if ctx.secrets is None:
+        return None
+    found = credentials(request.headers.get("Authorization"))
+    if found is None and user and secret:
+        found = (user, secret)
+    if found is not None and ctx.secrets.check(*found):
+        return found[0]
+    return None
 
 
-def _job(request: web.Request) -> Job:
-    job = request.app[CONTEXT].store.load(request.match_info["id"])
+def challenge(text: str) -> web.HTTPUnauthorized:
+    """401 asking the browser for a user id and secret."""
+    return web.HTTPUnauthorized(text=text, headers={
+        "WWW-Authenticate": 'Basic realm="winnow serve: user id and secret", charset="UTF-8"'})
+
+
+def owns(request: web.Request, job: Job) -> bool:
+    return who(request) in (job.user, ADMIN)
+
+
+def job_of(request: web.Request, owner: bool = False) -> Job:
+    """The job named by ``{ref}``: its report token (enough to read it) or its id
+    (only for its owner or the admin).  ``owner``: the owner's secret is needed
+    either way.  404 for any other request, so nothing tells ids apart."""
+    store = request.app[CONTEXT].store
+    ref = request.match_info["ref"]
+    job = None
+    if valid_token(ref):
+        job = store.by_report_token(ref)
+        if job is not None and owner and not owns(request, job):
+            raise challenge("this needs the secret of the job's owner")
+    elif valid_id(ref):
+        job = store.get(ref)
+        if job is not None and not owns(request, job):
+            raise challenge("this needs the secret of the job's owner")
     if job is None:
         raise web.HTTPNotFound(text="no such job")
     return job
 
 
+def position(ctx: Context, job: Job) -> int | None:
+    return ctx.runner.position(job.id) if job.status == "queued" else None
+
+
+# --- pages ---------------------------------------------------------------------------
+
 async def home(request: web.Request) -> web.Response:
-    return _page("home.html.j2", languages=sorted(MOSS_LANGUAGES))
+    return page("home.html.j2", languages=sorted(MOSS_LANGUAGES))
 
 
 async def user_lookup(request: web.Request) -> web.Response:
@@ -102,153 +149,86 @@ async def user_lookup(request: web.Request) -> web.Response:
     raise web.HTTPFound(request.app.router["user"].url_for(user=user))
 
 
+def page_number(request: web.Request) -> int:
+    try:
+        return max(0, int(request.query.get("page", "0")))
+    except ValueError:
+        raise web.HTTPBadRequest(text="page must be a number") from None
+
+
 async def user_jobs(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     user = request.match_info["user"]
-    jobs = [job for job in ctx.store.jobs() if job.user == user]
-    return _page("user.html.j2", user=user, jobs=list(reversed(jobs)), url=ctx.url)
+    if who(request) not in (user, ADMIN):
+        raise challenge("the list of a user's jobs needs that user's secret")
+    number = page_number(request)
+    jobs, total = ctx.store.user_jobs(user, number * PAGE_SIZE, PAGE_SIZE)
+    return page("user.html.j2", user=user, jobs=jobs, url=ctx.url, page=number,
+                more=(number + 1) * PAGE_SIZE < total, total=total)
 
 
 async def results(request: web.Request) -> web.StreamResponse:
     ctx = request.app[CONTEXT]
-    job = _job(request)
-    page = ctx.store.report_dir(job.id) / "index.html"
-    if job.status == "done" and page.is_file():
-        return web.FileResponse(page, headers={"Content-Type": "text/html; charset=utf-8"})
-    return _page("job.html.j2", job=job, refresh=job.status in ("queued", "running"))
+    job = _by_token(request)
+    index = ctx.store.report_dir(job.id) / "index.html"
+    if job.status == "done":
+        return web.FileResponse(index, headers={"Content-Type": "text/html; charset=utf-8"})
+    return page("job.html.j2", job=job, refresh=job.status in ("queued", "running"),
+                position=position(ctx, job))
+
+
+def _by_token(request: web.Request) -> Job:
+    job = request.app[CONTEXT].store.by_report_token(request.match_info["token"])
+    if job is None:
+        raise web.HTTPNotFound(text="no such report")
+    return job
 
 
 async def results_redirect(request: web.Request) -> web.Response:
-    raise web.HTTPMovedPermanently(f"/results/{request.match_info['id']}/")
+    _by_token(request)
+    raise web.HTTPMovedPermanently(f"/results/{request.match_info['token']}/")
 
 
 async def pair_page(request: web.Request) -> web.StreamResponse:
     ctx = request.app[CONTEXT]
+    job = _by_token(request)
     name = request.match_info["page"]
-    job = _job(request)
     path = ctx.store.report_dir(job.id) / "pairs" / name
-    if not _PAIR_PAGE.fullmatch(name) or not path.is_file():
+    if job.status != "done" or not name.startswith("pair-") or not name.endswith(".html") \
+            or not name[5:-5].isdigit():
         raise web.HTTPNotFound(text="no such page")
     return web.FileResponse(path, headers={"Content-Type": "text/html; charset=utf-8"})
 
 
-async def api_jobs(request: web.Request) -> web.Response:
+async def admin(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
-    user = request.query.get("user")
-    if not user:
-        return web.json_response({"error": "give the user id: /api/jobs?user=USERID"},
-                                 status=400)
-    jobs = [public_job(job, ctx) for job in ctx.store.jobs() if job.user == user]
-    return web.json_response({"user": user, "jobs": jobs})
+    if who(request) != ADMIN:
+        raise challenge(f"the admin view needs the secret of {ADMIN}")
+    state = ctx.runner.state()
+    queued = [ctx.store.get(job_id) for job_id in state["queued"]]
+    gate = request.app[GATE]
+    return page("admin.html.j2", workers=state["workers"], queued=[j for j in queued if j],
+                jobs=len(ctx.store.by_id), connections=gate.count, refused=gate.refused,
+                limit=gate.total)
 
 
-async def api_job(request: web.Request) -> web.Response:
-    return web.json_response(public_job(_job(request), request.app[CONTEXT]))
-
-
-async def api_pairs(request: web.Request) -> web.Response:
-    ctx = request.app[CONTEXT]
-    job = _job(request)
-    if job.status != "done":
-        return web.json_response({"id": job.id, "status": job.status, "reason": job.reason,
-                                  "error": "the job has no result"}, status=409)
-    with open(ctx.store.result_path(job.id), encoding="utf-8") as data:
-        result = json.load(data)
-    return web.json_response({"id": job.id, "status": job.status,
-                              "submissions": result["submissions"], "pairs": result["pairs"]})
-
-
-async def _field(part: BodyPartReader) -> str:
-    data = bytearray()
-    while chunk := await part.read_chunk(1024):
-        data += chunk
-        if len(data) > _FIELD_LIMIT:
-            raise JobRefused(f"form field {part.name!r} is too long")
-    return data.decode("utf-8", "replace").strip()
-
-
-async def _chunks(part: BodyPartReader) -> AsyncIterator[bytes]:
-    while chunk := await part.read_chunk(CHUNK):
-        yield chunk
-
-
-def _new_intake(ctx: Context, fields: dict[str, str]) -> Intake:
-    user = fields.get("user", "")
-    if not user or (ctx.users is not None and user not in ctx.users):
-        raise JobRefused("user id not allowed on this server")
-    language = fields.get("language", "c").lower()
-    if moss_language(language) is None:
-        raise JobRefused(f"unknown language {language[:40]!r}")
-    try:
-        max_matches, show = int(fields.get("m") or 10), int(fields.get("n") or 250)
-    except ValueError:
-        raise JobRefused("-m and -n must be numbers") from None
-    if max_matches < 0 or show < 0:
-        raise JobRefused("-m and -n must not be negative")
-    return Intake(ctx.store, ctx.limits, user, language=language, source="upload",
-                  directory=fields.get("directory") == "1", max_matches=max_matches,
-                  show=show, comment=fields.get("comment", "")[:1000])
-
-
-async def _receive(request: web.Request, ctx: Context) -> Intake:
-    """Read the upload form; the text fields come before the files."""
-    if request.content_type != "multipart/form-data":
-        raise JobRefused("send the form as multipart/form-data")
-    fields: dict[str, str] = {}
-    intake: Intake | None = None
-    reader = await request.multipart()
-    try:
-        while (part := await reader.next()) is not None:
-            if not isinstance(part, BodyPartReader):
-                raise JobRefused("nested multipart is not accepted")
-            if part.filename is None:
-                fields[part.name or ""] = await _field(part)
-                continue
-            if not part.filename:  # an empty file input
-                await part.release()
-                continue
-            intake = intake or _new_intake(ctx, fields)
-            name = urllib.parse.unquote(part.filename)  # browsers send %22 for '"'
-            await intake.add(0 if part.name == "base" else len(intake.job.files) + 1,
-                             name, _chunks(part))
-    except BaseException as error:
-        if intake is not None:
-            intake.fail(str(error) if isinstance(error, JobRefused) else "the upload broke off")
-        raise
-    if intake is None or not any(f.moss_id for f in intake.job.files):
-        if intake is not None:
-            intake.fail("no files were submitted")
-        raise JobRefused("no files were submitted")
-    return intake
-
-
-async def upload(request: web.Request) -> web.Response:
-    ctx = request.app[CONTEXT]
-    try:
-        intake = await _receive(request, ctx)
-    except JobRefused as refusal:
-        return _page("error.html.j2", status=400, message=str(refusal))
-    except ValueError as error:  # a malformed multipart body
-        return _page("error.html.j2", status=400, message=f"bad upload: {error}")
-    ctx.runner.enqueue(intake.job)
-    raise web.HTTPSeeOther(f"/results/{intake.job.id}/")
-
-
-def make_app(ctx: Context) -> web.Application:
+def make_app(ctx: Context, gate: Gate | None = None) -> web.Application:
     """The aiohttp application serving ``ctx``'s jobs."""
-    app = web.Application(middlewares=[_headers])
+    from winnow.serve.api import add_api
+
+    app = web.Application(middlewares=[_headers], client_max_size=1 << 20)
     app[CONTEXT] = ctx
+    app[GATE] = gate or Gate(1000, 1000)
     app.router.add_get("/", home)
-    app.router.add_post("/upload", upload)
     app.router.add_get("/users", user_lookup)
     app.router.add_get("/users/{user}/", user_jobs, name="user")
-    app.router.add_get("/results/{id}", results_redirect)
-    app.router.add_get("/results/{id}/", results)
-    app.router.add_get("/results/{id}/pairs/{page}", pair_page)
-    app.router.add_get("/api/jobs", api_jobs)
-    app.router.add_get("/api/jobs/{id}", api_job)
-    app.router.add_get("/api/jobs/{id}/pairs", api_pairs)
+    app.router.add_get("/admin", admin)
+    app.router.add_get("/results/{token}", results_redirect)
+    app.router.add_get("/results/{token}/", results)
+    app.router.add_get("/results/{token}/index.html", results)
+    app.router.add_get("/results/{token}/pairs/{page}", pair_page)
+    add_api(app)
     return app
 
 
-__all__ = ["CONTEXT", "make_app", "public_job"]
+__all__ = ["CONTEXT", "make_app"]

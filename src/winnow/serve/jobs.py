@@ -5,30 +5,25 @@ A job becomes the calls ``winnow compare`` makes: its files become
 in directory mode one per folder; MOSS id 0 = base code), the front-end's
 default ``k``/``t`` apply, MOSS ``-m`` is ``max_occurrences`` and ``-n`` is
 ``top``; then :func:`winnow.matching.compare` and the HTML and JSON writers of
-:mod:`winnow.reports`.  Workers are separate processes (``spawn``): the event
-loop that answers clients is never blocked, and a worker that dies takes only
-its own job with it (failed, with the reason).
+:mod:`winnow.reports`.  :func:`run_job` runs in a worker process
+(:mod:`winnow.serve.workers`); a job that fails leaves no partial report, and
+one that meets a full disk says so (:data:`DISK_FULL`).
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import multiprocessing
-import os
+import errno
+import shutil
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import Any
 
 from winnow.serve.languages import moss_language
 from winnow.serve.store import Job, JobStore
 
-log = logging.getLogger("winnow.serve")
-#: Workers run this much below the server's priority.
-WORKER_NICENESS = 5
+#: The reason of a job that met a full disk.
+DISK_FULL = "the server's disk is full; the job's partial output was removed"
+#: The answer to an upload that met a full disk.
+DISK_FULL_UPLOAD = "the server's disk is full; the job was not stored"
 
 
 def split_name(name: str, directory: bool) -> tuple[str, str]:
@@ -78,15 +73,47 @@ def submissions_of(store: JobStore, job: Job) -> tuple[list[Any], list[Any]]:
     return subs, bases
 
 
-def run_job(data: str, job_id: str) -> dict[str, Any]:
-    """Compare job ``job_id`` under ``data`` and write its reports (in a worker)."""
+def disk_full(error: BaseException) -> bool:
+    """Whether ``error`` (or an error it was raised from) is the disk being full."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def remove_output(store: JobStore, job_id: str) -> None:
+    """Delete whatever report a failed job left."""
+    shutil.rmtree(store.report_dir(job_id), ignore_errors=True)
+    for path in (store.result_path(job_id), store.result_path(job_id).with_suffix(".tmp")):
+        path.unlink(missing_ok=True)
+
+
+def run_job(data: str, job_id: str, state: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Compare job ``job_id`` under ``data`` and write its reports (in a worker).
+
+    ``state``: the job as the server holds it (its ``state.json`` may not be
+    written yet); without it the job is read from disk.  On any failure the
+    partial output is removed; a full disk raises :class:`OSError` ``ENOSPC``
+    with :data:`DISK_FULL` as its message."""
+    store = JobStore(data, index=False)
+    try:
+        return _run(store, job_id, state)
+    except BaseException as error:
+        remove_output(store, job_id)
+        if disk_full(error):
+            raise OSError(errno.ENOSPC, DISK_FULL) from None
+        raise
+
+
+def _run(store: JobStore, job_id: str, state: dict[str, Any] | None) -> dict[str, Any]:
     from winnow.matching import CompareOptions, compare
     from winnow.reports.html import write_report
     from winnow.reports.writers import write
 
-    store = JobStore(data)
-    job = store.load(job_id)
-    if job is None:
+    job = Job.from_dict(state) if state is not None else store.load(job_id)
+    if job is None or job.id != job_id:
         raise ValueError("the job's state is missing")
     started = time.perf_counter()
     subs, base = submissions_of(store, job)
@@ -103,100 +130,17 @@ def run_job(data: str, job_id: str) -> dict[str, Any]:
             "skipped": skipped, "seconds": round(time.perf_counter() - started, 3)}
 
 
-def _warm() -> None:
-    """Start a worker: below the server's priority (so the loop that answers clients
-    gets the CPU first), with the comparison imported (so the first job does not pay)."""
-    with contextlib.suppress(OSError):
-        os.nice(WORKER_NICENESS)
-    import winnow.matching
-    import winnow.reports.html  # noqa: F401
+def warm_up() -> float:
+    """Compare two tiny files once, so that the kernels are compiled before the
+    first job (a fresh install compiles them once); return the seconds it took."""
+    from winnow.matching import CompareOptions, compare
+    from winnow.sources.submissions import ReadOptions, SourceFile, SubmissionSource
 
-
-class Runner:
-    """Jobs queued to ``workers`` processes; :meth:`wait` follows one job to its end."""
-
-    def __init__(self, store: JobStore, workers: int) -> None:
-        self.store = store
-        self.workers = max(1, workers)
-        self.queue: asyncio.Queue[str] = asyncio.Queue()
-        self.ended: dict[str, asyncio.Event] = {}
-        self.pool = self._pool()
-        self.tasks: list[asyncio.Task[None]] = []
-
-    def _pool(self) -> ProcessPoolExecutor:
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_warm)
-        pool.submit(int)  # starts the workers now, not with the first job
-        return pool
-
-    def start(self) -> None:
-        self.tasks = [asyncio.create_task(self._consume()) for _ in range(self.workers)]
-
-    def enqueue(self, job: Job) -> None:
-        """Queue ``job`` (saved as ``queued`` first, so a restart finds it)."""
-        job.status = "queued"
-        self.store.save(job)
-        self.ended.setdefault(job.id, asyncio.Event())
-        self.queue.put_nowait(job.id)
-
-    async def wait(self, job_id: str, timeout: float) -> None:
-        """Return when job ``job_id`` has ended, or after ``timeout`` seconds."""
-        event = self.ended.get(job_id)
-        if event is not None and timeout > 0:
-            try:
-                async with asyncio.timeout(timeout):
-                    await event.wait()
-            except TimeoutError:
-                pass
-
-    async def _consume(self) -> None:
-        while True:
-            job_id = await self.queue.get()
-            try:
-                await self._run(job_id)
-            except Exception:  # pragma: no cover - a bug must not stop the queue
-                log.exception("job %s", job_id)
-            finally:
-                event = self.ended.pop(job_id, None)
-                if event is not None:
-                    event.set()
-
-    async def _run(self, job_id: str) -> None:
-        job = self.store.load(job_id)
-        if job is None:
-            return
-        job.status = "running"
-        job.attempts += 1
-        self.store.save(job)
-        pool = self.pool
-        try:
-            summary = await asyncio.get_running_loop().run_in_executor(
-                pool, run_job, str(self.store.root.parent), job_id)
-        except BrokenProcessPool:
-            if self.pool is pool:
-                self.pool = self._pool()
-            self.store.finish(job, "failed", "the worker process ended abruptly "
-                                             "(out of memory?)")
-        except Exception as error:  # the job's own failure: keep the reason
-            self.store.finish(job, "failed", f"{type(error).__name__}: {error}")
-        else:
-            job.summary = summary
-            self.store.finish(job, "done")
-        log.info("job %s %s", job_id, job.status)
-
-    async def close(self) -> None:
-        for task in self.tasks:
-            task.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
-        processes = list(getattr(self.pool, "_processes", {}).values())
-        self.pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        for process in processes:
-            process.join(timeout=5)
-
-
-def report_ready(store: JobStore, job_id: str) -> Path | None:
-    """The job's report page, when it has one."""
-    page = store.report_dir(job_id) / "index.html"
-    return page if page.is_file() else None
+    started = time.perf_counter()
+    read = ReadOptions(frontend="code", lang="c")
+    text = b"int main(void) { int total = 0; for (int i = 0; i < 10; i++) total += i; }\n"
+    subs = [SubmissionSource(name, "new", (SourceFile(name, name, read, size=len(text),
+                                                      data=text),))
+            for name in ("a.c", "b.c")]
+    compare(subs, None, CompareOptions(), jobs=1)
+    return time.perf_counter() - started

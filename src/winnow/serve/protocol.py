@@ -9,12 +9,16 @@ and ``end``.  The answer comes when the report is ready, or after
 progress); the server then closes the connection (``moss.pl`` prints lines
 until it does).
 
-Anything else — an unknown command, a bad number, a file over a limit, a user
-id not allowed — is answered with one line ``error: REASON`` and the
-connection is closed; a client that goes silent for ``idle_timeout`` seconds
-or disconnects mid-file is dropped.  Either way the half-received job is
-marked failed with the reason and its files are deleted; no other job is
-touched.
+Anything else — an unknown command, a bad number, a file over a limit, a full
+disk — is answered with one line ``error: REASON``; the server then reads and
+discards what the client still sends (for a few seconds, up to the ``query``
+line), so that ``moss.pl`` prints the reason instead of dying of SIGPIPE, and
+closes the connection.  A user id that is not allowed is answered the same
+way, at the ``query`` line (the client's files are read and discarded, never
+stored).  A client that goes silent for ``idle_timeout`` seconds, takes longer
+than ``upload_deadline`` seconds in all, or disconnects mid-file is dropped.
+Either way the half-received job is marked failed with the reason and its
+files are deleted; no other job is touched.
 """
 
 from __future__ import annotations
@@ -27,18 +31,26 @@ from dataclasses import dataclass
 from typing import Any
 
 from winnow.errors import JobRefused
+from winnow.serve.access import ADMIN, Secrets
 from winnow.serve.intake import Intake, Limits
-from winnow.serve.jobs import Runner
 from winnow.serve.languages import moss_language
-from winnow.serve.store import JobStore
+from winnow.serve.store import Job, JobStore
+from winnow.serve.workers import Runner
 
 log = logging.getLogger("winnow.serve")
 
 #: The longest command line accepted (a file line holds a name of up to ~4 KB).
 LINE_LIMIT = 8192
 CHUNK = 1 << 16
-#: After refusing, how long unread input is drained so the client can read the answer.
-LINGER = 2.0
+#: After refusing, how long (and how many bytes of) unread input is drained so the
+#: client can read the answer.
+LINGER = 10.0
+LINGER_BYTES = 64 << 20
+USER_REFUSED = "user id not allowed on this server"
+
+
+class Deadline(Exception):
+    """The whole upload took longer than it may."""
 
 
 @dataclass
@@ -48,15 +60,24 @@ class Context:
     store: JobStore
     runner: Runner
     limits: Limits
-    url: Callable[[str], str]
+    url: Callable[[Job], str]
     users: frozenset[str] | None = None
     reply_wait: float = 600.0
     idle_timeout: float = 120.0
+    upload_deadline: float = 900.0
+    secrets: Secrets | None = None
+
+    def allowed(self, user: str) -> bool:
+        """Whether ``user`` may submit."""
+        return bool(user) and user != ADMIN and (self.users is None or user in self.users)
 
 
 @dataclass
 class _Header:
     user: str | None = None
+    refused: bool = False
+    dropped_files: int = 0
+    dropped_bytes: int = 0
     language: str = "c"
     directory: bool = False
     max_matches: int = 10
@@ -81,16 +102,27 @@ class Session:
         self.ctx, self.reader, self.writer = ctx, reader, writer
         self.header = _Header()
         self.intake: Intake | None = None
+        self.deadline = asyncio.get_running_loop().time() + ctx.upload_deadline
+
+    def _timeout(self) -> asyncio.Timeout:
+        loop_now = asyncio.get_running_loop().time()
+        if loop_now >= self.deadline:
+            raise Deadline
+        return asyncio.timeout_at(min(loop_now + self.ctx.idle_timeout, self.deadline))
 
     async def _line(self) -> str | None:
         """The next command line, ``None`` at the end of the stream."""
-        async with asyncio.timeout(self.ctx.idle_timeout):
+        async with self._timeout():
             raw = await self.reader.readline()
         if not raw:
             return None
         if not raw.endswith(b"\n"):
             raise asyncio.IncompleteReadError(raw, None)
-        return raw.decode("utf-8", "backslashreplace").rstrip("\r\n")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:  # a name in Latin-1 (or another 8-bit charset)
+            text = raw.decode("latin-1")
+        return text.rstrip("\r\n")
 
     async def _send(self, line: str) -> None:
         self.writer.write(line.encode("utf-8", "backslashreplace") + b"\n")
@@ -99,7 +131,7 @@ class Session:
     async def _body(self, size: int) -> AsyncIterator[bytes]:
         left = size
         while left:
-            async with asyncio.timeout(self.ctx.idle_timeout):
+            async with self._timeout():
                 chunk = await self.reader.read(min(CHUNK, left))
             if not chunk:
                 raise asyncio.IncompleteReadError(b"", left)
@@ -110,10 +142,8 @@ class Session:
         """Handle a command before the files; ``False`` when the session is over."""
         head = self.header
         if command == "moss":
-            user = args[0] if args else ""
-            if not user or (self.ctx.users is not None and user not in self.ctx.users):
-                raise JobRefused("user id not allowed on this server")
-            head.user = user
+            head.user = args[0] if args else ""
+            head.refused = not self.ctx.allowed(head.user)
         elif command in ("directory", "X", "maxmatches", "show") and len(args) == 1:
             value = _number(args[0], command)
             if command == "directory":
@@ -136,17 +166,29 @@ class Session:
         if len(args) < 4:
             raise JobRefused("a file line is 'file ID LANGUAGE SIZE NAME'")
         moss_id, size = _number(args[0], "file id"), _number(args[2], "file size")
+        head = self.header
+        if head.user is None:
+            raise JobRefused("the first command must be 'moss USERID'")
+        if head.refused:  # read and drop (within the limits), to answer at the query
+            limits = self.ctx.limits
+            head.dropped_files += 1
+            head.dropped_bytes += size
+            if (size > limits.max_file_bytes or head.dropped_files > limits.max_files
+                    or head.dropped_bytes > limits.max_job_bytes):
+                raise JobRefused(USER_REFUSED)
+            async for _ in self._body(size):
+                pass
+            return
         if self.intake is None:
-            if self.header.user is None:
-                raise JobRefused("the first command must be 'moss USERID'")
-            head = self.header
-            self.intake = Intake(
-                self.ctx.store, self.ctx.limits, head.user or "", language=head.language,
+            self.intake = await Intake.open(
+                self.ctx.store, self.ctx.limits, head.user, language=head.language,
                 directory=head.directory, max_matches=head.max_matches, show=head.show)
         self.intake.check_next(size)
         await self.intake.add(moss_id, rest, self._body(size))
 
     async def _query(self, comment: str) -> None:
+        if self.header.refused:
+            raise JobRefused(USER_REFUSED)
         if self.intake is None or not self.intake.job.files:
             raise JobRefused("no files were submitted")
         job = self.intake.job
@@ -154,7 +196,7 @@ class Session:
         self.ctx.runner.enqueue(job)
         self.intake = None
         await self.ctx.runner.wait(job.id, self.ctx.reply_wait)
-        await self._send(self.ctx.url(job.id))
+        await self._send(self.ctx.url(job))
 
     async def run(self) -> None:
         """Read commands until ``query`` is answered, ``end``, or the stream ends."""
@@ -179,14 +221,19 @@ class Session:
             raise asyncio.IncompleteReadError(b"", None)
 
     async def linger(self) -> None:
-        """After a refusal: stop writing and drain the client's input for a moment, so
-        the answer is read instead of lost to a connection reset."""
+        """After a refusal: stop writing and drain the client's input (for at most
+        :data:`LINGER` seconds and :data:`LINGER_BYTES` bytes, up to its ``query``
+        line), so the answer is read instead of lost to a connection reset."""
+        drained, tail = 0, b"\n"
         try:
             if self.writer.can_write_eof():
                 self.writer.write_eof()
             async with asyncio.timeout(LINGER):
-                while await self.reader.read(CHUNK):
-                    pass
+                while drained < LINGER_BYTES and (chunk := await self.reader.read(CHUNK)):
+                    drained += len(chunk)
+                    if b"\nquery " in tail + chunk:
+                        break
+                    tail = chunk[-8:]
         except (TimeoutError, OSError, ValueError):
             pass
 
@@ -196,31 +243,40 @@ async def handle(ctx: Context, reader: asyncio.StreamReader,
     """Serve one MOSS client; nothing it sends can raise out of here."""
     session = Session(ctx, reader, writer)
     reason: str | None = None
-    answer = True  # whether the client is told the reason
+    answer = drain = True  # whether the client is told the reason; its input drained
     try:
         await session.run()
     except JobRefused as refusal:
         reason = str(refusal)
     except ValueError:  # a line over LINE_LIMIT (StreamReader.readline)
         reason = "command line too long"
-    except TimeoutError:
-        reason = f"the client sent nothing for {ctx.idle_timeout:g} seconds"
+    except (TimeoutError, Deadline):
+        drain = False  # a slow client gets no more time
+        if asyncio.get_running_loop().time() >= session.deadline:
+            reason = f"the upload took longer than {ctx.upload_deadline:g} seconds"
+        else:
+            reason = f"the client sent nothing for {ctx.idle_timeout:g} seconds"
     except asyncio.IncompleteReadError:
         reason, answer = "the connection ended before the query", False
     except OSError as error:
         reason, answer = f"connection error: {error.strerror or error}", False
     finally:
         if session.intake is not None:
-            session.intake.fail(reason or "the upload did not end with a query")
+            await session.intake.fail(reason or "the upload did not end with a query")
     if reason and answer:
-        with contextlib.suppress(OSError):
-            await session._send(f"error: {reason}")
-            await session.linger()
+        with contextlib.suppress(OSError, TimeoutError):
+            async with asyncio.timeout(LINGER):
+                await session._send(f"error: {reason}")
+            if drain:
+                await session.linger()
     if reason:
         log.info("MOSS client %s: %s", _peer(writer), reason)
     writer.close()
-    with contextlib.suppress(OSError):
-        await writer.wait_closed()
+    try:
+        async with asyncio.timeout(LINGER):
+            await writer.wait_closed()
+    except (OSError, TimeoutError):
+        writer.transport.abort()
 
 
 def _peer(writer: asyncio.StreamWriter) -> Any:
