@@ -17,7 +17,7 @@ from winnow.frontends.structural.ir import N
 
 _LEAF_LABEL = {"id": "ID", "str": "STR", "num": "NUM", "chr": "CHR", "bool": "BOOL",
                "null": "NULL", "param": "param"}
-_SILENT = frozenset({"block", "expr"})
+_SILENT = frozenset({"block", "expr", "import"})
 _CLOSED = frozenset({"if", "loop", "func", "class", "call", "concat", "list"})
 
 

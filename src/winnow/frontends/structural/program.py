@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from winnow.frontends.structural.ir import N, names_written
+from winnow.frontends.structural.ir import N, names_read, names_written
 from winnow.frontends.structural.normalise import block, expr, members, signature
 
 _NEVER_INLINE = frozenset({"", "main", "__init__", "run", "toString", "equals", "hashCode"})
@@ -56,15 +56,30 @@ def _inline_once(root: N) -> bool:
     funcs = _functions(root)
     counts = Counter(call.kids[0].text for call in _calls(root))
     for name, defs in sorted(funcs.items()):
-        if name in _NEVER_INLINE or len(defs) != 1 or counts[name] != 1:
+        if name in _NEVER_INLINE or len(defs) != 1 or counts[name] == 0:
+            continue
+        if counts[name] > 1 and not _one_expression(defs[0][0]):
             continue
         func, holder = defs[0]
         if any(c.kids[0].text == name for c in _calls(func)):
             continue  # recursive (the one call is inside it)
-        if _inline_at_call(root, func):
-            holder.kids = [m for m in holder.kids if m is not func]
+        inlined = False
+        while _inline_at_call(root, func):
+            inlined = True
+        if inlined:
+            if not any(c.kids[0].text == name for c in _calls(root)):
+                holder.kids = [m for m in holder.kids if m is not func]
             return True
     return False
+
+
+def _one_expression(func: N) -> bool:
+    """A helper whose body is ``return <expression without calls>``: inlined at
+    every call, however many."""
+    body = func.kids[-1] if func.kids else None
+    return (body is not None and body.kind == "block" and len(body.kids) == 1
+            and body.kids[0].kind == "return" and len(body.kids[0].kids) == 1
+            and not any(n.kind == "call" for n in body.kids[0].walk()))
 
 
 def _inline_at_call(root: N, func: N) -> bool:
@@ -74,10 +89,10 @@ def _inline_at_call(root: N, func: N) -> bool:
         for i, stmt in enumerate(parent.kids):
             if stmt.kind in ("func", "class", "block", "param", "import"):
                 continue
-            call = next((c for c in _calls(stmt) if c.kids[0].text == func.text), None)
+            call = next((c for c in _own_calls(stmt) if c.kids[0].text == func.text), None)
             if call is None:
                 continue
-            replacement = _inlined(stmt, call, func)
+            replacement = _inlined(stmt, call, func, parent.kids[i + 1:])
             if replacement is None:
                 return False
             parent.kids[i:i + 1] = replacement
@@ -85,12 +100,41 @@ def _inline_at_call(root: N, func: N) -> bool:
     return False
 
 
-def _inlined(stmt: N, call: N, func: N) -> list[N] | None:
+def _own_calls(stmt: N) -> list[N]:
+    """Calls in a statement's own expressions (not in the blocks it holds)."""
+    out: list[N] = []
+    stack = [k for k in stmt.kids if k.kind != "block"]
+    while stack:
+        node = stack.pop()
+        if node.kind in ("block", "func", "class", "lambda"):
+            continue
+        if node.kind == "call" and node.kids and node.kids[0].kind == "id":
+            out.append(node)
+        stack.extend(node.kids)
+    return out
+
+
+def _inlined(stmt: N, call: N, func: N, after: list[N]) -> list[N] | None:
     params = [p for p in func.kids if p.kind == "param"]
     body = [s.copy() for s in func.kids[-1].kids] if func.kids[-1].kind == "block" else []
     args = call.kids[1:]
-    pre = [N("assign", a.start, a.end, [N("id", p.start, p.end, [], p.text), a])
-           for p, a in zip(params, args, strict=False)]
+    if _one_expression(func):  # substitute the expression, arguments for parameters
+        value = body[0].kids[0]
+        bound = {p.text: a for p, a in zip(params, args, strict=False)}
+        value = _substitute(value, bound)
+        return [stmt] if _replace(stmt, call, value) else None
+    if stmt.kind == "loop":
+        return None  # its condition runs again: the body cannot move before it
+    written = names_written(N("block", 0, 0, body))
+    read_after = names_read(N("block", 0, 0, after))
+    pre = []
+    for param, arg in zip(params, args, strict=False):
+        # f(x) with f(p): p reads as x, unless f writes p and x is read afterwards
+        if arg.kind == "id" and (param.text not in written or arg.text not in read_after):
+            _rename(body, param.text, arg.text)
+        else:
+            pre.append(N("assign", arg.start, arg.end,
+                         [N("id", param.start, param.end, [], param.text), arg]))
     returns = [n for s in body for n in s.walk() if n.kind == "return"]
     if stmt.kind == "expr" and stmt.kids and stmt.kids[0] is call:
         if body and body[-1].kind == "return":
@@ -102,6 +146,22 @@ def _inlined(stmt: N, call: N, func: N) -> list[N] | None:
         if _replace(stmt, call, value):
             return [*pre, *body[:-1], stmt]
     return None
+
+
+def _substitute(node: N, bound: dict[str, N]) -> N:
+    if node.kind == "id" and node.text in bound:
+        return bound[node.text].copy()
+    node.kids = [_substitute(k, bound) for k in node.kids]
+    return node
+
+
+def _rename(stmts: list[N], old: str, new: str) -> None:
+    for stmt in stmts:
+        for node in stmt.walk():
+            if node.kind == "id" and node.text == old:
+                node.text = new
+            elif node.kind == "call" and node.text:
+                node.text = " ".join(new if n == old else n for n in node.text.split())
 
 
 def _replace(node: N, old: N, new: N) -> bool:
