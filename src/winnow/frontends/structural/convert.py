@@ -65,7 +65,11 @@ class Converter:
         handler = _STMT.get(role)
         if handler is not None:
             return handler(self, node)
-        if role in ("block", "module", "body"):
+        if role == "fbody" and node.named_child_count == 1 and self.role(
+                node.named_children[0]) != "block":  # fun f() = expression
+            value = self.expr(node.named_children[0])
+            return [N("return", node.start_byte, node.end_byte, [value])]
+        if role in ("block", "module", "body", "fbody"):
             out: list[N] = []
             for child in self.named(node):
                 out.extend(self.stmts(child))
@@ -107,6 +111,10 @@ def _if(c: Converter, node: Node) -> list[N]:
     cond = c.field(node, "condition")
     then = c.field(node, "consequence") or c.field(node, "body")
     alternatives = node.children_by_field_name("alternative")
+    if cond is not None and then is None:  # Kotlin: condition, then, else by position
+        rest = [n for n in c.named(node) if n.id != cond.id]
+        then = rest[0] if rest else None
+        alternatives = rest[1:2]
     kids = [c.expr(cond) if cond is not None else leaf("bool", *_span(node), "true"),
             c.block(then, node)]
     if alternatives:
@@ -144,7 +152,8 @@ def _else_body(c: Converter, node: Node) -> Node:
 def _while(c: Converter, node: Node) -> list[N]:
     cond = c.field(node, "condition")
     cond_n = c.expr(cond) if cond is not None else leaf("bool", *_span(node), "true")
-    return [N("loop", *_span(node), [cond_n, c.block(c.field(node, "body"), node)])]
+    body = c.field(node, "body") or _child_with_role(c, node, "block")
+    return [N("loop", *_span(node), [cond_n, c.block(body, node)])]
 
 
 def _do(c: Converter, node: Node) -> list[N]:
@@ -220,17 +229,21 @@ def _simple(kind: str) -> Callable[[Converter, Node], list[N]]:
     return handler
 
 
+def _child_with_role(c: Converter, node: Node, *roles: str) -> Node | None:
+    return next((n for n in c.named(node) if c.role(n) in roles), None)
+
+
 def _class(c: Converter, node: Node) -> list[N]:
-    body = c.field(node, "body")
+    body = c.field(node, "body") or _child_with_role(c, node, "body")
     members = c.stmts(body) if body is not None else []
     return [N("class", *_span(node), members, _name(c, node))]
 
 
 def _func(c: Converter, node: Node) -> list[N]:
-    params = c.field(node, "parameters")
+    params = c.field(node, "parameters") or _child_with_role(c, node, "params")
     kids = [leaf("param", *_span(p), _param_name(c, p))
             for p in (c.named(params) if params is not None else [])]
-    body = c.field(node, "body")
+    body = c.field(node, "body") or _child_with_role(c, node, "block", "body", "fbody")
     kids.append(c.block(body, node))
     return [N("func", *_span(node), kids, _name(c, node))]
 
@@ -304,8 +317,8 @@ def _binary(c: Converter, node: Node) -> N:
     named = c.named(node)
     if len(named) < 2:
         return N("other", *_span(node), [c.expr(n) for n in named])
-    op = _OPS.get(c.op_of(node), c.op_of(node))
-    return N(op, *_span(node), [c.expr(named[0]), c.expr(named[-1])])
+    op = c.text(named[1]) if len(named) == 3 else c.op_of(node)  # Kotlin: a until b
+    return N(_OPS.get(op, op), *_span(node), [c.expr(named[0]), c.expr(named[-1])])
 
 
 def _compare_chain(c: Converter, node: Node) -> N:
@@ -327,6 +340,8 @@ def _unary(c: Converter, node: Node) -> N:
     if not named:
         return leaf("other", *_span(node))
     op = c.op_of(node)
+    if op in ("++", "--"):
+        return _update(c, node)
     inner = c.expr(named[-1])
     if op in ("!", "not"):
         return N("not", *_span(node), [inner])

@@ -96,6 +96,21 @@ def python_range(c: Converter, target: N, source: N) -> tuple[N, N, N] | None:
     return init, cond, update
 
 
+def kotlin_range(c: Converter, target: N, source: N) -> tuple[N, N, N] | None:
+    """``for (i in a until b)`` / ``a..b`` / ``a..<b`` read as the counted loop."""
+    if target.kind != "id" or source.kind not in ("until", "..", "..<") or len(
+            source.kids) != 2:
+        return None
+    start, stop = source.kids
+    init = N("assign", target.start, source.end, [target.copy(), start])
+    cond = N("<" if source.kind != ".." else "<=", source.start, source.end,
+             [target.copy(), stop])
+    one = leaf("num", source.start, source.end, "1")
+    update = N("assign", target.start, target.end,
+               [target.copy(), N("+", target.start, target.end, [target.copy(), one])])
+    return init, cond, update
+
+
 def python_call(c: Converter, call: N) -> N:
     """``print(a, b)`` reads as ``print(a + b)`` when a string is among them;
     format calls as :func:`format_call`."""
@@ -230,7 +245,8 @@ GO = Table("go", "tree_sitter_go", {
 KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     **_COMMON, "source_file": "module", "class_declaration": "class",
     "object_declaration": "class", "class_body": "body", "function_declaration": "func",
-    "function_body": "unwrap", "property_declaration": "decl",
+    "function_body": "fbody", "property_declaration": "decl", "return_expression": "return",
+    "function_value_parameters": "params", "unary_expression": "unary",
     "variable_declaration": "unwrap", "if_expression": "if",
     "navigation_expression": "field", "value_arguments": "args", "value_argument": "unwrap",
     "integer_literal": "num", "long_literal": "num", "real_literal": "num",
@@ -245,12 +261,13 @@ KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     "import_header": "import", "import": "import", "package_header": "drop",
     "modifiers": "drop", "indexing_expression": "index", "when_expression": "switch",
     "for_statement": "foreach", "control_structure_body": "block",
+    "navigation_suffix": "unwrap", "call_suffix": "unwrap",
     "statements": "block", "user_type": "type", "simple_identifier": "ident",
-    "function_value_parameters": "drop", "parenthesized_expression": "paren",
+    "parenthesized_expression": "paren",
     "as_expression": "cast", "line_string_literal": "string",
     "multi_line_string_literal": "string", "interpolated_expression": "interp",
     "interpolated_identifier": "interp", "string_template": "string",
-}, rewrite_call=format_call)
+}, counted_loop=kotlin_range, rewrite_call=format_call)
 
 TABLES: dict[str, Table] = {t.language: t for t in (JAVA, PYTHON, C, CPP, CSHARP, JAVASCRIPT,
                                                     TYPESCRIPT, GO, KOTLIN)}
