@@ -115,3 +115,52 @@ def test_passages_of_reordered_code_have_valid_byte_ranges(tmp_path: Path) -> No
         for side in ("a", "b"):
             start, end = passage[side]["bytes"]
             assert 0 <= start < end <= (tmp_path / "a.java").stat().st_size + 2
+
+
+JAVA_REVERSE = """public class A {
+    public static void main(String[] args) {
+        java.util.Scanner in = new java.util.Scanner(System.in);
+        System.out.print("Enter an integer: ");
+        int number = in.nextInt();
+        while (number != 0) {
+            int remainder = number % 10;
+            System.out.print(remainder);
+            number = number / 10;
+        }
+        System.out.println();
+    }
+}
+"""
+PYTHON_REVERSE = """number = int(input("Enter an integer: "))
+while number != 0:
+    remainder = number % 10
+    print(remainder, end="")
+    number = number // 10
+print()
+"""
+
+
+def _compare(tmp_path: Path, *extra: str) -> tuple[float, str]:
+    (tmp_path / "a.java").write_text(JAVA_REVERSE, encoding="utf-8")
+    (tmp_path / "b.py").write_text(PYTHON_REVERSE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["compare", str(tmp_path / "a.java"),
+                                       str(tmp_path / "b.py"), "--format", "json", *extra])
+    assert result.exit_code == 0, result.output
+    start = result.output.index("{")
+    pairs = json.loads(result.output[start:])["pairs"]
+    return (pairs[0]["similarity"] if pairs else 0.0), result.output[:start]
+
+
+def test_files_in_two_languages_are_compared_across_them(tmp_path: Path) -> None:
+    similarity, note = _compare(tmp_path)
+    assert "across languages (java, python)" in note
+    assert "winnow-neutral-1" in note
+    lexed, _ = _compare(tmp_path, "--frontend", "code")
+    assert similarity > 0.3 > lexed
+
+
+def test_cross_language_switch_forces_the_neutral_alphabet(tmp_path: Path) -> None:
+    forced, note = _compare(tmp_path, "--cross-language")
+    assert "across languages" in note
+    automatic, _ = _compare(tmp_path)
+    assert forced == automatic

@@ -193,3 +193,19 @@ def test_java_and_python_read_alike() -> None:
     python = "def f(n):\n    s = 0\n    for i in range(n):\n        s += i * i\n    return s\n"
     body = [t for t in labels(java) if t != "class"]
     assert body[:-1] == labels(python, "python")
+
+
+def test_conversions_read_as_their_argument() -> None:
+    same("def f(s):\n    n = int(s)\n    print(n)\n", "def f(s):\n    n = s\n    print(n)\n",
+         "python")
+    same(java_main("int m = Integer.parseInt(\"7\"); System.out.println(m + n);"),
+         java_main("int m = \"7\"; System.out.println(m + n);"))
+
+
+def test_prompting_read_reads_as_print_then_read() -> None:
+    same('def f():\n    n = input("n? ")\n    print(n)\n',
+         'def f():\n    print("n? ")\n    n = input()\n    print(n)\n', "python")
+
+
+def test_layout_keywords_and_floor_division() -> None:
+    same('def f(n):\n    print(n // 10, end="")\n', "def f(n):\n    print(n / 10)\n", "python")

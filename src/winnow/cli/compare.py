@@ -94,6 +94,11 @@ def compare_options(func: F) -> F:
                      help="Skip files (and archive members) larger than this many MiB, "
                           "with a note naming each."),
         jobs_option("Processes fingerprinting files (0 = all cores)."),
+        click.option("--cross-language", "cross_language", is_flag=True,
+                     help="Compare programs across languages: every file through the "
+                          "structural front-end's language-neutral alphabet (automatic "
+                          "when the files are in several of its languages; "
+                          "docs/frontends.md)."),
         frontend_options,
         engine_options,
     ]
@@ -147,8 +152,11 @@ def settings(subs: list[SubmissionSource], params: dict[str, Any]) -> CompareSet
 
 def read_options_of(params: dict[str, Any]) -> ReadOptions:
     """The :class:`ReadOptions` of the parsed options (for loading the submissions)."""
+    frontend = params["frontend"]
+    if params.get("cross_language") and frontend is None:
+        frontend = "structural"
     return ReadOptions(
-        frontend=params["frontend"], lang=params["lang"],
+        frontend=frontend, lang=params["lang"],
         options=build_frontend_options(params["unit"], params["keep"]),
         include=tuple(params["include"]), exclude=tuple(params["exclude"]),
         max_file_bytes=params["max_file_mb"] << 20,
@@ -193,6 +201,13 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
     subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
+    if _cross_language(subs, params):  # read again, every file in the neutral alphabet
+        params = {**params, "cross_language": True}
+        read = read_options_of(params)
+        run = RunBudget(read.limits.max_run_bytes)
+        subs = load_submissions(paths, each=each, read_options=read, run=run)
+        subs += load_submissions(archive, each=each, role="archive", read_options=read,
+                                 run=run)
     chosen = settings(subs, params)
     base = load_submissions(chosen.base, role="base", read_options=chosen.read, run=run)
     if progress.enabled:
@@ -203,6 +218,23 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                        table=table)
     finally:
         progress.close()
+
+
+def _cross_language(subs: list[SubmissionSource], params: dict[str, Any]) -> bool:
+    """Whether the batch is compared across languages (``--cross-language``, or
+    files in several languages of the structural front-end with no
+    ``--frontend``/``--lang``); says so on standard error, naming the alphabet."""
+    from winnow.frontends.structural import ALPHABET_NAME, languages_in
+
+    if params["frontend"] not in (None, "structural") or params["lang"] is not None:
+        return False
+    found = languages_in(f.location for sub in subs for f in sub.files)
+    if not params.get("cross_language") and len(found) < 2:
+        return False
+    listed = ", ".join(sorted(found)) or "none"
+    click.echo(f"winnow: comparing across languages ({listed}) in the language-neutral "
+               f"alphabet {ALPHABET_NAME} (structural front-end)", err=True)
+    return params["frontend"] is None and not params.get("cross_language")
 
 
 def say_if_compiling() -> None:

@@ -15,15 +15,19 @@ a warning: a file is never lost.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
 from winnow.frontends.base import Input, Result
 from winnow.frontends.code import code_stream, resolve_language
+from winnow.frontends.languages import language_for_path
 from winnow.frontends.sniff import Decoded
 from winnow.frontends.structural.ir import ALPHABET_NAME
 from winnow.model import Stream
 
-__all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "structural_stream", "supports"]
+__all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_stream",
+           "supports"]
 
 
 def supports(language: str) -> bool:
@@ -31,6 +35,17 @@ def supports(language: str) -> bool:
     from winnow.frontends.structural.tables import TABLES
 
     return language in TABLES
+
+
+def languages_in(names: Iterable[str], sample: int = 5000) -> set[str]:
+    """The :func:`supports` languages among files named ``names`` (by extension,
+    over the first ``sample`` names)."""
+    found: set[str] = set()
+    for _, name in zip(range(sample), names, strict=False):
+        lang = language_for_path(name)
+        if lang is not None and supports(lang.name):
+            found.add(lang.name)
+    return found
 
 
 def structural_stream(decoded: Decoded, language: str) -> Stream:

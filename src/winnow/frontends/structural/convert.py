@@ -15,12 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from winnow.frontends.structural.ir import N, leaf
-from winnow.frontends.structural.tables import Table
+from winnow.frontends.structural.tables import LAYOUT_KEYWORDS, Table
 
 Node = Any  # a tree_sitter.Node
 
 _OPS = {"&&": "and", "and": "and", "||": "or", "or": "or", "is": "==", "is not": "!=",
-        "===": "==", "!==": "!=", "not in": "notin"}
+        "===": "==", "!==": "!=", "not in": "notin", "//": "/", "**": "pow"}
 _CMP = frozenset({"<", ">", "<=", ">=", "==", "!=", "notin", "in"})
 
 
@@ -400,6 +400,10 @@ def _call(c: Converter, node: Node) -> N:
 def _args(c: Converter, args: Node) -> list[N]:
     out = []
     for arg in c.named(args):
+        if c.role(arg) == "kwarg":
+            name = c.field(arg, "name")
+            if name is not None and c.text(name) in LAYOUT_KEYWORDS:
+                continue
         value = c.field(arg, "value") if c.role(arg) == "kwarg" else None
         out.append(c.expr(value if value is not None else arg))
     return out

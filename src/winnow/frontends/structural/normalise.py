@@ -37,6 +37,7 @@ from winnow.frontends.structural.ir import (
     names_read,
     names_written,
 )
+from winnow.frontends.structural.tables import PROMPTING_READS
 
 _FLIP = {">": "<", ">=": "<="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -95,6 +96,10 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
     kind = stmt.kind
     if kind == "block":
         return block(stmt.kids, locals_)
+    if kind in ("assign", "expr"):
+        prompt = _prompt(stmt)
+        if prompt is not None:
+            return [prompt, *statement(stmt, locals_)]
     if kind == "expr":
         inner = expr(stmt.kids[0]) if stmt.kids else None
         if inner is None or not has_effect(inner, set()):
@@ -127,6 +132,19 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
     stmt.kids = [N("block", k.start, k.end, block(k.kids, locals_)) if k.kind == "block"
                  else expr(k) for k in stmt.kids]
     return [stmt]
+
+
+def _prompt(stmt: N) -> N | None:
+    """``x = input("n? ")`` reads as ``print("n? "); x = input()``: the prompt
+    comes out as a statement of its own (the call loses its argument)."""
+    for node in stmt.walk():
+        if (node.kind == "call" and len(node.kids) == 2 and node.kids[0].kind == "id"
+                and node.kids[0].text in PROMPTING_READS):
+            shown = node.kids.pop()
+            printer = N("id", node.start, node.start, [], "print")
+            return N("expr", shown.start, shown.end,
+                     [N("call", shown.start, shown.end, [printer, shown])])
+    return None
 
 
 def _wrap(node: N, kind: str) -> N:

@@ -45,6 +45,29 @@ class Table:
 
 
 # -- special cases ------------------------------------------------------------
+#: Calls that convert their one argument (``int(s)``, ``Integer.parseInt(s)``,
+#: ``s.toInt()``): they read as the argument, so the languages' ways to read a
+#: number agree.
+CONVERSIONS = frozenset({
+    "int", "float", "str", "bool", "parseInt", "parseDouble", "parseFloat", "parseLong",
+    "valueOf", "toInt", "toDouble", "toFloat", "toLong", "toString", "Number", "String",
+    "atoi", "atof", "stoi", "stod", "Parse", "ToInt32", "ToDouble", "Atoi",
+})
+#: Calls that read a line after showing their argument (``input("n? ")``): they
+#: read as printing the prompt, then reading.
+PROMPTING_READS = frozenset({"input", "prompt", "readline"})
+#: Keyword arguments that only shape the output (Python's ``print(x, end="")``).
+LAYOUT_KEYWORDS = frozenset({"end", "sep", "flush", "file"})
+
+
+def conversion(call: N) -> N:
+    """A conversion call as its argument (:data:`CONVERSIONS`), other calls as they are."""
+    if (len(call.kids) == 2 and call.kids[0].kind == "id"
+            and call.kids[0].text in CONVERSIONS):
+        return call.kids[1]
+    return call
+
+
 _FORMAT_SPEC = re.compile(r"%[-#+ 0,(]*\d*(?:\.\d+)?[a-zA-Z%]|\{[^{}]*\}")
 
 
@@ -53,6 +76,9 @@ def format_call(c: Converter, call: N) -> N:
     read as the concatenation ``"a " + x + " b"``."""
     if not call.kids or call.kids[0].kind != "id":
         return call
+    converted = conversion(call)
+    if converted is not call:
+        return converted
     name = call.kids[0].text
     args = call.kids[1:]
     if name in ("format", "formatted") and args and args[0].kind == "str" and len(args) > 1:
