@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import argparse
 import csv
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
@@ -83,16 +85,27 @@ def hjc851(args: argparse.Namespace) -> None:
 
 
 def translations(args: argparse.Namespace) -> None:
-    root = HERE / "translations"
-    for frontend in args.frontend:
-        rows, values = scores(root / "labels.csv", root, frontend or None)
-        by_lang: dict[str, tuple[list[float], list[float]]] = {}
-        for row, value in zip(rows, values, strict=True):
-            pos, neg = by_lang.setdefault(row["lang"], ([], []))
-            (pos if row["label"] == "1" else neg).append(value)
-        cells = [f"{lang} {roc_auc(*pn):.3f} ({len(pn[0])}+/{len(pn[1])}-)"
-                 for lang, pn in sorted(by_lang.items())]
-        print(f"{frontend or 'default':<11} ROC AUC: {', '.join(cells)}")
+    labels = HERE / "translations" / "labels.csv"
+    with labels.open(newline="") as handle:
+        names = {name for row in csv.DictReader(handle)
+                 for name in (row["file_a"], row["file_b"])}
+    with tempfile.TemporaryDirectory() as tmp:  # the Java files copied there, not here
+        root = Path(tmp)
+        for name in names:
+            source = (HERE / name) if name.startswith("translations/") else args.data / name
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, root / name)
+        shutil.copyfile(labels, root / "labels.csv")
+        for frontend in args.frontend:
+            rows, values = scores(root / "labels.csv", root, frontend or None,
+                                  max_occurrences=args.m)
+            by_lang: dict[str, tuple[list[float], list[float]]] = {}
+            for row, value in zip(rows, values, strict=True):
+                pos, neg = by_lang.setdefault(row["lang"], ([], []))
+                (pos if row["label"] == "1" else neg).append(value)
+            cells = [f"{lang} {roc_auc(*pn):.3f} ({len(pn[0])}+/{len(pn[1])}-)"
+                     for lang, pn in sorted(by_lang.items())]
+            print(f"{frontend or 'default':<11} ROC AUC: {', '.join(cells)}")
 
 
 def main() -> None:

@@ -30,6 +30,9 @@ class Converter:
     def __init__(self, table: Table, src: bytes) -> None:
         self.table = table
         self.src = src
+        #: statements already converted as another's body (Kotlin's grammar
+        #: leaves the body of a brace-less ``for`` beside it)
+        self.consumed: set[int] = set()
 
     # -- helpers --------------------------------------------------------------
     def text(self, node: Node) -> str:
@@ -72,7 +75,8 @@ class Converter:
         if role in ("block", "module", "body", "fbody"):
             out: list[N] = []
             for child in self.named(node):
-                out.extend(self.stmts(child))
+                if child.id not in self.consumed:
+                    out.extend(self.stmts(child))
             return out
         expr = self.expr(node)
         if expr.kind in ("assign", "if", "loop", "func", "class", "return", "block"):
@@ -183,6 +187,9 @@ def _foreach(c: Converter, node: Node) -> list[N]:
     body = c.field(node, "body")
     if left is None or right is None:
         named = c.named(node)
+        if len(named) == 2 and node.next_named_sibling is not None:
+            named.append(node.next_named_sibling)  # Kotlin: for (i in r) stmt
+            c.consumed.add(node.next_named_sibling.id)
         if len(named) < 3:
             return [N("other", *_span(node), [c.expr(n) for n in named])]
         left, right, body = named[0], named[-2], named[-1]
@@ -318,7 +325,8 @@ def _binary(c: Converter, node: Node) -> N:
     if len(named) < 2:
         return N("other", *_span(node), [c.expr(n) for n in named])
     op = c.text(named[1]) if len(named) == 3 else c.op_of(node)  # Kotlin: a until b
-    return N(_OPS.get(op, op), *_span(node), [c.expr(named[0]), c.expr(named[-1])])
+    left, right = c.expr(named[0]), c.expr(named[-1])
+    return N(_OPS.get(op, op), *_span(node), [left, right])
 
 
 def _compare_chain(c: Converter, node: Node) -> N:
@@ -346,6 +354,8 @@ def _unary(c: Converter, node: Node) -> N:
     if op in ("!", "not"):
         return N("not", *_span(node), [inner])
     if op == "-":
+        if inner.kind == "num" and not inner.text.startswith("-"):  # -1 is a number
+            return leaf("num", *_span(node), "-" + inner.text)
         return N("neg", *_span(node), [inner])
     if op == "+":
         return inner

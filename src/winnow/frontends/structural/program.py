@@ -8,7 +8,10 @@ from collections import Counter
 from winnow.frontends.structural.ir import N, names_read, names_written
 from winnow.frontends.structural.normalise import block, expr, members, signature
 
-_NEVER_INLINE = frozenset({"", "main", "__init__", "run", "toString", "equals", "hashCode"})
+#: Never inlined: entry points and methods a runtime calls.  ``main`` is an
+#: entry point where nothing calls it (Java); a script's one ``main()`` call
+#: (Python, Kotlin's top level) inlines it like any helper.
+_NEVER_INLINE = frozenset({"", "__init__", "run", "toString", "equals", "hashCode"})
 _RANK = {"import": 0, "assign": 1, "class": 2, "func": 3}
 
 

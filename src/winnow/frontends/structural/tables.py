@@ -79,6 +79,8 @@ def format_call(c: Converter, call: N) -> N:
     converted = conversion(call)
     if converted is not call:
         return converted
+    if len(call.kids) == 1 and call.kids[0].text in ("length", "size", "count"):
+        return leaf("id", call.start, call.end, call.kids[0].text)  # s.length() as s.length
     name = call.kids[0].text
     args = call.kids[1:]
     if name in ("format", "formatted") and args and args[0].kind == "str" and len(args) > 1:
@@ -106,40 +108,66 @@ def _split_format(fmt: N, values: list[N]) -> list[N]:
     return parts + remaining
 
 
+def counted(target: N, start: N, stop: N, step: int, inclusive: bool,
+            at: N) -> tuple[N, N, N]:
+    """``i = start; while (i < stop) { ...; i = i + step }`` (``>`` going down,
+    ``<=``/``>=`` with ``inclusive``), in the form the converter gives a C
+    ``for`` loop: a descending ``i >= 0`` reads ``0 <= i``."""
+    init = N("assign", target.start, at.end, [target.copy(), start])
+    if step > 0:
+        cond = N("<=" if inclusive else "<", at.start, at.end, [target.copy(), stop])
+    elif not inclusive and stop.kind == "num" and _integer(stop.text) is not None:
+        bound = leaf("num", stop.start, stop.end, str(int(stop.text) + 1))
+        cond = N("<=", at.start, at.end, [bound, target.copy()])
+    else:
+        cond = N("<=" if inclusive else "<", at.start, at.end, [stop, target.copy()])
+    one = leaf("num", at.start, at.end, "1")
+    update = N("assign", target.start, target.end, [target.copy(), N(
+        "+" if step > 0 else "-", target.start, target.end, [target.copy(), one])])
+    return init, cond, update
+
+
+def _integer(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def python_range(c: Converter, target: N, source: N) -> tuple[N, N, N] | None:
-    """``for i in range(a, b)`` reads as ``i = a; while i < b: ...; i = i + 1``."""
+    """``for i in range(a, b)`` reads as ``i = a; while i < b: ...; i = i + 1``;
+    ``range(a, b, -1)`` counts down."""
     if (target.kind != "id" or source.kind != "call" or not source.kids
-            or source.kids[0].text != "range" or not 2 <= len(source.kids) <= 3):
+            or source.kids[0].text != "range" or not 2 <= len(source.kids) <= 4):
         return None
     bounds = source.kids[1:]
-    start = bounds[0] if len(bounds) == 2 else leaf("num", source.start, source.start, "0")
-    stop = bounds[-1]
-    init = N("assign", target.start, source.end, [target.copy(), start])
-    cond = N("<", source.start, source.end, [target.copy(), stop])
-    one = leaf("num", source.start, source.end, "1")
-    update = N("assign", target.start, target.end,
-               [target.copy(), N("+", target.start, target.end, [target.copy(), one])])
-    return init, cond, update
+    start = bounds[0] if len(bounds) >= 2 else leaf("num", source.start, source.start, "0")
+    stop = bounds[1] if len(bounds) >= 2 else bounds[0]
+    step = 1
+    if len(bounds) == 3:
+        value = _integer(bounds[2].text) if bounds[2].kind == "num" else None
+        if value is None or value not in (1, -1):
+            return None
+        step = value
+    return counted(target, start, stop, step, False, source)
 
 
 def kotlin_range(c: Converter, target: N, source: N) -> tuple[N, N, N] | None:
-    """``for (i in a until b)`` / ``a..b`` / ``a..<b`` read as the counted loop."""
-    if target.kind != "id" or source.kind not in ("until", "..", "..<") or len(
+    """``for (i in a until b)`` / ``a..b`` / ``a..<b`` / ``a downTo b`` read as
+    the counted loop."""
+    if target.kind != "id" or source.kind not in ("until", "..", "..<", "downTo") or len(
             source.kids) != 2:
         return None
     start, stop = source.kids
-    init = N("assign", target.start, source.end, [target.copy(), start])
-    cond = N("<" if source.kind != ".." else "<=", source.start, source.end,
-             [target.copy(), stop])
-    one = leaf("num", source.start, source.end, "1")
-    update = N("assign", target.start, target.end,
-               [target.copy(), N("+", target.start, target.end, [target.copy(), one])])
-    return init, cond, update
+    step = -1 if source.kind == "downTo" else 1
+    return counted(target, start, stop, step, source.kind in ("..", "downTo"), source)
 
 
 def python_call(c: Converter, call: N) -> N:
-    """``print(a, b)`` reads as ``print(a + b)`` when a string is among them;
-    format calls as :func:`format_call`."""
+    """``len(x)`` reads as a length field (``x.length``); format calls as
+    :func:`format_call`."""
+    if len(call.kids) == 2 and call.kids[0].text == "len":
+        return leaf("id", call.start, call.end, "len")
     return format_call(c, call)
 
 
@@ -276,6 +304,7 @@ KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     "variable_declaration": "unwrap", "if_expression": "if",
     "navigation_expression": "field", "value_arguments": "args", "value_argument": "unwrap",
     "integer_literal": "num", "long_literal": "num", "real_literal": "num",
+    "float_literal": "num", "hex_literal": "num", "character_literal": "chr",
     "boolean_literal": "bool", "null_literal": "null", "string_literal": "string",
     "string_content": "str_part", "interpolation": "interp",
     "postfix_expression": "update", "prefix_expression": "unary",
@@ -286,6 +315,7 @@ KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     "range_expression": "binary", "jump_expression": "return", "assignment": "assign",
     "import_header": "import", "import": "import", "package_header": "drop",
     "modifiers": "drop", "indexing_expression": "index", "when_expression": "switch",
+    "index_expression": "index",
     "for_statement": "foreach", "control_structure_body": "block",
     "navigation_suffix": "unwrap", "call_suffix": "unwrap",
     "statements": "block", "user_type": "type", "simple_identifier": "ident",
