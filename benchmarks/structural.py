@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import shutil
 import tempfile
 import time
@@ -42,13 +43,16 @@ DATA = HERE.parents[2] / "shared" / "data"  # ../shared/data from the project ro
 
 
 def scores(labels_path: Path, root: Path, frontend: str | None, include: tuple[str, ...] = (),
-           max_occurrences: float = 50) -> tuple[list[dict[str, str]], list[float]]:
+           max_occurrences: float = 50, literal_k: int | None = None
+           ) -> tuple[list[dict[str, str]], list[float]]:
     """Every labelled pair (its CSV row) and its similarity, from one comparison."""
     labels = load_labels(labels_path)
     read = ReadOptions(frontend=frontend, include=include)
     subs = labelled_submissions(labels, root, read)
     config, per_frontend = default_configs(subs, read)
     options = CompareOptions(max_occurrences=max_occurrences)
+    if literal_k is not None:
+        options = dataclasses.replace(options, literal_k=literal_k)
     similarity, _ = compare_labelled(subs, config, options, jobs=0,
                                      frontend_configs=per_frontend)
     with labels_path.open(newline="") as handle:
@@ -69,7 +73,7 @@ def hjc851(args: argparse.Namespace) -> None:
     for frontend in args.frontend:
         start = time.perf_counter()
         rows, values = scores(root / "labels.csv", root, frontend or None, ("*.java",),
-                              args.m)
+                              args.m, args.literal_k)
         negatives = np.asarray([v for r, v in zip(rows, values, strict=True)
                                 if r["label"] == "0"])
         cut = float(np.percentile(negatives, 99))
@@ -98,7 +102,7 @@ def translations(args: argparse.Namespace) -> None:
         shutil.copyfile(labels, root / "labels.csv")
         for frontend in args.frontend:
             rows, values = scores(root / "labels.csv", root, frontend or None,
-                                  max_occurrences=args.m)
+                                  max_occurrences=args.m, literal_k=args.literal_k)
             by_lang: dict[str, tuple[list[float], list[float]]] = {}
             for row, value in zip(rows, values, strict=True):
                 pos, neg = by_lang.setdefault(row["lang"], ([], []))
@@ -113,6 +117,7 @@ def main() -> None:
     parser.add_argument("what", choices=("hjc851", "translations"))
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("-m", type=float, default=50, help="max occurrences (MOSS -m)")
+    parser.add_argument("--literal-k", type=int, default=None, help="the literal channel's k")
     parser.add_argument("--frontend", action="append",
                         help="front-end to compare with (repeatable; '' = default)")
     args = parser.parse_args()

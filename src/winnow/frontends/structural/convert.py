@@ -11,6 +11,7 @@ punctuation vanish.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ Node = Any  # a tree_sitter.Node
 
 _OPS = {"&&": "and", "and": "and", "||": "or", "or": "or", "is": "==", "is not": "!=",
         "===": "==", "!==": "!=", "not in": "notin", "//": "/", "**": "pow"}
+_DOLLAR = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _CMP = frozenset({"<", ">", "<=", ">=", "==", "!=", "notin", "in"})
 
 
@@ -399,6 +401,8 @@ def _call(c: Converter, node: Node) -> N:
         kids.append(c.expr(receiver))
     elif function is not None and c.role(function) == "field":
         obj = c.field(function, "object") or c.field(function, "operand")
+        if obj is None and c.named(function):  # Kotlin: no field names
+            obj = c.named(function)[0]
         if obj is not None and not _is_name_chain(c, obj):
             kids.append(c.expr(obj))
     if args is not None:
@@ -482,21 +486,33 @@ def _ident(c: Converter, node: Node) -> N:
 
 
 def _string(c: Converter, node: Node) -> N:
+    """A string literal; one with interpolations reads as a concatenation."""
     parts: list[N] = []
     text: list[str] = []
+
+    def flush(at: int) -> None:
+        joined = "".join(text)
+        text.clear()
+        pieces = _DOLLAR.split(joined) if c.table.dollar_names else [joined]
+        for i, piece in enumerate(pieces):  # odd pieces: Kotlin's "$name"
+            if i % 2:
+                parts.append(leaf("id", at, at, piece))
+            elif piece:
+                parts.append(leaf("str", at, at, piece))
+
     for child in c.named(node):
         if c.role(child) == "interp":
-            if text:
-                parts.append(leaf("str", child.start_byte, child.start_byte, "".join(text)))
-                text = []
+            flush(child.start_byte)
             inner = c.named(child)
             parts.append(c.expr(inner[0]) if inner else leaf("id", *_span(child), "?"))
         elif c.role(child) == "str_part" or child.type.endswith("content"):
             text.append(c.text(child))
-    if not parts:
-        return leaf("str", *_span(node), "".join(text) if text else _unquote(c.text(node)))
-    if text:
-        parts.append(leaf("str", node.end_byte, node.end_byte, "".join(text)))
+    if not parts and not (c.table.dollar_names and "$" in "".join(text)):
+        raw = "".join(text) if text else _unquote(c.text(node))
+        return leaf("str", *_span(node), raw)
+    flush(node.end_byte)
+    if len(parts) == 1 and parts[0].kind == "str":
+        return leaf("str", *_span(node), parts[0].text)
     return N("concat", *_span(node), parts)
 
 

@@ -39,6 +39,8 @@ class Table:
     roles: dict[str, str]
     function: str = "language"
     ternary_value_first: bool = False
+    #: ``$name`` inside string text is an interpolated name (Kotlin)
+    dollar_names: bool = False
     counted_loop: Callable[[Converter, N, N], tuple[N, N, N] | None] = _no_counted
     rewrite_call: Callable[[Converter, N], N] = _same_call
     extra: dict[str, Any] = field(default_factory=dict)
@@ -62,9 +64,11 @@ LAYOUT_KEYWORDS = frozenset({"end", "sep", "flush", "file"})
 
 def conversion(call: N) -> N:
     """A conversion call as its argument (:data:`CONVERSIONS`), other calls as they are."""
-    if (len(call.kids) == 2 and call.kids[0].kind == "id"
-            and call.kids[0].text in CONVERSIONS):
-        return call.kids[1]
+    if call.kids and call.kids[0].kind == "id" and call.kids[0].text in CONVERSIONS:
+        if len(call.kids) == 2:
+            return call.kids[1]
+        if len(call.kids) == 1 and call.text:  # x.toInt(): the receiver x
+            return leaf("id", call.start, call.end, call.text.split()[-1])
     return call
 
 
@@ -323,7 +327,7 @@ KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     "as_expression": "cast", "line_string_literal": "string",
     "multi_line_string_literal": "string", "interpolated_expression": "interp",
     "interpolated_identifier": "interp", "string_template": "string",
-}, counted_loop=kotlin_range, rewrite_call=format_call)
+}, counted_loop=kotlin_range, rewrite_call=format_call, dollar_names=True)
 
 TABLES: dict[str, Table] = {t.language: t for t in (JAVA, PYTHON, C, CPP, CSHARP, JAVASCRIPT,
                                                     TYPESCRIPT, GO, KOTLIN)}
