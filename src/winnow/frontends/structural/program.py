@@ -55,9 +55,10 @@ def _calls(node: N) -> list[N]:
 
 
 def _inline_once(root: N) -> bool:
-    """Inline one helper called exactly once; whether one was."""
+    """Inline one helper (at each of its calls); whether one was."""
     funcs = _functions(root)
     counts = Counter(call.kids[0].text for call in _calls(root))
+    sites = _call_sites(root)
     for name, defs in sorted(funcs.items()):
         if name in _NEVER_INLINE or len(defs) != 1 or counts[name] == 0:
             continue
@@ -67,13 +68,45 @@ def _inline_once(root: N) -> bool:
         if any(c.kids[0].text == name for c in _calls(func)):
             continue  # recursive (the one call is inside it)
         inlined = False
-        while _inline_at_call(root, func):
-            inlined = True
+        for parent, stmt in sites.get(name, []):
+            inlined |= _inline_in(parent, stmt, func)
         if inlined:
             if not any(c.kids[0].text == name for c in _calls(root)):
                 holder.kids = [m for m in holder.kids if m is not func]
             return True
     return False
+
+
+def _call_sites(root: N) -> dict[str, list[tuple[N, N]]]:
+    """Callee name -> the statements (with the block holding them) whose own
+    expressions call it."""
+    sites: dict[str, list[tuple[N, N]]] = {}
+    for parent in root.walk():
+        if parent.kind not in ("block", "class", "func") and parent is not root:
+            continue
+        for stmt in parent.kids:
+            if stmt.kind in ("func", "class", "block", "param", "import"):
+                continue
+            for name in {c.kids[0].text for c in _own_calls(stmt)}:
+                sites.setdefault(name, []).append((parent, stmt))
+    return sites
+
+
+def _inline_in(parent: N, stmt: N, func: N) -> bool:
+    """Inline ``func`` at its calls in ``stmt`` (a statement of ``parent``)."""
+    done = False
+    while True:
+        at = next((i for i, s in enumerate(parent.kids) if s is stmt), None)
+        call = next((c for c in _own_calls(stmt) if c.kids[0].text == func.text), None)
+        if at is None or call is None:
+            return done
+        replacement = _inlined(stmt, call, func, parent.kids[at + 1:])
+        if replacement is None:
+            return done
+        parent.kids[at:at + 1] = replacement
+        done = True
+        if not any(r is stmt for r in replacement):
+            return done
 
 
 def _one_expression(func: N) -> bool:
@@ -83,24 +116,6 @@ def _one_expression(func: N) -> bool:
     return (body is not None and body.kind == "block" and len(body.kids) == 1
             and body.kids[0].kind == "return" and len(body.kids[0].kids) == 1
             and not any(n.kind == "call" for n in body.kids[0].walk()))
-
-
-def _inline_at_call(root: N, func: N) -> bool:
-    for parent in root.walk():
-        if parent.kind not in ("block", "class", "func") and parent is not root:
-            continue
-        for i, stmt in enumerate(parent.kids):
-            if stmt.kind in ("func", "class", "block", "param", "import"):
-                continue
-            call = next((c for c in _own_calls(stmt) if c.kids[0].text == func.text), None)
-            if call is None:
-                continue
-            replacement = _inlined(stmt, call, func, parent.kids[i + 1:])
-            if replacement is None:
-                return False
-            parent.kids[i:i + 1] = replacement
-            return True
-    return False
 
 
 def _own_calls(stmt: N) -> list[N]:
