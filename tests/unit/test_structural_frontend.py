@@ -164,3 +164,16 @@ def test_cross_language_switch_forces_the_neutral_alphabet(tmp_path: Path) -> No
     assert "across languages" in note
     automatic, _ = _compare(tmp_path)
     assert forced == automatic
+
+
+def test_long_blocks_and_deep_elif_chains_stay_fast() -> None:
+    import time
+
+    chain = "".join(f"    elif x == {i}:\n        y = {i}\n" for i in range(60))
+    lines = "".join(f"    v{i} = v{i - 1} + {i}\n" for i in range(1, 3000))
+    source = (f"def f(x):\n    if x < 0:\n        y = 0\n{chain}    v0 = y\n{lines}"
+              "    return v2999\n")
+    start = time.process_time()
+    doc = make_document(source.encode(), "x.py", frontend="structural")
+    assert doc.warnings == () and len(doc.stream) > 3000
+    assert time.process_time() - start < 20  # was exponential in the elif depth

@@ -121,40 +121,38 @@ def has_effect(node: N, locals_: set[str]) -> bool:
 def exposed_reads(stmts: list[N]) -> set[str]:
     """Variables a statement list may read before it writes them (its upward
     exposed uses): what an earlier assignment can be live for."""
+    return _exposed_list(stmts)[0]
+
+
+def exposed_kills(stmts: list[N]) -> set[str]:
+    """Variables a statement list always writes (on every path through it)."""
+    return _exposed_list(stmts)[1]
+
+
+def _exposed_list(stmts: list[N]) -> tuple[set[str], set[str]]:
+    """``(exposed reads, kills)`` of a statement list, in one pass over it."""
     out: set[str] = set()
     killed: set[str] = set()
     for stmt in stmts:
         reads, kills = _exposed(stmt)
         out |= reads - killed
         killed |= kills
-    return out
+    return out, killed
 
 
 def _exposed(stmt: N) -> tuple[set[str], set[str]]:
     if stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id":
         return names_read(stmt.kids[1]), {stmt.kids[0].text}
     if stmt.kind == "block":
-        return exposed_reads(stmt.kids), set()
+        return _exposed_list(stmt.kids)[0], set()
     if stmt.kind == "loop" and len(stmt.kids) == 2:
-        kills = _kills(stmt.kids[1].kids) if stmt.text == "do" else set()
-        return names_read(stmt.kids[0]) | exposed_reads(stmt.kids[1].kids), kills
+        reads, kills = _exposed_list(stmt.kids[1].kids)
+        return names_read(stmt.kids[0]) | reads, kills if stmt.text == "do" else set()
     if stmt.kind == "if" and len(stmt.kids) >= 2:
-        branches = [b.kids if b.kind == "block" else [b] for b in stmt.kids[1:]]
+        branches = [_exposed_list(b.kids if b.kind == "block" else [b]) for b in stmt.kids[1:]]
         reads = names_read(stmt.kids[0])
-        for branch in branches:
-            reads |= exposed_reads(branch)
-        kills = _kills(branches[0]) & _kills(branches[1]) if len(branches) == 2 else set()
+        for branch_reads, _ in branches:
+            reads |= branch_reads
+        kills = branches[0][1] & branches[1][1] if len(branches) == 2 else set()
         return reads, kills
     return names_read(stmt), set()
-
-
-def exposed_kills(stmts: list[N]) -> set[str]:
-    """Variables a statement list always writes (on every path through it)."""
-    return _kills(stmts)
-
-
-def _kills(stmts: list[N]) -> set[str]:
-    out: set[str] = set()
-    for stmt in stmts:
-        out |= _exposed(stmt)[1]
-    return out

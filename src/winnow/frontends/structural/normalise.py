@@ -39,6 +39,10 @@ from winnow.frontends.structural.ir import (
 )
 from winnow.frontends.structural.tables import PROMPTING_READS
 
+#: The most statements of one block that reordering and dead-store removal
+#: compare with each other (both are quadratic; blocks are rarely longer).
+WINDOW = 64
+
 _FLIP = {">": "<", ">=": "<="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
 _SYMMETRIC = frozenset({"==", "!=", "and", "or"})
@@ -189,7 +193,7 @@ def _dead_stores(stmts: list[N], locals_: set[str]) -> list[N]:
         if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
                 and stmt.kids[0].text in locals_ and not has_effect(stmt.kids[1], set())):
             name = stmt.kids[0].text
-            later = stmts[i + 1:]
+            later = stmts[i + 1:i + 1 + WINDOW]
             overwritten = any(name in _killed_by(s) for s in later)
             if overwritten and name not in exposed_reads(_until_kill(later, name)):
                 continue
@@ -231,7 +235,12 @@ def _early_return(stmts: list[N]) -> list[N]:
 
 def _reorder(stmts: list[N], locals_: set[str]) -> list[N]:
     """Independent statements in one canonical order (Kahn's algorithm, the
-    smallest :func:`signature` first among those whose dependences are met)."""
+    smallest :func:`signature` first among those whose dependences are met),
+    within windows of :data:`WINDOW` statements (the work is quadratic in
+    its length, and input is untrusted)."""
+    if len(stmts) > WINDOW:
+        return [s for at in range(0, len(stmts), WINDOW)
+                for s in _reorder(stmts[at:at + WINDOW], locals_)]
     if len(stmts) < 2:
         return stmts
     reads = [names_read(s) for s in stmts]
