@@ -177,3 +177,27 @@ def test_long_blocks_and_deep_elif_chains_stay_fast() -> None:
     doc = make_document(source.encode(), "x.py", frontend="structural")
     assert doc.warnings == () and len(doc.stream) > 3000
     assert time.process_time() - start < 20  # was exponential in the elif depth
+
+
+def test_an_unexpected_tree_falls_back_to_the_lexer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from winnow.frontends.structural import program
+
+    def broken(root: object) -> object:
+        raise IndexError("a tree no rule expected")
+
+    monkeypatch.setattr(program, "normalise_file", broken)
+    name, source = PROGRAMS["java"]
+    doc = make_document(source.encode(), name, frontend="structural")
+    lexed = make_document(source.encode(), name, frontend="code")
+    assert any("cannot normalise (IndexError)" in w for w in doc.warnings)
+    assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+
+
+def test_tokens_command_shows_the_structural_stream(tmp_path: Path) -> None:
+    (tmp_path / "a.java").write_text(JAVA_REVERSE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["tokens", "--frontend", "structural",
+                                       str(tmp_path / "a.java")])
+    assert result.exit_code == 0, result.output
+    assert "front-end structural, language java" in result.output
+    line = next(li for li in result.output.splitlines() if "number % 10" in li)
+    assert line.rstrip().endswith("| assign ID % ID NUM")

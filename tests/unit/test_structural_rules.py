@@ -209,3 +209,9 @@ def test_prompting_read_reads_as_print_then_read() -> None:
 
 def test_layout_keywords_and_floor_division() -> None:
     same('def f(n):\n    print(n // 10, end="")\n', "def f(n):\n    print(n / 10)\n", "python")
+
+
+def test_kotlin_if_expression_reads_as_java_ternary() -> None:
+    kotlin = "fun f(n: Int): Int {\n    val m = if (n > 3) n else 3\n    return m * 2\n}\n"
+    java = "class A { int f(int n) { int m = n > 3 ? n : 3; return m * 2; } }"
+    assert labels(kotlin, "kotlin") == [t for t in labels(java) if t != "class"][:-1]

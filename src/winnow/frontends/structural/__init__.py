@@ -91,5 +91,9 @@ class StructuralFrontEnd:
                 warnings.append("syntax errors: lexed, not parsed (code front-end)")
             except RecursionError:
                 warnings.append("nested too deeply to normalise: lexed (code front-end)")
+            except (ImportError, ValueError, IndexError, KeyError, AttributeError,
+                    TypeError) as error:  # a grammar missing, or a tree no rule expected
+                warnings.append(f"cannot normalise ({type(error).__name__}): lexed "
+                                "(code front-end)")
         stream = code_stream(decoded, language, backend, inp.options)
         return Result(stream, language, tuple(warnings))

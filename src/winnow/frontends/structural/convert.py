@@ -96,6 +96,14 @@ class Converter:
         handler = _EXPR.get(role)
         if handler is not None:
             return handler(self, node)
+        if role == "if":  # Kotlin's if expression: val x = if (c) a else b
+            stmts = self.stmts(node)
+            if len(stmts) == 1 and len(stmts[0].kids) == 3:
+                values = [b.kids[0].kids[0] for b in stmts[0].kids[1:]
+                          if len(b.kids) == 1 and b.kids[0].kind == "expr" and b.kids[0].kids]
+                if len(values) == 2:
+                    return N("if", node.start_byte, node.end_byte, [stmts[0].kids[0], *values])
+            return N("block", node.start_byte, node.end_byte, stmts)
         if role in ("block", "module", "body") or role in _STMT:
             return N("block", node.start_byte, node.end_byte, self.stmts(node))
         kids = [self.expr(c) for c in self.named(node)]
