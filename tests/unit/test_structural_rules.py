@@ -215,3 +215,10 @@ def test_kotlin_if_expression_reads_as_java_ternary() -> None:
     kotlin = "fun f(n: Int): Int {\n    val m = if (n > 3) n else 3\n    return m * 2\n}\n"
     java = "class A { int f(int n) { int m = n > 3 ? n : 3; return m * 2; } }"
     assert labels(kotlin, "kotlin") == [t for t in labels(java) if t != "class"][:-1]
+
+
+def test_helper_named_like_a_library_method_is_inlined() -> None:
+    helper = "static void print(int[] a) { for (int i = 9; i >= 0; i--) System.out.print(a[i]); } "
+    same(java_main("int[] v = new int[10]; v[0] = n; print(v);", helper),
+         java_main("int[] v = new int[10]; v[0] = n;"
+                   " for (int i = 9; i >= 0; i--) System.out.print(v[i]);"))

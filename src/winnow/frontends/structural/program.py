@@ -50,8 +50,15 @@ def _functions(root: N) -> dict[str, list[tuple[N, N]]]:
     return found
 
 
+def _is_local_call(node: N) -> bool:
+    """A call that may reach a function of this file: by a bare name or on
+    ``this``/``self`` (``System.out.print(x)`` is not the file's ``print``)."""
+    return (node.kind == "call" and bool(node.kids) and node.kids[0].kind == "id"
+            and node.text in ("", "this", "self"))
+
+
 def _calls(node: N) -> list[N]:
-    return [n for n in node.walk() if n.kind == "call" and n.kids and n.kids[0].kind == "id"]
+    return [n for n in node.walk() if _is_local_call(n)]
 
 
 def _inline_once(root: N) -> bool:
@@ -126,7 +133,7 @@ def _own_calls(stmt: N) -> list[N]:
         node = stack.pop()
         if node.kind in ("block", "func", "class", "lambda"):
             continue
-        if node.kind == "call" and node.kids and node.kids[0].kind == "id":
+        if _is_local_call(node):
             out.append(node)
         stack.extend(node.kids)
     return out
