@@ -222,3 +222,13 @@ def test_helper_named_like_a_library_method_is_inlined() -> None:
     same(java_main("int[] v = new int[10]; v[0] = n; print(v);", helper),
          java_main("int[] v = new int[10]; v[0] = n;"
                    " for (int i = 9; i >= 0; i--) System.out.print(v[i]);"))
+
+
+def test_counter_compared_with_not_equal_reads_as_less_than() -> None:
+    same(java_main("int i = 0; while (i != n) { System.out.println(i); i++; }"),
+         java_main("for (int i = 0; i < n; i++) System.out.println(i);"))
+
+
+def test_not_equal_without_a_counter_stays() -> None:
+    assert labels(java_main("while (n != 0) { System.out.println(n); n = n / 10; }")) != labels(
+        java_main("while (n < 0) { System.out.println(n); n = n / 10; }"))

@@ -127,9 +127,9 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
     if kind == "if":
         return _if(stmt, locals_)
     if kind == "loop" and len(stmt.kids) == 2:
-        stmt.kids[0] = expr(stmt.kids[0])
         stmt.kids[1] = N("block", stmt.kids[1].start, stmt.kids[1].end,
                          block(_stmts_of(stmt.kids[1]), locals_))
+        stmt.kids[0] = _counted_condition(expr(stmt.kids[0]), stmt.kids[1].kids)
         return [stmt]
     if kind in ("func", "class"):
         return [stmt]
@@ -149,6 +149,35 @@ def _prompt(stmt: N) -> N | None:
             return N("expr", shown.start, shown.end,
                      [N("call", shown.start, shown.end, [printer, shown])])
     return None
+
+
+def _counted_condition(cond: N, body: list[N]) -> N:
+    """``while (i != n) { ...; i = i + 1 }`` reads as ``while (i < n)`` (and
+    ``n < i`` counting down): a counter stepping by one towards its bound."""
+    if cond.kind != "!=" or len(cond.kids) != 2:
+        return cond
+    for side, counter in enumerate(cond.kids):
+        if counter.kind != "id":
+            continue
+        for stmt in body:
+            step = _step_of(stmt, counter.text)
+            if step:
+                bound = cond.kids[1 - side]
+                pair = [counter, bound] if step > 0 else [bound, counter]
+                return N("<", cond.start, cond.end, pair)
+    return cond
+
+
+def _step_of(stmt: N, name: str) -> int:
+    """+1 for ``name = name + 1``, -1 for ``name = name - 1``, else 0."""
+    if stmt.kind != "assign" or len(stmt.kids) != 2 or stmt.kids[0].text != name:
+        return 0
+    value = stmt.kids[1]
+    if (value.kind in ("+", "-") and len(value.kids) == 2 and value.kids[0].kind == "id"
+            and value.kids[0].text == name and value.kids[1].kind == "num"
+            and value.kids[1].text == "1"):
+        return 1 if value.kind == "+" else -1
+    return 0
 
 
 def _wrap(node: N, kind: str) -> N:
