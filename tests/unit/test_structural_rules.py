@@ -232,3 +232,9 @@ def test_counter_compared_with_not_equal_reads_as_less_than() -> None:
 def test_not_equal_without_a_counter_stays() -> None:
     assert labels(java_main("while (n != 0) { System.out.println(n); n = n / 10; }")) != labels(
         java_main("while (n < 0) { System.out.println(n); n = n / 10; }"))
+
+
+def test_helper_with_a_temporary_is_inlined_at_every_call() -> None:
+    helper = "static double area(double r) { double a = r * r * 3.14; return a; } "
+    same(java_main("System.out.println(area(n)); System.out.println(area(n) * 2);", helper),
+         java_main("System.out.println(n * n * 3.14); System.out.println(n * n * 3.14 * 2);"))

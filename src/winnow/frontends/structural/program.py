@@ -117,12 +117,27 @@ def _inline_in(parent: N, stmt: N, func: N) -> bool:
 
 
 def _one_expression(func: N) -> bool:
-    """A helper whose body is ``return <expression without calls>``: inlined at
-    every call, however many."""
+    """A helper that computes one expression without calls (``return e``, or
+    ``x = e; return f(x)``): inlined at every call, however many."""
+    return _value_of(func) is not None
+
+
+def _value_of(func: N) -> N | None:
+    """The expression a :func:`_one_expression` helper returns, its local
+    assignments substituted (a copy), else ``None``."""
     body = func.kids[-1] if func.kids else None
-    return (body is not None and body.kind == "block" and len(body.kids) == 1
-            and body.kids[0].kind == "return" and len(body.kids[0].kids) == 1
-            and not any(n.kind == "call" for n in body.kids[0].walk()))
+    if body is None or body.kind != "block" or not body.kids or len(body.kids) > 4:
+        return None
+    *steps, last = body.kids
+    if last.kind != "return" or len(last.kids) != 1:
+        return None
+    bound: dict[str, N] = {}
+    for step in steps:
+        if step.kind != "assign" or len(step.kids) != 2 or step.kids[0].kind != "id":
+            return None
+        bound[step.kids[0].text] = _substitute(step.kids[1].copy(), bound)
+    value = _substitute(last.kids[0].copy(), bound)
+    return None if any(n.kind == "call" for n in value.walk()) else value
 
 
 def _own_calls(stmt: N) -> list[N]:
@@ -143,8 +158,8 @@ def _inlined(stmt: N, call: N, func: N, after: list[N]) -> list[N] | None:
     params = [p for p in func.kids if p.kind == "param"]
     body = [s.copy() for s in func.kids[-1].kids] if func.kids[-1].kind == "block" else []
     args = call.kids[1:]
-    if _one_expression(func):  # substitute the expression, arguments for parameters
-        value = body[0].kids[0]
+    value = _value_of(func)
+    if value is not None:  # substitute the expression, arguments for parameters
         bound = {p.text: a for p, a in zip(params, args, strict=False)}
         value = _substitute(value, bound)
         return [stmt] if _replace(stmt, call, value) else None
