@@ -238,3 +238,16 @@ def test_helper_with_a_temporary_is_inlined_at_every_call() -> None:
     helper = "static double area(double r) { double a = r * r * 3.14; return a; } "
     same(java_main("System.out.println(area(n)); System.out.println(area(n) * 2);", helper),
          java_main("System.out.println(n * n * 3.14); System.out.println(n * n * 3.14 * 2);"))
+
+
+def test_field_read_by_one_method_reads_as_its_local() -> None:
+    same("class A { static Scanner in = new Scanner(System.in);\n"
+         " public static void main(String[] a) { int n = in.nextInt(); System.out.println(n); } }",
+         "class A { public static void main(String[] a) {\n"
+         " Scanner in = new Scanner(System.in); int n = in.nextInt(); System.out.println(n); } }")
+
+
+def test_field_written_by_a_method_stays_a_field() -> None:
+    assert labels("class A { static int c = 0; void f() { c = c + 1; } void g() { "
+                  "System.out.println(c); } }") != labels(
+        "class A { void f() { c = c + 1; } void g() { int c = 0; System.out.println(c); } }")

@@ -20,12 +20,33 @@ def normalise_file(root: N) -> N:
     for _ in range(4):
         if not _inline_once(root):
             break
+    _fields_to_locals(root)
     top_decls = [s for s in root.kids if s.kind in ("import", "func", "class")]
     code = [s for s in root.kids if s.kind not in ("import", "func", "class")]
     decls = members(top_decls, _sort_members)
     local_names = names_written(N("block", root.start, root.end, code))
     root.kids = [*decls, *block(code, local_names)]
     return root
+
+
+def _fields_to_locals(root: N) -> None:
+    """A field initialised where it is declared, never assigned again and read
+    by one method only reads as that method's first statement (a local moved
+    to the class, or back)."""
+    for holder in [n for n in root.walk() if n.kind == "class"]:
+        funcs = [m for m in holder.kids if m.kind == "func"]
+        for field in [m for m in holder.kids if m.kind == "assign"]:
+            if not field.kids or field.kids[0].kind != "id":
+                continue
+            name = field.kids[0].text
+            readers = [f for f in funcs if name in names_read(f)]
+            if len(readers) != 1 or any(name in names_written(f) for f in funcs):
+                continue
+            body = readers[0].kids[-1] if readers[0].kids else None
+            if body is None or body.kind != "block":
+                continue
+            holder.kids = [m for m in holder.kids if m is not field]
+            body.kids.insert(0, field)
 
 
 def _sort_members(stmts: list[N]) -> list[N]:
