@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/frontends.py [--code-dir DIR] [--c-dir DIR] [--html-dir DIR]
         [--text-dir DIR] [--fallback-dir DIR] [--max-mb N] [--big-mb 200] [--passes 2]
+        [--structural LANG=DIR ...] [--structural-only]
 
 Defaults: the Python standard library (code, fast path), /usr/include (C),
 Debian's python3.11-doc HTML and its reST sources (prose), Perl modules
@@ -15,6 +16,10 @@ for reading it through the text front-end.  Figures are whole-pipeline
 the first pass over the files (after a warm-up on one file; it includes
 one-time costs such as loading compiled kernels and learning new characters)
 and the best of ``--passes - 1`` further passes (steady state).
+``--structural LANG=DIR`` (repeatable) adds a row for the structural
+front-end on that language's files under DIR (by the language's extensions),
+with the share of files it parsed (the rest fall back to the lexer);
+``--structural-only`` skips every other row.
 """
 
 from __future__ import annotations
@@ -149,6 +154,27 @@ def big_single_line(text_files: list[tuple[Path, bytes]], megabytes: int) -> Non
               f"({int(rss_kb) * 1024 / int(size):.1f} bytes per input byte)")
 
 
+def structural_rows(specs: list[str], cap: int, passes: int) -> None:
+    """One row per ``LANG=DIR``: the structural front-end's MB/s, and how many
+    files it parsed rather than lexed."""
+    from winnow.frontends import find_language
+
+    for spec in specs:
+        lang, _, folder = spec.partition("=")
+        known = find_language(lang)
+        if known is None or not Path(folder).is_dir():
+            print(f"skipping structural {lang}: unknown language or no folder {folder}")
+            continue
+        files = collect(Path(folder), [f"*{ext}" for ext in known.extensions], cap)
+        if not files:
+            print(f"skipping structural {lang}: no {lang} files under {folder}")
+            continue
+        parsed = sum(1 for path, data in files
+                     if not make_document(data, path.name, frontend="structural").warnings)
+        print(f"structural ({known.name}): {parsed} of {len(files)} files parsed")
+        measure(f"structural ({known.name})", files, doc_units("structural"), passes)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     for key, value in DEFAULTS.items():
@@ -158,8 +184,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--big-mb", type=int, default=200, help="0 skips it")
     parser.add_argument("--passes", type=int, default=2,
                         help="timed passes per row: the first and the best of the others")
+    parser.add_argument("--structural", action="append", default=[], metavar="LANG=DIR",
+                        help="a structural front-end row for LANG's files under DIR")
+    parser.add_argument("--structural-only", action="store_true")
     args = parser.parse_args(argv)
     cap = int(args.max_mb * 1e6)
+    if args.structural_only:
+        structural_rows(args.structural, cap, args.passes)
+        return
     print(f"python {sys.version.split()[0]}, {time.strftime('%Y-%m-%d %H:%M')}")
     found: dict[str, list[tuple[Path, bytes]]] = {}
     patterns = {"code_dir": ["*.py"], "c_dir": ["*.h"], "html_dir": ["*.html"],
@@ -198,6 +230,7 @@ def main(argv: list[str] | None = None) -> None:
     binaries = collect(Path("/usr/lib/x86_64-linux-gnu"), ["*.so*"], cap)
     if binaries:
         rows.append(timed("bytes", binaries, doc_units("bytes")))
+    structural_rows(args.structural, cap, args.passes)
     if args.big_mb and found["text_dir"]:
         big_single_line(found["text_dir"], args.big_mb)
     print(f"max RSS of this process: "

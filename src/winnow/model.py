@@ -45,7 +45,8 @@ class Stream:
 
     ``units[i]`` is a byte or a token id; ``starts[i]`` and ``ends[i]`` are the
     ``[start, end)`` byte range of that unit in the original file, in order
-    (``starts`` non-decreasing).  ``labels`` optionally names each distinct unit
+    (``starts`` non-decreasing, except in the structural front-end's
+    reordered streams).  ``labels`` optionally names each distinct unit
     value for display (``winnow tokens``).  ``literal_units``, from the code
     front-end when it collapsed literals, is the same stream with each literal
     (string, number, character) a unit of its own text: the second channel of
@@ -73,7 +74,9 @@ class Stream:
         if len(units) == 0:
             at = int(self.starts[units.start]) if units.start < len(self) else 0
             return Span(at, at)
-        return Span(int(self.starts[units.start]), int(self.ends[units.end - 1]))
+        # the structural front-end may reorder units: the bytes of all of them
+        piece = slice(units.start, units.end)
+        return Span(int(self.starts[piece].min()), int(self.ends[piece].max()))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 OUTSIDE = {
     ("fileio.py", "NotRegularFile"), ("fileio.py", "FileChanged"),
     ("fileio.py", "FileTooLarge"), ("fileio.py", "LeftTheRoot"),
-    ("sif/interesting.py", "_OutOfBudget"),
+    ("sif/interesting.py", "_OutOfBudget"), ("serve/protocol.py", "_Deadline"),
 }
 
 

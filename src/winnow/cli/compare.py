@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ from winnow.pairs import EngineChoice
 from winnow.reports.table import safe
 from winnow.reports.writers import write
 from winnow.sources.archives import RunBudget
-from winnow.sources.submissions import load_submissions
+from winnow.sources.submissions import SubmissionSource, load_submissions
 
 
 def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
@@ -50,6 +51,13 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
     subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
+    if _cross_language(subs, args):  # read again, every file in the neutral alphabet
+        args = replace(args, cross_language=True)
+        read = args.read_options()
+        run = RunBudget(read.limits.max_run_bytes)
+        subs = load_submissions(paths, each=each, read_options=read, run=run)
+        subs += load_submissions(archive, each=each, role="archive", read_options=read,
+                                 run=run)
     if not full_paths:
         subs = relative_names(subs)
     chosen = settings(subs, args, reporting)
@@ -62,6 +70,24 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
                        engine=engine)
     finally:
         progress.close()
+
+
+def _cross_language(subs: list[SubmissionSource], args: CompareArgs) -> bool:
+    """Whether the batch must be read again to be compared across languages:
+    files in several languages of the structural front-end with no
+    ``--frontend``/``--lang`` (``--cross-language`` reads them so from the
+    start); says so on standard error, naming the alphabet."""
+    from winnow.frontends.structural import ALPHABET_NAME, languages_in
+
+    if args.frontend not in (None, "structural") or args.lang is not None:
+        return False
+    found = languages_in(f.location for sub in subs for f in sub.files)
+    if not args.cross_language and len(found) < 2:
+        return False
+    listed = ", ".join(sorted(found)) or "none"
+    click.echo(f"winnow: comparing across languages ({listed}) in the language-neutral "
+               f"alphabet {ALPHABET_NAME} (structural front-end)", err=True)
+    return args.frontend is None and not args.cross_language
 
 
 def check_lang(result: ComparisonResult, lang: str | None) -> None:

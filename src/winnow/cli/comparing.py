@@ -67,6 +67,11 @@ def compare_options(func: F) -> F:
                      help="Skip files (and archive members) larger than this many MiB, "
                           "with a note naming each."),
         jobs_option("Processes fingerprinting files (0 = all cores)."),
+        click.option("--cross-language", "cross_language", is_flag=True,
+                     help="Compare programs across languages: every file through the "
+                          "structural front-end's language-neutral alphabet (automatic "
+                          "when the files are in several of its languages; "
+                          "docs/frontends.md)."),
         frontend_options,
         engine_options,
     ]
@@ -90,6 +95,7 @@ class CompareArgs:
     exclude: tuple[str, ...]
     max_file_mb: int
     jobs: int
+    cross_language: bool
     frontend: str | None
     lang: str | None
     unit: str
@@ -108,8 +114,11 @@ class CompareArgs:
 
     def read_options(self) -> ReadOptions:
         """The :class:`ReadOptions` of these options (for loading the submissions)."""
+        frontend = self.frontend
+        if self.cross_language and frontend is None:
+            frontend = "structural"  # the language-neutral alphabet
         return ReadOptions(
-            frontend=self.frontend, lang=self.lang,
+            frontend=frontend, lang=self.lang,
             options=build_frontend_options(self.unit, self.frontend_options),
             include=self.include, exclude=self.exclude,
             max_file_bytes=self.max_file_mb << 20)

@@ -19,13 +19,14 @@ from winnow.frontends.languages import is_text_lang, language_for_path, language
 from winnow.frontends.notebook import NotebookFrontEnd
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.frontends.sniff import decode, sniff
+from winnow.frontends.structural import StructuralFrontEnd
 from winnow.frontends.text import TextFrontEnd
 from winnow.model import Document
 
 FRONTENDS: dict[str, DocumentFrontEnd] = {
     fe.name: fe
     for fe in (TextFrontEnd(), CodeFrontEnd(), HtmlFrontEnd(), NotebookFrontEnd(),
-               DocumentsFrontEnd(), BytesFrontEnd())
+               DocumentsFrontEnd(), BytesFrontEnd(), StructuralFrontEnd())
 }
 
 _HTML_EXT = {".html", ".htm", ".xhtml", ".shtml"}

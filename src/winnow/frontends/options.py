@@ -43,6 +43,7 @@ DEFAULT_OPTIONS = FrontEndOptions()
 #: Stevenson among k = 5..40.  Words: 8 words (not tuned: no labelled set uses it).
 DEFAULT_PARAMS: dict[str, tuple[int, int]] = {
     "code": (10, 10),
+    "structural": (10, 10),
     "notebook": (10, 10),
     "text": (16, 23),
     "text-words": (8, 16),

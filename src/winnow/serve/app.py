@@ -22,9 +22,9 @@ from aiohttp import web
 
 from winnow.serve.access import Secrets
 from winnow.serve.guard import Gate, GatedProtocol, RateLimit, peer_address
-from winnow.serve.http import make_app
 from winnow.serve.intake import Limits
 from winnow.serve.protocol import LINE_LIMIT, Context, handle
+from winnow.serve.site import make_app
 from winnow.serve.store import Job, JobStore
 from winnow.serve.workers import JobLimits, Runner
 

@@ -74,7 +74,7 @@ def _same_origin(request: web.Request) -> bool:
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+async def security_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     if request.method not in ("GET", "HEAD", "OPTIONS") and not _same_origin(request):
         return web.json_response({"error": "refused: the request came from another site"},
                                  status=403)
@@ -212,23 +212,6 @@ async def admin(request: web.Request) -> web.Response:
                 limit=gate.total)
 
 
-def make_app(ctx: Context, gate: Gate | None = None) -> web.Application:
-    """The aiohttp application serving ``ctx``'s jobs."""
-    from winnow.serve.api import add_api
-
-    app = web.Application(middlewares=[_headers], client_max_size=1 << 20)
-    app[CONTEXT] = ctx
-    app[GATE] = gate or Gate(1000, 1000)
-    app.router.add_get("/", home)
-    app.router.add_get("/users", user_lookup)
-    app.router.add_get("/users/{user}/", user_jobs, name="user")
-    app.router.add_get("/admin", admin)
-    app.router.add_get("/results/{token}", results_redirect)
-    app.router.add_get("/results/{token}/", results)
-    app.router.add_get("/results/{token}/index.html", results)
-    app.router.add_get("/results/{token}/pairs/{page}", pair_page)
-    add_api(app)
-    return app
-
-
-__all__ = ["CONTEXT", "make_app"]
+__all__ = ["CONTEXT", "GATE", "admin", "home", "pair_page", "results", "results_redirect",
+           "security_headers",
+           "user_jobs", "user_lookup"]

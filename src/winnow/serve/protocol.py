@@ -49,7 +49,7 @@ LINGER_BYTES = 64 << 20
 USER_REFUSED = "user id not allowed on this server"
 
 
-class Deadline(Exception):
+class _Deadline(Exception):
     """The whole upload took longer than it may."""
 
 
@@ -107,7 +107,7 @@ class Session:
     def _timeout(self) -> asyncio.Timeout:
         loop_now = asyncio.get_running_loop().time()
         if loop_now >= self.deadline:
-            raise Deadline
+            raise _Deadline
         return asyncio.timeout_at(min(loop_now + self.ctx.idle_timeout, self.deadline))
 
     async def _line(self) -> str | None:
@@ -250,7 +250,7 @@ async def handle(ctx: Context, reader: asyncio.StreamReader,
         reason = str(refusal)
     except ValueError:  # a line over LINE_LIMIT (StreamReader.readline)
         reason = "command line too long"
-    except (TimeoutError, Deadline):
+    except (TimeoutError, _Deadline):
         drain = False  # a slow client gets no more time
         if asyncio.get_running_loop().time() >= session.deadline:
             reason = f"the upload took longer than {ctx.upload_deadline:g} seconds"

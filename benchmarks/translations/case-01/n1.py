@@ -1,0 +1,2 @@
+for i in range(5):
+    print("Welcome To Java")

@@ -1,0 +1,6 @@
+def main():
+    for i in range(0, 5):
+        print("Welcome To Java")
+
+
+main()

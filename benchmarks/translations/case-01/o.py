@@ -1,0 +1,10 @@
+def main():
+    print("Welcome to Java")
+    print("Welcome to Java")
+    print("Welcome to Java")
+    print("Welcome to Java")
+    print("Welcome to Java")
+
+
+if __name__ == "__main__":
+    main()

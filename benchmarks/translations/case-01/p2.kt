@@ -1,0 +1,7 @@
+fun main() {
+    println("Welcome to Java")
+    println("Welcome to Java")
+    println("Welcome to Java")
+    println("Welcome to Java")
+    println("Welcome to Java")
+}

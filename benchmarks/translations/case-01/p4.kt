@@ -1,0 +1,11 @@
+fun printWelcome() {
+    println("Welcome to Java")
+    println("Welcome to Java")
+    println("Welcome to Java")
+    println("Welcome to Java")
+    println("Welcome to Java")
+}
+
+fun main() {
+    printWelcome()
+}

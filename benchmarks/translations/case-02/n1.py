@@ -1,0 +1,8 @@
+print("Enter the radius and length of a cylinder: ", end="")
+radius = float(input())
+length = float(input())
+area = radius * radius * 3.14159
+volume = area * length
+print("The area is " + str(float(area)))
+print("The volume is %.1f" % volume, end="")
+print()

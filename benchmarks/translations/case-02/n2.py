@@ -1,0 +1,5 @@
+print("Enter the radius and length of a cylinder: ", end="")
+r = float(input())
+l = float(input())
+print("The area is " + str(r * r * 3.14159))
+print("The volume is " + str((r * r * 3.14159) * l))

@@ -1,0 +1,6 @@
+radlen = input("Enter the radius and length of a cylinder: ")
+splited = radlen.split()
+rad = float(splited[0])
+length = float(splited[1])
+print("The area is " + str(round(rad * rad * 3.14159 * 10000.0) / 10000.0))
+print("The volume is " + str(round(rad * rad * 3.14159 * length * 10.0) / 10.0))

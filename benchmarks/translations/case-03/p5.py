@@ -1,0 +1,21 @@
+def hit_bmi(berat, tinggi):
+    return berat * 0.45359237 / ((tinggi * 0.0254) * (tinggi * 0.0254))
+
+
+def main():
+    berat = float(input("Enter weight in pounds: "))
+    feet = float(input("Enter feet: "))
+    inci = float(input("Enter inches: "))
+    tinggi = feet * 12 + inci
+    print(f"BMI is {hit_bmi(berat, tinggi)}")
+    if hit_bmi(berat, tinggi) < 18.5:
+        print("Underweight")
+    elif hit_bmi(berat, tinggi) < 25:
+        print("Normal")
+    elif hit_bmi(berat, tinggi) < 30:
+        print("Overweight")
+    else:
+        print("Obese")
+
+
+main()

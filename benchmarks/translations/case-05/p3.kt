@@ -1,0 +1,18 @@
+fun main() {
+    var nomor = 0
+    print("Enter an integer: ")
+    val input = java.util.Scanner(System.`in`)
+    nomor = input.nextInt()
+    balik(nomor)
+}
+
+fun balik(n: Int) {
+    var nomor = n
+    var sisa = 0
+    while (nomor != 0) {
+        sisa = nomor % 10
+        print(sisa)
+        nomor = nomor / 10
+    }
+    println()
+}

@@ -1,0 +1,17 @@
+def balik(nomor):
+    sisa = 0
+    while nomor != 0:
+        sisa = nomor % 10
+        print(sisa, end="")
+        nomor = nomor // 10
+    print()
+
+
+def main():
+    nomor = 0
+    print("Enter an integer: ", end="")
+    nomor = int(input())
+    balik(nomor)
+
+
+main()

@@ -1,0 +1,21 @@
+fun main() {
+    println("Enter a 4-by-4 matrix row by row")
+    val a = Array(4) { DoubleArray(4) }
+    for (i in 0 until 4) {
+        for (j in 0 until 4) {
+            a[i][j] = readln().toDouble()
+        }
+    }
+    println("Sum of the elements in the major diagonal is " + sumMajorDiagonal(a))
+}
+
+fun sumMajorDiagonal(m: Array<DoubleArray>): Double {
+    var sum = 0.0
+    for (i in 0 until 4) {
+        for (j in 0 until 4) {
+            if (i == j)
+                sum += m[i][j]
+        }
+    }
+    return sum
+}

@@ -1,0 +1,13 @@
+def jumlah_diagonal(m):
+    sum = 0
+    for i in range(len(m)):
+        sum += m[i][i]
+    return sum
+
+
+print("Enter a 4 by 4 matrix row by row: ", end="")
+m = [[0.0 for j in range(4)] for i in range(4)]
+for i in range(4):
+    for j in range(4):
+        m[i][j] = float(input())
+print("Sum of the elements in the major diagonal is " + str(jumlah_diagonal(m)), end="")

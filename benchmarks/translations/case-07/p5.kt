@@ -1,0 +1,27 @@
+import java.util.Scanner
+
+fun jumlahDiagonal(m: Array<DoubleArray>): Double {
+    var sum = 0.0
+    var hit = 0
+    while (hit != m.size) {
+        sum += m[hit][hit]
+        hit++
+    }
+    return sum
+}
+
+fun show(m: Array<DoubleArray>) {
+    print("Sum of the elements in the major diagonal is " + jumlahDiagonal(m))
+}
+
+fun main() {
+    val sc = Scanner(System.`in`)
+    val m = Array(4) { DoubleArray(4) }
+    println("Enter a 4 by 4 matrix row by row: ")
+    for (i in 0 until 4) {
+        for (j in 0 until 4) {
+            m[i][j] = sc.nextDouble()
+        }
+    }
+    show(m)
+}

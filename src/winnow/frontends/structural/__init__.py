@@ -1,0 +1,99 @@
+"""The structural front-end: syntax trees (tree-sitter), normalised, as tokens.
+
+``--frontend structural``.  For the languages of
+:data:`~winnow.frontends.structural.tables.TABLES` a file is parsed with its
+official tree-sitter grammar, converted to the language-neutral tree of
+:mod:`~winnow.frontends.structural.ir`, normalised
+(:mod:`~winnow.frontends.structural.normalise`: dead code dropped, independent
+statements, members and declarations in canonical order, equivalent forms
+made one, helpers called once inlined) and emitted as tokens of the neutral
+alphabet, whose offsets point into the original bytes as the code
+front-end's do.  Other languages, files with syntax errors and anything the
+front-end cannot process go through the code front-end's lexer instead, with
+a warning: a file is never lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from winnow.frontends.base import Input, Result
+from winnow.frontends.code import code_stream, resolve_language
+from winnow.frontends.languages import language_for_path
+from winnow.frontends.sniff import Decoded
+from winnow.frontends.structural.ir import ALPHABET_NAME
+from winnow.model import Stream
+
+__all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_stream",
+           "supports"]
+
+
+def supports(language: str) -> bool:
+    """Whether the structural front-end parses ``language`` (else it lexes)."""
+    from winnow.frontends.structural.tables import TABLES
+
+    return language in TABLES
+
+
+def languages_in(names: Iterable[str], sample: int = 5000) -> set[str]:
+    """The :func:`supports` languages among files named ``names`` (by extension,
+    over the first ``sample`` names)."""
+    found: set[str] = set()
+    for _, name in zip(range(sample), names, strict=False):
+        lang = language_for_path(name)
+        if lang is not None and supports(lang.name):
+            found.add(lang.name)
+    return found
+
+
+def structural_stream(decoded: Decoded, language: str) -> Stream:
+    """The normalised stream of decoded source in a :func:`supports` language.
+
+    Raises :class:`SyntaxError` when the parse has errors (the caller lexes
+    instead).
+    """
+    from winnow.frontends.structural.convert import Converter
+    from winnow.frontends.structural.emit import emit
+    from winnow.frontends.structural.program import normalise_file
+    from winnow.frontends.structural.tables import TABLES, parser_for
+
+    text = decoded.utf8
+    tree = parser_for(language).parse(text)
+    if tree.root_node.has_error:
+        raise SyntaxError("syntax errors")
+    table = TABLES[language]
+    converter = Converter(table, text)
+    root = normalise_file(converter.block(tree.root_node, tree.root_node))
+    tokens = emit(root, len(text))
+    starts = np.asarray(tokens.starts, dtype=np.int64)
+    ends = np.asarray(tokens.ends, dtype=np.int64)
+    return Stream(np.asarray(tokens.ids, dtype=np.uint32), decoded.original(starts),
+                  decoded.original(ends), tokens.labels,
+                  np.asarray(tokens.literal_ids, dtype=np.uint32))
+
+
+class StructuralFrontEnd:
+    """Source code parsed, normalised and emitted in the neutral alphabet."""
+
+    name = "structural"
+    binary_input = False
+
+    def process(self, inp: Input) -> Result:
+        decoded = inp.text()
+        language, backend, warnings = resolve_language(inp.name, inp.data, inp.lang)
+        if supports(language):
+            try:
+                stream = structural_stream(decoded, language)
+                return Result(stream, language, tuple(warnings))
+            except SyntaxError:
+                warnings.append("syntax errors: lexed, not parsed (code front-end)")
+            except RecursionError:
+                warnings.append("nested too deeply to normalise: lexed (code front-end)")
+            except (ImportError, ValueError, IndexError, KeyError, AttributeError,
+                    TypeError) as error:  # a grammar missing, or a tree no rule expected
+                warnings.append(f"cannot normalise ({type(error).__name__}): lexed "
+                                "(code front-end)")
+        stream = code_stream(decoded, language, backend, inp.options)
+        return Result(stream, language, tuple(warnings))

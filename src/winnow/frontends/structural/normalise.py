@@ -1,0 +1,356 @@
+"""The normalisation rules, applied to the neutral tree before it is emitted.
+
+Each rule makes two equivalent forms read the same (docs/frontends.md lists
+them with examples):
+
+* expressions: ``a > b`` reads ``b < a`` (``>=`` as ``<=``); ``!(a < b)``
+  reads ``b <= a``; ``a == b`` and ``a != b`` put their operands in one order;
+  ``!!a`` reads ``a``;
+* statements: ``x = c ? a : b`` / ``return c ? a : b`` read as the ``if``
+  statement; ``if (!c) A else B`` reads ``if (c) B else A``; ``if (a) { if (b)
+  X }`` reads ``if (a && b) X``; ``if (c) { ...; return } rest`` reads ``if (c)
+  { ...; return } else { rest }``; ``for``/``while``/``do`` are one loop (the
+  converter already reads ``for`` as ``init; while``) and ``i++``/``i += 1``
+  as ``i = i + 1``;
+* dead code: statements after a jump, expression statements without effect,
+  and assignments to local variables that are never read (unless the value
+  calls something) are dropped;
+* order: within a block, runs of independent statements (no data dependence
+  through the variables they read and write, and at most one of them with an
+  effect) appear in one canonical order; so do class members, imports and
+  top-level declarations;
+* helpers: a function called exactly once in its file (not recursive, not
+  ``main``) reads as if inlined at the call.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+
+from winnow.frontends.structural.ir import (
+    JUMPS,
+    N,
+    exposed_kills,
+    exposed_reads,
+    has_effect,
+    names_read,
+    names_written,
+)
+from winnow.frontends.structural.tables import PROMPTING_READS
+
+#: The most statements of one block that reordering and dead-store removal
+#: compare with each other (both are quadratic; blocks are rarely longer).
+WINDOW = 64
+
+_FLIP = {">": "<", ">=": "<="}
+_NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
+_SYMMETRIC = frozenset({"==", "!=", "and", "or"})
+
+
+def signature(node: N) -> tuple[str, ...]:
+    """The kinds of ``node``'s subtree, pre-order: the key that orders nodes."""
+    return tuple(n.kind if n.kind not in ("str", "num", "chr") else n.kind + n.text
+                 for n in node.walk())
+
+
+# -- expressions --------------------------------------------------------------
+def expr(node: N) -> N:
+    """Normalise an expression tree, children first."""
+    node.kids = [expr(k) for k in node.kids]
+    if node.kind in _FLIP and len(node.kids) == 2:
+        node.kind = _FLIP[node.kind]
+        node.kids.reverse()
+    if node.kind == "not" and node.kids:
+        inner = node.kids[0]
+        if inner.kind in _NEGATE and len(inner.kids) == 2:
+            inner.kind = _NEGATE[inner.kind]
+            return expr(inner)
+        if inner.kind == "not" and inner.kids:
+            return inner.kids[0]
+    if node.kind in _SYMMETRIC and len(node.kids) == 2:
+        node.kids.sort(key=signature)
+    if node.kind == "concat" or (node.kind == "+" and _has_string(node)):
+        node.kind = "concat"
+        flat: list[N] = []
+        for kid in node.kids:
+            flat.extend(kid.kids if kid.kind == "concat" else [kid])
+        node.kids = flat
+    return node
+
+
+def _has_string(node: N) -> bool:
+    return any(k.kind in ("str", "concat") for k in node.kids)
+
+
+# -- statements ---------------------------------------------------------------
+def block(stmts: list[N], locals_: set[str]) -> list[N]:
+    """Normalise the statements of one block (recursively)."""
+    out: list[N] = []
+    for stmt in stmts:
+        out.extend(statement(stmt, locals_))
+    out = _unreachable(out)
+    out = _dead_stores(out, locals_)
+    out = _early_return(out)
+    return _reorder(out, locals_)
+
+
+def statement(stmt: N, locals_: set[str]) -> list[N]:
+    """One statement, normalised: may vanish or become several."""
+    kind = stmt.kind
+    if kind == "block":
+        return block(stmt.kids, locals_)
+    if kind in ("assign", "expr"):
+        prompt = _prompt(stmt)
+        if prompt is not None:
+            return [prompt, *statement(stmt, locals_)]
+    if kind == "expr":
+        inner = expr(stmt.kids[0]) if stmt.kids else None
+        if inner is None or not has_effect(inner, set()):
+            return []
+        if inner.kind == "if" and len(inner.kids) == 3:  # c ? f() : g() as a statement
+            return statement(N("if", stmt.start, stmt.end, [
+                inner.kids[0], _wrap(inner.kids[1], "expr"), _wrap(inner.kids[2], "expr")]),
+                locals_)
+        stmt.kids = [inner]
+        return [stmt]
+    if kind in ("assign", "return") and len(stmt.kids) >= 1:
+        stmt.kids = [expr(k) for k in stmt.kids]
+        value = stmt.kids[-1]
+        if value.kind == "if" and len(value.kids) == 3:  # x = c ? a : b
+            head = stmt.kids[:-1]
+            then = N(kind, stmt.start, stmt.end, [*(h.copy() for h in head), value.kids[1]])
+            other = N(kind, stmt.start, stmt.end, [*(h.copy() for h in head), value.kids[2]])
+            return statement(N("if", stmt.start, stmt.end, [value.kids[0], then, other]),
+                             locals_)
+        return [stmt]
+    if kind == "if":
+        return _if(stmt, locals_)
+    if kind == "loop" and len(stmt.kids) == 2:
+        stmt.kids[1] = N("block", stmt.kids[1].start, stmt.kids[1].end,
+                         block(_stmts_of(stmt.kids[1]), locals_))
+        stmt.kids[0] = _counted_condition(expr(stmt.kids[0]), stmt.kids[1].kids)
+        return [stmt]
+    if kind in ("func", "class"):
+        return [stmt]
+    stmt.kids = [N("block", k.start, k.end, block(k.kids, locals_)) if k.kind == "block"
+                 else expr(k) for k in stmt.kids]
+    return [stmt]
+
+
+def _prompt(stmt: N) -> N | None:
+    """``x = input("n? ")`` reads as ``print("n? "); x = input()``: the prompt
+    comes out as a statement of its own (the call loses its argument)."""
+    for node in stmt.walk():
+        if (node.kind == "call" and len(node.kids) == 2 and node.kids[0].kind == "id"
+                and node.kids[0].text in PROMPTING_READS):
+            shown = node.kids.pop()
+            printer = N("id", node.start, node.start, [], "print")
+            return N("expr", shown.start, shown.end,
+                     [N("call", shown.start, shown.end, [printer, shown])])
+    return None
+
+
+def _counted_condition(cond: N, body: list[N]) -> N:
+    """``while (i != n) { ...; i = i + 1 }`` reads as ``while (i < n)`` (and
+    ``n < i`` counting down): a counter stepping by one towards its bound."""
+    if cond.kind != "!=" or len(cond.kids) != 2:
+        return cond
+    for side, counter in enumerate(cond.kids):
+        if counter.kind != "id":
+            continue
+        for stmt in body:
+            step = _step_of(stmt, counter.text)
+            if step:
+                bound = cond.kids[1 - side]
+                pair = [counter, bound] if step > 0 else [bound, counter]
+                return N("<", cond.start, cond.end, pair)
+    return cond
+
+
+def _step_of(stmt: N, name: str) -> int:
+    """+1 for ``name = name + 1``, -1 for ``name = name - 1``, else 0."""
+    if stmt.kind != "assign" or len(stmt.kids) != 2 or stmt.kids[0].text != name:
+        return 0
+    value = stmt.kids[1]
+    if (value.kind in ("+", "-") and len(value.kids) == 2 and value.kids[0].kind == "id"
+            and value.kids[0].text == name and value.kids[1].kind == "num"
+            and value.kids[1].text == "1"):
+        return 1 if value.kind == "+" else -1
+    return 0
+
+
+def _wrap(node: N, kind: str) -> N:
+    return N(kind, node.start, node.end, [node])
+
+
+def _stmts_of(node: N) -> list[N]:
+    return node.kids if node.kind == "block" else [node]
+
+
+def _if(stmt: N, locals_: set[str]) -> list[N]:
+    cond = expr(stmt.kids[0])
+    then = block(_stmts_of(stmt.kids[1]), locals_) if len(stmt.kids) > 1 else []
+    other = block(_stmts_of(stmt.kids[2]), locals_) if len(stmt.kids) > 2 else []
+    if cond.kind == "bool":
+        return then if cond.text.lower() == "true" else other
+    if not then and not other:
+        return [_wrap(cond, "expr")] if has_effect(cond, set()) else []
+    if cond.kind == "not" and cond.kids and other:  # if (!c) A else B -> if (c) B else A
+        cond, then, other = cond.kids[0], other, then
+    if cond.kind in ("!=", "<=") and len(cond.kids) == 2 and other:
+        cond = expr(N(_NEGATE[cond.kind], cond.start, cond.end, cond.kids))
+        then, other = other, then
+    if not then:  # if (c) {} else B -> if (!c) B
+        cond, then, other = expr(N("not", cond.start, cond.end, [cond])), other, []
+    if not other and len(then) == 1 and then[0].kind == "if" and len(then[0].kids) == 2:
+        inner = then[0]  # if (a) { if (b) X } -> if (a && b) X
+        cond = expr(N("and", cond.start, inner.kids[0].end, [cond, inner.kids[0]]))
+        then = _stmts_of(inner.kids[1])
+    kids = [cond, N("block", stmt.start, stmt.end, then)]
+    if other:
+        kids.append(N("block", stmt.start, stmt.end, other))
+    stmt.kids = kids
+    return [stmt]
+
+
+def _dead_stores(stmts: list[N], locals_: set[str]) -> list[N]:
+    """``x = a; ... x = b`` with no read of ``x`` between: the first store is
+    dead and vanishes (unless its value calls something)."""
+    out: list[N] = []
+    for i, stmt in enumerate(stmts):
+        if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
+                and stmt.kids[0].text in locals_ and not has_effect(stmt.kids[1], set())):
+            name = stmt.kids[0].text
+            later = stmts[i + 1:i + 1 + WINDOW]
+            overwritten = any(name in _killed_by(s) for s in later)
+            if overwritten and name not in exposed_reads(_until_kill(later, name)):
+                continue
+        out.append(stmt)
+    return out
+
+
+def _killed_by(stmt: N) -> set[str]:
+    return exposed_kills([stmt])
+
+
+def _until_kill(stmts: list[N], name: str) -> list[N]:
+    for i, stmt in enumerate(stmts):
+        if name in _killed_by(stmt):
+            return stmts[:i + 1]
+    return stmts
+
+
+def _unreachable(stmts: list[N]) -> list[N]:
+    for i, stmt in enumerate(stmts):
+        if stmt.kind in JUMPS:
+            return stmts[:i + 1]
+    return stmts
+
+
+def _ends_in_jump(stmts: list[N]) -> bool:
+    return bool(stmts) and stmts[-1].kind in JUMPS
+
+
+def _early_return(stmts: list[N]) -> list[N]:
+    """``if (c) { A; return } B`` reads ``if (c) { A; return } else { B }``."""
+    for i, stmt in enumerate(stmts[:-1]):
+        if stmt.kind == "if" and len(stmt.kids) == 2 and _ends_in_jump(stmt.kids[1].kids):
+            rest = _early_return(stmts[i + 1:])
+            stmt.kids.append(N("block", rest[0].start, rest[-1].end, rest))
+            return stmts[:i + 1]
+    return stmts
+
+
+def _reorder(stmts: list[N], locals_: set[str]) -> list[N]:
+    """Independent statements in one canonical order (Kahn's algorithm, the
+    smallest :func:`signature` first among those whose dependences are met),
+    within windows of :data:`WINDOW` statements (the work is quadratic in
+    its length, and input is untrusted)."""
+    if len(stmts) > WINDOW:
+        return [s for at in range(0, len(stmts), WINDOW)
+                for s in _reorder(stmts[at:at + WINDOW], locals_)]
+    if len(stmts) < 2:
+        return stmts
+    reads = [names_read(s) for s in stmts]
+    writes = [names_written(s) for s in stmts]
+    effects = [has_effect(s, locals_) or s.kind in ("func", "class") for s in stmts]
+    preds: list[set[int]] = [set() for _ in stmts]
+    for j in range(len(stmts)):
+        for i in range(j):
+            if (writes[i] & (reads[j] | writes[j]) or reads[i] & writes[j]
+                    or (effects[i] and effects[j])):
+                preds[j].add(i)
+    keys = [signature(s) for s in stmts]
+    ready = [(keys[j], j) for j in range(len(stmts)) if not preds[j]]
+    heapq.heapify(ready)
+    out: list[N] = []
+    done: set[int] = set()
+    while ready:
+        _, i = heapq.heappop(ready)
+        out.append(stmts[i])
+        done.add(i)
+        for j in range(len(stmts)):
+            if j not in done and i in preds[j]:
+                preds[j].discard(i)
+                if not preds[j]:
+                    heapq.heappush(ready, (keys[j], j))
+    return out
+
+
+# -- functions, classes, files ------------------------------------------------
+def drop_unused(body: list[N], params: set[str]) -> list[N]:
+    """Assignments to local variables never read anywhere in the function are
+    dropped (their value stays as a statement when it calls something)."""
+    for _ in range(3):
+        root = N("block", 0, 0, body)
+        read = names_read(root)
+        assigned = names_written(root)
+        unused = assigned - read - params
+        if not unused:
+            return body
+        body = _drop_assignments(body, unused)
+    return body
+
+
+def _drop_assignments(stmts: list[N], unused: set[str]) -> list[N]:
+    out: list[N] = []
+    for stmt in stmts:
+        if (stmt.kind == "assign" and stmt.kids and stmt.kids[0].kind == "id"
+                and stmt.kids[0].text in unused):
+            if has_effect(stmt.kids[-1], set()):
+                out.append(_wrap(stmt.kids[-1], "expr"))
+            continue
+        if stmt.kind not in ("func", "class"):
+            stmt.kids = [N(k.kind, k.start, k.end, _drop_assignments(k.kids, unused), k.text)
+                         if k.kind == "block" else k for k in stmt.kids]
+        out.append(stmt)
+    return out
+
+
+def function(func: N) -> N:
+    """Normalise a function: its body's blocks, then unused locals."""
+    params = {p.text for p in func.kids if p.kind == "param"}
+    body = func.kids[-1] if func.kids and func.kids[-1].kind == "block" else None
+    if body is None:
+        return func
+    local_names = names_written(body) | params
+    stmts = block(body.kids, local_names)
+    stmts = drop_unused(stmts, params)
+    func.kids[-1] = N("block", body.start, body.end, stmts)
+    return func
+
+
+def members(stmts: list[N], sort: Callable[[list[N]], list[N]]) -> list[N]:
+    """Class members / top-level declarations: functions and classes normalised
+    and put in canonical order (imports first, then fields, then the rest)."""
+    normalised: list[N] = []
+    for stmt in stmts:
+        if stmt.kind == "func":
+            normalised.append(function(stmt))
+        elif stmt.kind == "class":
+            stmt.kids = members(stmt.kids, sort)
+            normalised.append(stmt)
+        else:
+            normalised.append(stmt)
+    return sort(normalised)

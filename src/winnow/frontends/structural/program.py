@@ -1,0 +1,235 @@
+"""File-level normalisation: helpers inlined, then every declaration and block
+normalised (:mod:`winnow.frontends.structural.normalise`) and put in order."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from winnow.frontends.structural.ir import N, names_read, names_written
+from winnow.frontends.structural.normalise import block, expr, members, signature
+
+#: Never inlined: entry points and methods a runtime calls.  ``main`` is an
+#: entry point where nothing calls it (Java); a script's one ``main()`` call
+#: (Python, Kotlin's top level) inlines it like any helper.
+_NEVER_INLINE = frozenset({"", "__init__", "run", "toString", "equals", "hashCode"})
+_RANK = {"import": 0, "assign": 1, "class": 2, "func": 3}
+
+
+def normalise_file(root: N) -> N:
+    """The whole file: inline helpers called once, normalise, order."""
+    for _ in range(4):
+        if not _inline_once(root):
+            break
+    _fields_to_locals(root)
+    top_decls = [s for s in root.kids if s.kind in ("import", "func", "class")]
+    code = [s for s in root.kids if s.kind not in ("import", "func", "class")]
+    decls = members(top_decls, _sort_members)
+    local_names = names_written(N("block", root.start, root.end, code))
+    root.kids = [*decls, *block(code, local_names)]
+    return root
+
+
+def _fields_to_locals(root: N) -> None:
+    """A field initialised where it is declared, never assigned again and read
+    by one method only reads as that method's first statement (a local moved
+    to the class, or back)."""
+    for holder in [n for n in root.walk() if n.kind == "class"]:
+        funcs = [m for m in holder.kids if m.kind == "func"]
+        for field in [m for m in holder.kids if m.kind == "assign"]:
+            if not field.kids or field.kids[0].kind != "id":
+                continue
+            name = field.kids[0].text
+            readers = [f for f in funcs if name in names_read(f)]
+            if len(readers) != 1 or any(name in names_written(f) for f in funcs):
+                continue
+            body = readers[0].kids[-1] if readers[0].kids else None
+            if body is None or body.kind != "block":
+                continue
+            holder.kids = [m for m in holder.kids if m is not field]
+            body.kids.insert(0, field)
+
+
+def _sort_members(stmts: list[N]) -> list[N]:
+    for stmt in stmts:
+        if stmt.kind == "assign":
+            stmt.kids = [expr(k) for k in stmt.kids]
+    return sorted(stmts, key=lambda s: (_RANK.get(s.kind, 4), signature(s)))
+
+
+# -- inlining -----------------------------------------------------------------
+def _functions(root: N) -> dict[str, list[tuple[N, N]]]:
+    """Function name -> [(function, the class or file holding it)]."""
+    found: dict[str, list[tuple[N, N]]] = {}
+    stack = [root]
+    while stack:
+        holder = stack.pop()
+        for member in holder.kids:
+            if member.kind == "func":
+                found.setdefault(member.text, []).append((member, holder))
+            elif member.kind == "class":
+                stack.append(member)
+    return found
+
+
+def _is_local_call(node: N) -> bool:
+    """A call that may reach a function of this file: by a bare name or on
+    ``this``/``self`` (``System.out.print(x)`` is not the file's ``print``)."""
+    return (node.kind == "call" and bool(node.kids) and node.kids[0].kind == "id"
+            and node.text in ("", "this", "self"))
+
+
+def _calls(node: N) -> list[N]:
+    return [n for n in node.walk() if _is_local_call(n)]
+
+
+def _inline_once(root: N) -> bool:
+    """Inline one helper (at each of its calls); whether one was."""
+    funcs = _functions(root)
+    counts = Counter(call.kids[0].text for call in _calls(root))
+    sites = _call_sites(root)
+    for name, defs in sorted(funcs.items()):
+        if name in _NEVER_INLINE or len(defs) != 1 or counts[name] == 0:
+            continue
+        if counts[name] > 1 and not _one_expression(defs[0][0]):
+            continue
+        func, holder = defs[0]
+        if any(c.kids[0].text == name for c in _calls(func)):
+            continue  # recursive (the one call is inside it)
+        inlined = False
+        for parent, stmt in sites.get(name, []):
+            inlined |= _inline_in(parent, stmt, func)
+        if inlined:
+            if not any(c.kids[0].text == name for c in _calls(root)):
+                holder.kids = [m for m in holder.kids if m is not func]
+            return True
+    return False
+
+
+def _call_sites(root: N) -> dict[str, list[tuple[N, N]]]:
+    """Callee name -> the statements (with the block holding them) whose own
+    expressions call it."""
+    sites: dict[str, list[tuple[N, N]]] = {}
+    for parent in root.walk():
+        if parent.kind not in ("block", "class", "func") and parent is not root:
+            continue
+        for stmt in parent.kids:
+            if stmt.kind in ("func", "class", "block", "param", "import"):
+                continue
+            for name in {c.kids[0].text for c in _own_calls(stmt)}:
+                sites.setdefault(name, []).append((parent, stmt))
+    return sites
+
+
+def _inline_in(parent: N, stmt: N, func: N) -> bool:
+    """Inline ``func`` at its calls in ``stmt`` (a statement of ``parent``)."""
+    done = False
+    while True:
+        at = next((i for i, s in enumerate(parent.kids) if s is stmt), None)
+        call = next((c for c in _own_calls(stmt) if c.kids[0].text == func.text), None)
+        if at is None or call is None:
+            return done
+        replacement = _inlined(stmt, call, func, parent.kids[at + 1:])
+        if replacement is None:
+            return done
+        parent.kids[at:at + 1] = replacement
+        done = True
+        if not any(r is stmt for r in replacement):
+            return done
+
+
+def _one_expression(func: N) -> bool:
+    """A helper that computes one expression without calls (``return e``, or
+    ``x = e; return f(x)``): inlined at every call, however many."""
+    return _value_of(func) is not None
+
+
+def _value_of(func: N) -> N | None:
+    """The expression a :func:`_one_expression` helper returns, its local
+    assignments substituted (a copy), else ``None``."""
+    body = func.kids[-1] if func.kids else None
+    if body is None or body.kind != "block" or not body.kids or len(body.kids) > 4:
+        return None
+    *steps, last = body.kids
+    if last.kind != "return" or len(last.kids) != 1:
+        return None
+    bound: dict[str, N] = {}
+    for step in steps:
+        if step.kind != "assign" or len(step.kids) != 2 or step.kids[0].kind != "id":
+            return None
+        bound[step.kids[0].text] = _substitute(step.kids[1].copy(), bound)
+    value = _substitute(last.kids[0].copy(), bound)
+    return None if any(n.kind == "call" for n in value.walk()) else value
+
+
+def _own_calls(stmt: N) -> list[N]:
+    """Calls in a statement's own expressions (not in the blocks it holds)."""
+    out: list[N] = []
+    stack = [k for k in stmt.kids if k.kind != "block"]
+    while stack:
+        node = stack.pop()
+        if node.kind in ("block", "func", "class", "lambda"):
+            continue
+        if _is_local_call(node):
+            out.append(node)
+        stack.extend(node.kids)
+    return out
+
+
+def _inlined(stmt: N, call: N, func: N, after: list[N]) -> list[N] | None:
+    params = [p for p in func.kids if p.kind == "param"]
+    body = [s.copy() for s in func.kids[-1].kids] if func.kids[-1].kind == "block" else []
+    args = call.kids[1:]
+    value = _value_of(func)
+    if value is not None:  # substitute the expression, arguments for parameters
+        bound = {p.text: a for p, a in zip(params, args, strict=False)}
+        value = _substitute(value, bound)
+        return [stmt] if _replace(stmt, call, value) else None
+    if stmt.kind == "loop":
+        return None  # its condition runs again: the body cannot move before it
+    written = names_written(N("block", 0, 0, body))
+    read_after = names_read(N("block", 0, 0, after))
+    pre = []
+    for param, arg in zip(params, args, strict=False):
+        # f(x) with f(p): p reads as x, unless f writes p and x is read afterwards
+        if arg.kind == "id" and (param.text not in written or arg.text not in read_after):
+            _rename(body, param.text, arg.text)
+        else:
+            pre.append(N("assign", arg.start, arg.end,
+                         [N("id", param.start, param.end, [], param.text), arg]))
+    returns = [n for s in body for n in s.walk() if n.kind == "return"]
+    if stmt.kind == "expr" and stmt.kids and stmt.kids[0] is call:
+        if body and body[-1].kind == "return":
+            last = body.pop()
+            body.extend(N("expr", k.start, k.end, [k]) for k in last.kids)
+        return [*pre, *body]
+    if len(returns) == 1 and body and body[-1] is returns[0] and returns[0].kids:
+        value = returns[0].kids[0]
+        if _replace(stmt, call, value):
+            return [*pre, *body[:-1], stmt]
+    return None
+
+
+def _substitute(node: N, bound: dict[str, N]) -> N:
+    if node.kind == "id" and node.text in bound:
+        return bound[node.text].copy()
+    node.kids = [_substitute(k, bound) for k in node.kids]
+    return node
+
+
+def _rename(stmts: list[N], old: str, new: str) -> None:
+    for stmt in stmts:
+        for node in stmt.walk():
+            if node.kind == "id" and node.text == old:
+                node.text = new
+            elif node.kind == "call" and node.text:
+                node.text = " ".join(new if n == old else n for n in node.text.split())
+
+
+def _replace(node: N, old: N, new: N) -> bool:
+    for i, kid in enumerate(node.kids):
+        if kid is old:
+            node.kids[i] = new
+            return True
+        if _replace(kid, old, new):
+            return True
+    return False

@@ -1,0 +1,203 @@
+"""The structural front-end as a front-end: offsets, fall-backs, languages."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from winnow.cli.main import main
+from winnow.frontends import make_document
+from winnow.frontends.structural import supports
+
+PROGRAMS = {
+    "java": ("x.java", "class A { int f(int n) { int s = 0; for (int i = 0; i < n; i++) "
+                       "{ if (i % 2 == 0) s += i; } return s; } }"),
+    "python": ("x.py", "def f(n):\n    s = 0\n    for i in range(n):\n        if i % 2 == 0:\n"
+                       "            s += i\n    return s\n"),
+    "c": ("x.c", "int f(int n) { int s = 0; for (int i = 0; i < n; i++) "
+                 "{ if (i % 2 == 0) s += i; } return s; }"),
+    "cpp": ("x.cpp", "int f(int n) { int s = 0; for (int i = 0; i < n; i++) "
+                     "{ if (i % 2 == 0) s += i; } return s; }"),
+    "csharp": ("x.cs", "class A { int F(int n) { int s = 0; for (int i = 0; i < n; i++) "
+                       "{ if (i % 2 == 0) s += i; } return s; } }"),
+    "javascript": ("x.js", "function f(n) { let s = 0; for (let i = 0; i < n; i++) "
+                           "{ if (i % 2 == 0) s += i; } return s; }"),
+    "typescript": ("x.ts", "function f(n: number): number { let s = 0; "
+                           "for (let i = 0; i < n; i++) { if (i % 2 == 0) s += i; } return s; }"),
+    "go": ("x.go", "package main\nfunc f(n int) int {\n\ts := 0\n\tfor i := 0; i < n; i++ {\n"
+                   "\t\tif i%2 == 0 {\n\t\t\ts += i\n\t\t}\n\t}\n\treturn s\n}\n"),
+    "kotlin": ("x.kt", "fun f(n: Int): Int {\n    var s = 0\n    var i = 0\n"
+                       "    while (i < n) {\n        if (i % 2 == 0) s += i\n        i++\n"
+                       "    }\n    return s\n}\n"),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PROGRAMS))
+def test_every_language_parses_and_normalises(lang: str) -> None:
+    name, source = PROGRAMS[lang]
+    assert supports(lang)
+    doc = make_document(source.encode(), name, frontend="structural")
+    assert doc.warnings == ()
+    assert doc.language == lang
+    seen = [doc.stream.labels[u] for u in doc.stream.units.tolist()]
+    for kind in ("func", "loop", "if", "return", "assign"):
+        assert kind in seen, (lang, seen)
+
+
+@pytest.mark.parametrize("lang", sorted(PROGRAMS))
+def test_offsets_point_into_the_original(lang: str) -> None:
+    name, source = PROGRAMS[lang]
+    data = source.encode()
+    stream = make_document(data, name, frontend="structural").stream
+    assert np.all(stream.starts >= 0) and np.all(stream.ends <= len(data))
+    assert np.all(stream.starts <= stream.ends)
+    for unit, start, end in zip(stream.units.tolist(), stream.starts.tolist(),
+                                stream.ends.tolist(), strict=True):
+        if stream.labels[unit] == "ID":
+            assert data[start:end].decode().replace("_", "").isalnum()
+
+
+def test_utf16_file_gives_the_same_stream_with_its_own_offsets() -> None:
+    name, source = PROGRAMS["java"]
+    source = source.replace("int s = 0;", 'String t = "é"; int s = 0; System.out.println(t);')
+    utf8 = make_document(source.encode(), name, frontend="structural").stream
+    data16 = source.encode("utf-16")
+    utf16 = make_document(data16, name, frontend="structural").stream
+    assert utf8.units.tolist() == utf16.units.tolist()
+    assert utf16.ends.max() <= len(data16)
+    for start8, start16 in zip(utf8.starts.tolist(), utf16.starts.tolist(), strict=True):
+        assert data16[start16:].decode("utf-16-le", "ignore").startswith(
+            source.encode()[start8:].decode()[:1])
+
+
+def test_syntax_error_falls_back_to_the_lexer() -> None:
+    source = b"class A { void f() { int x = ; if (x > } }"
+    doc = make_document(source, "x.java", frontend="structural")
+    lexed = make_document(source, "x.java", frontend="code")
+    assert any("syntax errors" in w for w in doc.warnings)
+    assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+
+
+def test_deep_nesting_falls_back_without_crashing() -> None:
+    source = ("class A { int f() { return " + "(" * 3000 + "1" + ")" * 3000 + "; } }").encode()
+    doc = make_document(source, "x.java", frontend="structural")
+    assert len(doc.stream) > 0
+
+
+def test_language_without_a_table_is_lexed() -> None:
+    source = b"fn main() { let x = 1; println!(\"{}\", x); }"
+    doc = make_document(source, "x.rs", frontend="structural")
+    lexed = make_document(source, "x.rs", frontend="code")
+    assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+
+
+def test_passages_of_reordered_code_have_valid_byte_ranges(tmp_path: Path) -> None:
+    body = ('System.out.println("first line of output");\n int a = n * 2;\n int b = n + 7;\n'
+            ' int c = a * b - n;\n System.out.println(a + b + c);\n')
+    other = ('System.out.println("first line of output");\n int b = n + 7;\n int a = n * 2;\n'
+             ' int c = a * b - n;\n System.out.println(a + b + c);\n')
+    for name, text in (("a.java", body), ("b.java", other)):
+        (tmp_path / name).write_text(
+            "class A { static void f(int n) {\n" + text + "} }\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["compare", str(tmp_path / "a.java"),
+                                       str(tmp_path / "b.java"), "--frontend", "structural",
+                                       "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    pair = report["pairs"][0]
+    assert pair["similarity"] > 0.9
+    assert pair["passages"]
+    for passage in pair["passages"]:
+        for side in ("a", "b"):
+            start, end = passage[side]["bytes"]
+            assert 0 <= start < end <= (tmp_path / "a.java").stat().st_size + 2
+
+
+JAVA_REVERSE = """public class A {
+    public static void main(String[] args) {
+        java.util.Scanner in = new java.util.Scanner(System.in);
+        System.out.print("Enter an integer: ");
+        int number = in.nextInt();
+        while (number != 0) {
+            int remainder = number % 10;
+            System.out.print(remainder);
+            number = number / 10;
+        }
+        System.out.println();
+    }
+}
+"""
+PYTHON_REVERSE = """number = int(input("Enter an integer: "))
+while number != 0:
+    remainder = number % 10
+    print(remainder, end="")
+    number = number // 10
+print()
+"""
+
+
+def _compare(tmp_path: Path, *extra: str) -> tuple[float, str]:
+    (tmp_path / "a.java").write_text(JAVA_REVERSE, encoding="utf-8")
+    (tmp_path / "b.py").write_text(PYTHON_REVERSE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["compare", str(tmp_path / "a.java"),
+                                       str(tmp_path / "b.py"), "--format", "json", *extra])
+    assert result.exit_code == 0, result.output
+    start = result.output.index("{")
+    pairs = json.loads(result.output[start:])["pairs"]
+    return (pairs[0]["similarity"] if pairs else 0.0), result.output[:start]
+
+
+def test_files_in_two_languages_are_compared_across_them(tmp_path: Path) -> None:
+    similarity, note = _compare(tmp_path)
+    assert "across languages (java, python)" in note
+    assert "winnow-neutral-1" in note
+    lexed, _ = _compare(tmp_path, "--frontend", "code")
+    assert similarity > 0.3 > lexed
+
+
+def test_cross_language_switch_forces_the_neutral_alphabet(tmp_path: Path) -> None:
+    forced, note = _compare(tmp_path, "--cross-language")
+    assert "across languages" in note
+    automatic, _ = _compare(tmp_path)
+    assert forced == automatic
+
+
+def test_long_blocks_and_deep_elif_chains_stay_fast() -> None:
+    import time
+
+    chain = "".join(f"    elif x == {i}:\n        y = {i}\n" for i in range(60))
+    lines = "".join(f"    v{i} = v{i - 1} + {i}\n" for i in range(1, 3000))
+    source = (f"def f(x):\n    if x < 0:\n        y = 0\n{chain}    v0 = y\n{lines}"
+              "    return v2999\n")
+    start = time.process_time()
+    doc = make_document(source.encode(), "x.py", frontend="structural")
+    assert doc.warnings == () and len(doc.stream) > 3000
+    assert time.process_time() - start < 20  # was exponential in the elif depth
+
+
+def test_an_unexpected_tree_falls_back_to_the_lexer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from winnow.frontends.structural import program
+
+    def broken(root: object) -> object:
+        raise IndexError("a tree no rule expected")
+
+    monkeypatch.setattr(program, "normalise_file", broken)
+    name, source = PROGRAMS["java"]
+    doc = make_document(source.encode(), name, frontend="structural")
+    lexed = make_document(source.encode(), name, frontend="code")
+    assert any("cannot normalise (IndexError)" in w for w in doc.warnings)
+    assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+
+
+def test_tokens_command_shows_the_structural_stream(tmp_path: Path) -> None:
+    (tmp_path / "a.java").write_text(JAVA_REVERSE, encoding="utf-8")
+    result = CliRunner().invoke(main, ["tokens", "--frontend", "structural",
+                                       str(tmp_path / "a.java")])
+    assert result.exit_code == 0, result.output
+    assert "front-end structural, language java" in result.output
+    line = next(li for li in result.output.splitlines() if "number % 10" in li)
+    assert line.rstrip().endswith("| assign ID % ID NUM")

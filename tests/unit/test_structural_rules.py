@@ -1,0 +1,253 @@
+"""One test per normalisation rule of the structural front-end: a rewritten
+snippet and its original give the same stream (and a change that matters
+gives a different one)."""
+
+from __future__ import annotations
+
+import pytest
+
+from winnow.frontends import make_document
+
+
+def labels(source: str, lang: str = "java") -> list[str]:
+    ext = {"java": "java", "python": "py", "kotlin": "kt", "c": "c", "cpp": "cpp",
+           "csharp": "cs", "javascript": "js", "typescript": "ts", "go": "go"}[lang]
+    doc = make_document(source.encode(), f"x.{ext}", frontend="structural")
+    assert doc.warnings == ()
+    return [doc.stream.labels[u] for u in doc.stream.units.tolist()]
+
+
+def java_main(body: str, members: str = "") -> str:
+    return (f"class A {{ {members}\n public static void main(String[] a) {{\n"
+            f"  Scanner in = new Scanner(System.in); int n = in.nextInt();\n{body}\n }} }}")
+
+
+def same(a: str, b: str, lang: str = "java") -> None:
+    assert labels(a, lang) == labels(b, lang)
+
+
+def test_for_and_while_read_alike() -> None:
+    same(java_main("for (int i = 0; i < n; i++) { System.out.println(i); }"),
+         java_main("int i = 0; while (i < n) { System.out.println(i); i++; }"))
+
+
+def test_do_while_reads_as_a_loop() -> None:
+    same(java_main("int i = 0; do { System.out.println(i); i++; } while (i < n);"),
+         java_main("int i = 0; while (i < n) { System.out.println(i); i = i + 1; }"))
+
+
+@pytest.mark.parametrize("step", ["n++;", "++n;", "n += 1;", "n = n + 1;"])
+def test_increments_read_alike(step: str) -> None:
+    same(java_main(f"{step} System.out.println(n);"),
+         java_main("n = n + 1; System.out.println(n);"))
+
+
+def test_decrement_differs_from_increment() -> None:
+    assert labels(java_main("n--; System.out.println(n);")) != labels(
+        java_main("n++; System.out.println(n);"))
+
+
+def test_negated_if_with_else_is_swapped() -> None:
+    same(java_main('if (!(n < 3)) System.out.println("a"); else System.out.println(n);'),
+         java_main('if (n < 3) System.out.println(n); else System.out.println("a");'))
+
+
+def test_not_equal_with_else_is_swapped() -> None:
+    same(java_main('if (n != 3) System.out.println("a"); else System.out.println(n);'),
+         java_main('if (n == 3) System.out.println(n); else System.out.println("a");'))
+
+
+@pytest.mark.parametrize(("a", "b"), [("n > 3", "3 < n"), ("n >= 3", "3 <= n"),
+                                      ("n == 3", "3 == n")])
+def test_comparisons_read_alike(a: str, b: str) -> None:
+    same(java_main(f"if ({a}) System.out.println(n);"),
+         java_main(f"if ({b}) System.out.println(n);"))
+
+
+def test_ternary_assignment_reads_as_if() -> None:
+    same(java_main("int m = n > 3 ? n : 3; System.out.println(m);"),
+         java_main("int m; if (3 < n) m = n; else m = 3; System.out.println(m);"))
+
+
+def test_ternary_return_reads_as_if() -> None:
+    same("class A { int f(int n) { return n > 3 ? n : 3; } }",
+         "class A { int f(int n) { if (n > 3) return n; else return 3; } }")
+
+
+def test_nested_ifs_read_as_a_compound_condition() -> None:
+    same(java_main("if (n > 3) { if (n < 9) { System.out.println(n); } }"),
+         java_main("if (n > 3 && n < 9) System.out.println(n);"))
+
+
+def test_early_return_reads_as_else() -> None:
+    same("class A { int f(int n) { if (n < 0) { return 0; } n = n * 2; return n; } }",
+         "class A { int f(int n) { if (n < 0) { return 0; } else { n = n * 2; return n; } } }")
+
+
+def test_concatenation_and_format_read_alike() -> None:
+    same(java_main('System.out.println("n = " + n + "!");'),
+         java_main('System.out.println(String.format("n = %d!", n));'))
+
+
+def test_unreachable_code_is_dropped() -> None:
+    same("class A { int f(int n) { return n; } }",
+         "class A { int f(int n) { return n; n = 2; } }")
+
+
+def test_unused_variable_is_dropped() -> None:
+    same(java_main("int unused = n * 2; System.out.println(n);"),
+         java_main("System.out.println(n);"))
+
+
+def test_unused_variable_keeps_its_call() -> None:
+    assert labels(java_main("int unused = in.nextInt(); System.out.println(n);")) != labels(
+        java_main("System.out.println(n);"))
+
+
+def test_dead_store_is_dropped() -> None:
+    same(java_main("int r = 0; r = n % 10; System.out.println(r);"),
+         java_main("int r = n % 10; System.out.println(r);"))
+
+
+def test_no_op_statement_is_dropped() -> None:
+    same(java_main("n; System.out.println(n);"), java_main("System.out.println(n);"))
+
+
+def test_independent_statements_in_canonical_order() -> None:
+    same(java_main("int a = n * 2; int b = n + 1; System.out.println(a - b);"),
+         java_main("int b = n + 1; int a = n * 2; System.out.println(a - b);"))
+
+
+def test_dependent_statements_keep_their_order() -> None:
+    assert labels(java_main("n = n * 2; n = n + 1; System.out.println(n);")) != labels(
+        java_main("n = n + 1; n = n * 2; System.out.println(n);"))
+
+
+def test_output_statements_keep_their_order() -> None:
+    assert labels(java_main('System.out.println("a"); System.out.println(n);')) != labels(
+        java_main('System.out.println(n); System.out.println("a");'))
+
+
+def test_class_members_in_canonical_order() -> None:
+    f = "int f(int x) { return g(x) * g(x + 1); } "
+    g = "int g(int y) { if (y > 0) { return y; } return -y; } "
+    same(f"class A {{ {f}{g} }}", f"class A {{ {g}{f} }}")
+
+
+def test_top_level_declarations_in_canonical_order() -> None:
+    f = "def f(x):\n    return g(x) * g(x + 1)\n"
+    g = "def g(y):\n    if y > 0:\n        return y\n    return -y\n"
+    same(f + g + "print(f(2))\n", g + f + "print(f(2))\n", "python")
+
+
+def test_imports_do_not_matter() -> None:
+    same("import java.util.Scanner;\nimport java.io.*;\n" + java_main("System.out.println(n);"),
+         java_main("System.out.println(n);"))
+
+
+def test_helper_called_once_reads_as_inlined() -> None:
+    helper = "static void show(int v) { System.out.println(v * 2); System.out.println(v); } "
+    same(java_main("show(n);", helper),
+         java_main("System.out.println(n * 2); System.out.println(n);"))
+
+
+def test_helper_returning_a_value_reads_as_inlined() -> None:
+    helper = "static int read(Scanner s) { System.out.print(\"x\"); return s.nextInt(); } "
+    same(java_main("int m = read(in); System.out.println(m + n);", helper),
+         java_main("System.out.print(\"x\"); int m = in.nextInt(); System.out.println(m + n);"))
+
+
+def test_helper_called_twice_is_kept() -> None:
+    helper = "static void show(int v) { System.out.println(v * 2); System.out.println(v); } "
+    assert labels(java_main("show(n); show(n + 1);", helper)) != labels(java_main(
+        "System.out.println(n * 2); System.out.println(n);"
+        "System.out.println((n + 1) * 2); System.out.println(n + 1);"))
+
+
+def test_one_expression_helper_inlined_at_every_call() -> None:
+    helper = "static double sq(double v) { return v * v; } "
+    same(java_main("System.out.println(sq(n) + sq(n + 1));", helper),
+         java_main("System.out.println(n * n + (n + 1) * (n + 1));"))
+
+
+def test_qualified_and_imported_names_read_alike() -> None:
+    same("class A { void f() { java.util.Scanner s = new java.util.Scanner(System.in);"
+         " System.out.println(s.nextInt()); } }",
+         "import java.util.Scanner; class A { void f() { Scanner s = new Scanner(System.in);"
+         " System.out.println(s.nextInt()); } }")
+
+
+def test_python_range_loop_reads_as_counted_loop() -> None:
+    same("def f(n):\n    for i in range(n):\n        print(i)\n",
+         "def f(n):\n    i = 0\n    while i < n:\n        print(i)\n        i += 1\n", "python")
+
+
+def test_python_fstring_reads_as_concatenation() -> None:
+    same('def f(n):\n    print(f"n = {n}!")\n', 'def f(n):\n    print("n = " + n + "!")\n',
+         "python")
+
+
+def test_java_and_python_read_alike() -> None:
+    java = ("class A { static int f(int n) { int s = 0; for (int i = 0; i < n; i++) "
+            "{ s += i * i; } return s; } }")
+    python = "def f(n):\n    s = 0\n    for i in range(n):\n        s += i * i\n    return s\n"
+    body = [t for t in labels(java) if t != "class"]
+    assert body[:-1] == labels(python, "python")
+
+
+def test_conversions_read_as_their_argument() -> None:
+    same("def f(s):\n    n = int(s)\n    print(n)\n", "def f(s):\n    n = s\n    print(n)\n",
+         "python")
+    same(java_main("int m = Integer.parseInt(\"7\"); System.out.println(m + n);"),
+         java_main("int m = \"7\"; System.out.println(m + n);"))
+
+
+def test_prompting_read_reads_as_print_then_read() -> None:
+    same('def f():\n    n = input("n? ")\n    print(n)\n',
+         'def f():\n    print("n? ")\n    n = input()\n    print(n)\n', "python")
+
+
+def test_layout_keywords_and_floor_division() -> None:
+    same('def f(n):\n    print(n // 10, end="")\n', "def f(n):\n    print(n / 10)\n", "python")
+
+
+def test_kotlin_if_expression_reads_as_java_ternary() -> None:
+    kotlin = "fun f(n: Int): Int {\n    val m = if (n > 3) n else 3\n    return m * 2\n}\n"
+    java = "class A { int f(int n) { int m = n > 3 ? n : 3; return m * 2; } }"
+    assert labels(kotlin, "kotlin") == [t for t in labels(java) if t != "class"][:-1]
+
+
+def test_helper_named_like_a_library_method_is_inlined() -> None:
+    helper = "static void print(int[] a) { for (int i = 9; i >= 0; i--) System.out.print(a[i]); } "
+    same(java_main("int[] v = new int[10]; v[0] = n; print(v);", helper),
+         java_main("int[] v = new int[10]; v[0] = n;"
+                   " for (int i = 9; i >= 0; i--) System.out.print(v[i]);"))
+
+
+def test_counter_compared_with_not_equal_reads_as_less_than() -> None:
+    same(java_main("int i = 0; while (i != n) { System.out.println(i); i++; }"),
+         java_main("for (int i = 0; i < n; i++) System.out.println(i);"))
+
+
+def test_not_equal_without_a_counter_stays() -> None:
+    assert labels(java_main("while (n != 0) { System.out.println(n); n = n / 10; }")) != labels(
+        java_main("while (n < 0) { System.out.println(n); n = n / 10; }"))
+
+
+def test_helper_with_a_temporary_is_inlined_at_every_call() -> None:
+    helper = "static double area(double r) { double a = r * r * 3.14; return a; } "
+    same(java_main("System.out.println(area(n)); System.out.println(area(n) * 2);", helper),
+         java_main("System.out.println(n * n * 3.14); System.out.println(n * n * 3.14 * 2);"))
+
+
+def test_field_read_by_one_method_reads_as_its_local() -> None:
+    same("class A { static Scanner in = new Scanner(System.in);\n"
+         " public static void main(String[] a) { int n = in.nextInt(); System.out.println(n); } }",
+         "class A { public static void main(String[] a) {\n"
+         " Scanner in = new Scanner(System.in); int n = in.nextInt(); System.out.println(n); } }")
+
+
+def test_field_written_by_a_method_stays_a_field() -> None:
+    assert labels("class A { static int c = 0; void f() { c = c + 1; } void g() { "
+                  "System.out.println(c); } }") != labels(
+        "class A { void f() { c = c + 1; } void g() { int c = 0; System.out.println(c); } }")
