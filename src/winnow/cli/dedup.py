@@ -11,6 +11,7 @@ import click
 
 from winnow.cli.common import exit_with, fail, output, warn
 from winnow.cli.compare import ProgressBar
+from winnow.cli.dedup_passages import run_passages
 from winnow.cli.options import FRACTION, format_option
 from winnow.cli.outputs import check_outputs
 from winnow.cli.sharding import engine_choice, sharding_options
@@ -76,9 +77,18 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
               help="Noise threshold: k-gram length in normalised characters.")
 @click.option("-t", "t", type=click.IntRange(1), default=DEFAULT_T, show_default=True,
               help="Guarantee threshold: every shared passage this long is found.")
-@click.option("--keep", type=click.Choice(["representative"]), default=None,
+@click.option("--keep", type=click.Choice(["representative", "first"]), default=None,
               help="Write the de-duplicated corpus to -o OUT: every record but the "
-                   "non-representative members of clusters.")
+                   "non-representative members of clusters (representative); with "
+                   "--passages, every record with each repeated passage cut but its "
+                   "first occurrence (first).")
+@click.option("--passages", is_flag=True,
+              help="Report repeated passages instead of records: every passage of at "
+                   "least --min-tokens words found in two records or twice in one "
+                   "(rows id, start, end, occurrences, first_id, kept; byte offsets "
+                   "into the text field).")
+@click.option("--min-tokens", type=click.IntRange(6), default=50, show_default=True,
+              metavar="N", help="With --passages: the shortest passage, in words.")
 @click.option("--clusters", "clusters_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="With --keep: also write the cluster rows to FILE.")
 @format_option("jsonl", result="winnow.reports.dedup.DedupRows")
@@ -93,9 +103,9 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task"}
 @_file_options
 def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
-                  max_occurrences: int, k: int, t: int, keep: str | None,
-                  clusters_path: Path | None, fmt: str, out_path: Path | None,
-                  jobs: int, quiet: bool, **params: Any) -> None:
+                  max_occurrences: int, k: int, t: int, keep: str | None, passages: bool,
+                  min_tokens: int, clusters_path: Path | None, fmt: str,
+                  out_path: Path | None, jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
     others: JSON Lines files (plain, .gz, .bz2, .xz or .zst), Parquet files
     and folders of text files (each file a record).
@@ -113,7 +123,19 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     standard error with their file and line and kept in the de-duplicated
     corpus (exit 1).  Details: docs/dedup.md.  (Identical files of an index:
     `winnow dedup-files`.)
+
+    With --passages: every passage of at least --min-tokens words repeated
+    across records or within one, extended to its exact extent, repeats with
+    a few edited words joined; --keep first -o OUT cuts every repeat but its
+    first occurrence.
     """
+    if passages:
+        check_outputs([out_path], inputs=data)
+        run_passages(data, Fields(text_field, id_field), min_tokens, keep, fmt, out_path,
+                     engine_choice(params, jobs), jobs, quiet)
+        return
+    if keep == "first":
+        raise click.UsageError("--keep first goes with --passages")
     if clusters_path is not None and keep is None:
         raise click.UsageError("--clusters goes with --keep (without it, -o gets the clusters)")
     if fmt == "parquet" and (out_path is None or keep is not None):

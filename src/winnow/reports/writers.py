@@ -67,6 +67,8 @@ WRITERS: Final[dict[str, dict[str, str]]] = {
         **_standard("winnow.reports.dedup", "rows"),
         "parquet": "winnow.reports.dedup:rows_parquet",
     },
+    # winnow dedup --passages
+    "winnow.reports.passages.PassageRows": _standard("winnow.reports.passages", "passages"),
 }
 
 #: Formats whose writers write bytes (to ``out.buffer``).

@@ -1,0 +1,88 @@
+"""``winnow dedup --passages``: repeated passages of text corpora, and the corpus
+with every repeat cut but its first occurrence."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from winnow.cli.common import exit_with, fail, output, warn
+from winnow.cli.compare import ProgressBar
+from winnow.corpus import BadRecord, Fields
+from winnow.corpus.passages import PassageRun, PassageSettings, find_passages, keep_first
+from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
+from winnow.pairs.registry import EngineChoice
+from winnow.reports.dedup import compressed_output
+from winnow.reports.passages import CutCorpus, PassageRows
+from winnow.reports.writers import write
+
+#: What the progress bars count, stage by stage.
+UNITS = {"records": "rec", "seeds": "part", "extend": "shard", "spans": "shard"}
+
+
+def run_passages(data: tuple[Path, ...], fields: Fields, min_tokens: int, keep: str | None,
+                 fmt: str, out_path: Path | None, chosen: EngineChoice, jobs: int,
+                 quiet: bool) -> None:
+    """Find the repeated passages of ``data``; their rows to ``out_path`` (or
+    standard output), or with ``keep == "first"`` the cut corpus to ``out_path``."""
+    if keep not in (None, "first"):
+        raise click.UsageError("with --passages, --keep first (the first occurrence of "
+                               "each passage is kept)")
+    if keep is not None and out_path is None:
+        raise click.UsageError("--keep first needs -o OUT for the corpus with its repeats cut")
+    if fmt == "parquet" or (keep is None and out_path is not None
+                            and out_path.suffix.lower() == ".parquet"):
+        raise click.UsageError("--passages writes its rows as jsonl, json, csv or table")
+    if keep is not None and any(p.suffix.lower() == ".parquet" for p in data):
+        raise click.UsageError("--passages --keep first writes JSON Lines: Parquet inputs "
+                               "are not supported yet")
+    if chosen.engine == "ray":
+        raise click.UsageError("--passages runs on this machine's cores (-j); "
+                               "--engine ray is not supported yet")
+    try:
+        settings = PassageSettings(fields, min_tokens,
+                                   workdir=None if chosen.workdir is None
+                                   else str(chosen.workdir),
+                                   partitions=chosen.partitions, jobs=jobs)
+    except InvalidConfig as error:
+        raise click.UsageError("; ".join(error.problems)) from error
+    bar = ProgressBar(not quiet and sys.stderr.isatty(), UNITS)
+    started = time.perf_counter()
+    with find_passages([str(p) for p in data], settings, progress=bar) as run:
+        bar.close()
+        for problem in run.problems:
+            fail(problem)
+        for bad in run.bad:
+            _name_bad(bad)
+        emptied = None
+        if keep is not None and out_path is not None:
+            with compressed_output(out_path) as handle:
+                emptied = keep_first(run, CutCorpus(handle, fields))
+        else:
+            with output(out_path) as out:
+                write(PassageRows(run.passages()), fmt, out)
+    if not quiet:
+        _summary(run, emptied, time.perf_counter() - started)
+    exit_with(EXIT_SKIPPED if run.problems or run.bad else EXIT_OK)
+
+
+def _name_bad(bad: BadRecord) -> None:
+    where = f"{bad.path}:{bad.line}" if bad.line else bad.path
+    fail(InputError(where, f"bad record, {bad.reason}"))
+
+
+def _summary(run: PassageRun, emptied: int | None, seconds: float) -> None:
+    share = run.removed_bytes / run.text_bytes if run.text_bytes else 0.0
+    rate = run.text_bytes / seconds / 1e6 if seconds > 0 else 0.0
+    dropped = "" if emptied is None else f", {emptied:,} records left empty and dropped"
+    note = (f"{run.records:,} records, {run.text_bytes:,} bytes of text, {run.rows:,} "
+            f"passage rows; repeats: {run.removed_bytes:,} bytes ({share:.1%}) beyond their "
+            f"first occurrences{dropped}, {len(run.bad):,} bad; {seconds:.1f} s, "
+            f"{rate:.1f} MB/s")
+    if run.bad or run.problems:
+        warn(note)
+    else:
+        click.echo(f"winnow: {note}", err=True)
