@@ -5,9 +5,10 @@ folder (:mod:`winnow.corpus.passage_store`), so they run on worker processes.
    front-end), stored as token streams; its winnowed fingerprints over word
    k-grams, ``(hash, doc, pos)``, written by hash partition.
 2. **seeds** (one task per hash partition): a hash's occurrences are all in
-   its partition; each occurrence after the first is paired with up to
-   :data:`FIRSTS` of the earliest ones (linear in the occurrences: no cap is
-   needed, boilerplate repeated a million times is found too).
+   its partition; each occurrence is paired with every earlier one when the
+   hash has at most :data:`ALL_PAIRS` occurrences, else with the
+   :data:`FIRSTS` earliest (linear in the occurrences: no cap is needed,
+   boilerplate repeated a million times is found too).
 3. **extend** (one task per input shard, the later occurrence's): each seed's
    k-grams are compared token by token (ids and normalised characters, so a
    hash collision is dropped) and the match extended both ways, across
@@ -36,10 +37,12 @@ from winnow.engine import fingerprint
 
 I64 = npt.NDArray[np.int64]
 
-#: Each later occurrence of a fingerprint is paired with this many of its
-#: earliest ones: a common word k-gram whose first occurrence is in another
-#: context does not hide the copy of a passage that came later.
-FIRSTS = 4
+#: A fingerprint held by at most this many places pairs every two of them ...
+ALL_PAIRS = 32
+#: ... and beyond, each later occurrence is paired with this many of the
+#: earliest ones (linear in the occurrences: boilerplate repeated a million
+#: times costs a million seeds, each a copy of the first occurrences).
+FIRSTS = 8
 
 
 @dataclass(frozen=True)
@@ -76,31 +79,31 @@ class IndexDone:
 def index_shard(job: tuple[Plan, int, Shard]) -> IndexDone:
     """Stage 1 on one input shard."""
     plan, index, shard = job
-    docs, names, streams, prints = [], [], [], []
+    prints = []
     bad: list[tuple[str, int, str]] = []
-    text_bytes = 0
+    text_bytes = records = 0
     k = plan.config.k
+    writer = store.TokenWriter(plan.tokens(index))
     for item in read_shard(shard, plan.fields):
         if isinstance(item, BadRecord):
             bad.append((item.path, item.line, item.reason))
             continue
         tokens = store.tokenize(item.text)
         text_bytes += len(item.text.encode("utf-8"))
-        docs.append(item.doc)
-        names.append(item.id)
-        streams.append(tokens)
+        records += 1
+        writer.add(item.doc, item.id, tokens)
         if tokens.ids.shape[0] >= k:
             found = fingerprint(tokens.ids, plan.config)
             rows = np.empty(found.shape[0], dtype=store.PRINT_DTYPE)
             rows["hash"], rows["doc"], rows["pos"] = found["hash"], item.doc, found["pos"]
             prints.append(rows)
-    store.write_tokens(plan.tokens(index), docs, names, streams)
+    writer.close()
     every = np.concatenate(prints) if prints else np.zeros(0, store.PRINT_DTYPE)
     part = store.partition_of(every["hash"], plan.partitions)
     for p in np.unique(part).tolist():
         store.save(os.path.join(plan.workdir, "prints", store.part_name(p),
                                 f"{store.shard_name(index)}.npy"), every[part == p])
-    return IndexDone(len(docs), text_bytes, int(every.shape[0]), tuple(bad))
+    return IndexDone(records, text_bytes, int(every.shape[0]), tuple(bad))
 
 
 def seed_partition(job: tuple[Plan, int]) -> int:
@@ -119,7 +122,7 @@ def seed_partition(job: tuple[Plan, int]) -> int:
     group_start = np.repeat(starts, sizes)
     rank = np.arange(hashes.shape[0]) - group_start
     size = np.repeat(sizes, sizes)
-    partners = np.minimum(rank, FIRSTS)
+    partners = np.where(size <= ALL_PAIRS, rank, np.minimum(rank, FIRSTS))
     later = np.repeat(np.arange(hashes.shape[0]), partners)
     offset = np.arange(later.shape[0]) - np.repeat(np.cumsum(partners) - partners, partners)
     earlier = group_start[later] + offset

@@ -6,7 +6,8 @@ Layout (``S`` an input shard, ``P`` a hash partition)::
     tokens/sSSSSSS/        the shard's records as token streams (memory-mapped
                            by the tasks that extend seeds against them):
                            docs.npy, bounds.npy (token range of each record),
-                           ids.npy, off.npy, norm.npy (code points), bstart.npy, bend.npy;
+                           ids.bin, off.bin, norm.bin (code points), bstart.bin,
+                           bend.bin (raw arrays, appended record by record);
                            names.json (the records' ids)
     prints/pPPPP/sSSSSSS.npy  (hash, doc, pos) rows of shard S in partition P
     seeds/sSSSSSS/pPPPP.npy   (doc, pos, first_doc, first_pos, size) seeds whose
@@ -108,31 +109,47 @@ def load(path: str, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
     return loaded
 
 
-def write_tokens(folder: str, docs: list[int], names: list[str], streams: list[Tokens]
-                 ) -> None:
-    """One shard's token streams, concatenated (``off`` made shard-wide)."""
-    os.makedirs(folder, exist_ok=True)
-    counts = np.array([s.ids.shape[0] for s in streams], dtype=np.int64)
-    bounds = np.zeros(len(streams) + 1, dtype=np.int64)
-    np.cumsum(counts, out=bounds[1:])
-    norm_sizes = [int(s.off[-1]) for s in streams]
-    base = np.concatenate([[0], np.cumsum(norm_sizes)]).astype(np.int64)
-    offs = [s.off[:-1] + base[i] for i, s in enumerate(streams)] + [base[-1:]]
+#: The token files of a shard, appended record by record, and their types.
+TOKEN_FILES = {"ids": np.uint32, "off": np.int64, "norm": np.uint32, "bstart": np.int64,
+               "bend": np.int64}
 
-    def joined(parts: list[npt.NDArray[Any]], dtype: Any) -> npt.NDArray[Any]:
-        return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype)
 
-    for name, array in (("docs", np.array(docs, dtype=np.int64)), ("bounds", bounds),
-                        ("ids", joined([s.ids for s in streams], np.uint32)),
-                        ("off", joined(offs, np.int64)),
-                        ("norm", joined([s.norm for s in streams], np.uint32)),
-                        ("bstart", joined([s.bstart for s in streams], np.int64)),
-                        ("bend", joined([s.bend for s in streams], np.int64))):
-        save(os.path.join(folder, f"{name}.npy"), array)
-    temporary = os.path.join(folder, f"names.json.tmp-{os.getpid()}")
-    with open(temporary, "w", encoding="utf-8") as out:
-        json.dump(names, out)
-    os.replace(temporary, os.path.join(folder, "names.json"))
+class TokenWriter:
+    """Writes one shard's token streams to ``folder`` record by record (raw
+    arrays appended to files, ``off`` made shard-wide), so a task holds one
+    record's arrays at a time; :meth:`close` adds the records' numbers, token
+    ranges and names."""
+
+    def __init__(self, folder: str) -> None:
+        os.makedirs(folder, exist_ok=True)
+        self.folder = folder
+        self.files = {name: open(os.path.join(folder, f"{name}.bin"), "wb")  # noqa: SIM115
+                      for name in TOKEN_FILES}
+        self.docs: list[int] = []
+        self.bounds = [0]
+        self.names: list[str] = []
+        self.chars = 0
+
+    def add(self, doc: int, name: str, tokens: Tokens) -> None:
+        parts = {"ids": tokens.ids, "off": tokens.off[:-1] + self.chars, "norm": tokens.norm,
+                 "bstart": tokens.bstart, "bend": tokens.bend}
+        for key, array in parts.items():
+            self.files[key].write(np.ascontiguousarray(array, dtype=TOKEN_FILES[key]).tobytes())
+        self.chars += int(tokens.off[-1])
+        self.docs.append(doc)
+        self.bounds.append(self.bounds[-1] + tokens.ids.shape[0])
+        self.names.append(name)
+
+    def close(self) -> None:
+        self.files["off"].write(np.array([self.chars], dtype=np.int64).tobytes())
+        for handle in self.files.values():
+            handle.close()
+        save(os.path.join(self.folder, "docs.npy"), np.array(self.docs, dtype=np.int64))
+        save(os.path.join(self.folder, "bounds.npy"), np.array(self.bounds, dtype=np.int64))
+        temporary = os.path.join(self.folder, f"names.json.tmp-{os.getpid()}")
+        with open(temporary, "w", encoding="utf-8") as out:
+            json.dump(self.names, out)
+        os.replace(temporary, os.path.join(self.folder, "names.json"))
 
 
 @dataclass(frozen=True)
@@ -161,14 +178,15 @@ class ShardTokens:
 def open_tokens(folder: str) -> ShardTokens:
     """The token streams a stage-1 task wrote to ``folder``, memory-mapped."""
     def part(name: str) -> npt.NDArray[Any]:
-        mapped: npt.NDArray[Any] = np.load(os.path.join(folder, f"{name}.npy"), mmap_mode="r")
-        return mapped
+        path = os.path.join(folder, f"{name}.bin")
+        dtype = np.dtype(TOKEN_FILES[name])
+        if os.path.getsize(path) < dtype.itemsize:  # nothing to map; numba needs an array
+            return np.zeros(1, dtype=dtype)
+        return np.memmap(path, dtype=dtype, mode="r")
 
-    norm = part("norm")
-    if norm.shape[0] == 0:  # numba needs an array; an empty file maps to nothing
-        norm = np.zeros(1, dtype=np.uint32)
-    return ShardTokens(part("docs"), part("bounds"), part("ids"), part("off"), norm,
-                       part("bstart"), part("bend"))
+    return ShardTokens(np.load(os.path.join(folder, "docs.npy")),
+                       np.load(os.path.join(folder, "bounds.npy")), part("ids"), part("off"),
+                       part("norm"), part("bstart"), part("bend"))
 
 
 @lru_cache(maxsize=64)
@@ -178,6 +196,20 @@ def shard_names(folder: str) -> tuple[str, ...]:
         return tuple(json.load(stream))
 
 
-__all__ = ["PRINT_DTYPE", "RUN_DTYPE", "SEED_DTYPE", "SPAN_DTYPE", "ShardTokens", "Tokens",
-           "load", "open_tokens", "part_name", "partition_of", "save", "shard_name",
-           "shard_names", "tokenize", "write_tokens"]
+__all__ = [
+    "PRINT_DTYPE",
+    "RUN_DTYPE",
+    "SEED_DTYPE",
+    "SPAN_DTYPE",
+    "ShardTokens",
+    "TokenWriter",
+    "Tokens",
+    "load",
+    "open_tokens",
+    "part_name",
+    "partition_of",
+    "save",
+    "shard_name",
+    "shard_names",
+    "tokenize",
+]
