@@ -161,3 +161,23 @@ def test_cut_removes_byte_ranges_of_utf8() -> None:
 def test_settings_are_checked(options: dict[str, int]) -> None:
     with pytest.raises(InvalidConfig):
         PassageSettings(**options)  # type: ignore[arg-type]
+
+
+def test_boilerplate_in_many_records_and_seed_slices(rng: random.Random, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A passage in more records than every two of them are paired (40 > 32):
+    each copy still found, first occurrence first; seeding in slices of a few
+    seeds gives the same rows."""
+    from winnow.corpus import passage_stages
+
+    passage = " ".join(words(rng, 60))
+    texts = {f"r{i:02d}": " ".join(words(rng, 15)) + " " + passage + " "
+             + " ".join(words(rng, 15)) for i in range(40)}
+    path = write(tmp_path / "in.jsonl", texts)
+    rows = found([path])
+    assert [r.id for r in rows] == sorted(texts)
+    assert all(r.first_id == "r00" and r.kept == (r.id == "r00") for r in rows)
+    assert all((r.start, r.end) == span(texts[r.id], passage) for r in rows)
+    assert {r.occurrences for r in rows} == {40}
+    monkeypatch.setattr(passage_stages, "SEED_SLICE", 5)
+    assert found([path]) == rows

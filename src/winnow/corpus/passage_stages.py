@@ -106,9 +106,15 @@ def index_shard(job: tuple[Plan, int, Shard]) -> IndexDone:
     return IndexDone(records, text_bytes, int(every.shape[0]), tuple(bad))
 
 
+#: Seeds a stage-2 task makes at once (40 bytes each): a partition whose
+#: hashes make more is seeded in slices of whole hash groups.
+SEED_SLICE = 1 << 20
+
+
 def seed_partition(job: tuple[Plan, int]) -> int:
     """Stage 2 on one hash partition: the seeds, by the shard of their later
-    occurrence.  Returns the seeds written."""
+    occurrence, in slices of at most about :data:`SEED_SLICE`.  Returns the
+    seeds written."""
     plan, p = job
     files = sorted(glob.glob(os.path.join(plan.workdir, "prints", store.part_name(p), "*.npy")))
     rows = np.concatenate([np.load(f) for f in files]) if files else np.zeros(
@@ -116,6 +122,30 @@ def seed_partition(job: tuple[Plan, int]) -> int:
     if rows.shape[0] < 2:
         return 0
     rows = rows[np.lexsort((rows["pos"], rows["doc"], rows["hash"]))]
+    hashes = rows["hash"]
+    starts = np.flatnonzero(np.concatenate([[True], hashes[1:] != hashes[:-1]]))
+    sizes = np.diff(np.append(starts, hashes.shape[0]))
+    wide = np.minimum(sizes, FIRSTS)
+    made = np.where(sizes <= ALL_PAIRS, sizes * (sizes - 1) // 2,
+                    wide * (wide - 1) // 2 + FIRSTS * (sizes - wide))
+    slice_of = np.cumsum(made) // SEED_SLICE
+    cuts = np.flatnonzero(np.diff(slice_of)) + 1
+    written = 0
+    for chunk, (g0, g1) in enumerate(zip(np.append(0, cuts).tolist(),
+                                         np.append(cuts, starts.shape[0]).tolist(),
+                                         strict=True)):
+        hi = int(starts[g1]) if g1 < starts.shape[0] else rows.shape[0]
+        seeds = _seeds(rows[int(starts[g0]):hi])
+        owner = plan.shard_of(seeds["doc"])
+        for s in np.unique(owner).tolist():
+            store.save(os.path.join(plan.workdir, "seeds", store.shard_name(s),
+                                    f"{store.part_name(p)}-{chunk:04d}.npy"), seeds[owner == s])
+        written += int(seeds.shape[0])
+    return written
+
+
+def _seeds(rows: npt.NDArray[np.void]) -> npt.NDArray[np.void]:
+    """The seeds of postings sorted by ``(hash, doc, pos)``, whole hash groups."""
     hashes = rows["hash"]
     starts = np.flatnonzero(np.concatenate([[True], hashes[1:] != hashes[:-1]]))
     sizes = np.diff(np.append(starts, hashes.shape[0]))
@@ -130,33 +160,30 @@ def seed_partition(job: tuple[Plan, int]) -> int:
     seeds["doc"], seeds["pos"] = rows["doc"][later], rows["pos"][later]
     seeds["first_doc"], seeds["first_pos"] = rows["doc"][earlier], rows["pos"][earlier]
     seeds["size"] = size[later]
-    owner = plan.shard_of(seeds["doc"])
-    for s in np.unique(owner).tolist():
-        store.save(os.path.join(plan.workdir, "seeds", store.shard_name(s),
-                                f"{store.part_name(p)}.npy"), seeds[owner == s])
-    return int(seeds.shape[0])
+    return seeds
 
 
 def extend_shard(job: tuple[Plan, int]) -> int:
-    """Stage 3 on the seeds of one shard's records: verified runs, written
-    for both sides' shards.  Returns the runs kept."""
+    """Stage 3 on the seeds of one shard's records, one seed file at a time:
+    verified runs, written for both sides' shards.  Returns the runs kept."""
     plan, index = job
     files = sorted(glob.glob(os.path.join(plan.workdir, "seeds", store.shard_name(index),
                                           "*.npy")))
     if not files:
         return 0
-    seeds = np.concatenate([np.load(f) for f in files])
     own = store.open_tokens(plan.tokens(index))
-    other_shard = plan.shard_of(seeds["first_doc"])
     runs = []
-    for s in np.unique(other_shard).tolist():
-        chosen = seeds[other_shard == s]
-        chosen = chosen[np.lexsort((chosen["pos"], chosen["first_pos"] - chosen["pos"],
-                                    chosen["first_doc"], chosen["doc"]))]
-        other = own if s == index else store.open_tokens(plan.tokens(s))
-        runs.append(_extend(plan, own, other, chosen))
-    found = np.concatenate(runs)
-    found = np.unique(found)  # the seeds of one passage find it once each
+    for name in files:
+        seeds = np.load(name)
+        other_shard = plan.shard_of(seeds["first_doc"])
+        for s in np.unique(other_shard).tolist():
+            chosen = seeds[other_shard == s]
+            chosen = chosen[np.lexsort((chosen["pos"], chosen["first_pos"] - chosen["pos"],
+                                        chosen["first_doc"], chosen["doc"]))]
+            other = own if s == index else store.open_tokens(plan.tokens(s))
+            runs.append(np.unique(_extend(plan, own, other, chosen)))
+        del seeds
+    found = np.unique(np.concatenate(runs))  # the seeds of one passage find it once each
     both = np.concatenate([found, _mirror(found)])
     owner = plan.shard_of(both["doc"])
     for s in np.unique(owner).tolist():
