@@ -89,7 +89,8 @@ def test_options_are_checked(corpus: tuple[Path, dict[str, str], str], tmp_path:
             (["--passages", "--keep", "first"], "needs -o OUT"),
             (["--passages", "--format", "parquet", "-o", str(tmp_path / "o.parquet")],
              "jsonl, json, csv or table"),
-            (["--passages", "--engine", "ray"], "not supported yet"),
+            (["--passages", "--engine", "ray", "--ray-address", "auto"], "needs --workdir"),
+            (["--passages", "--workdir", "s3://bucket/run"], "not a URI"),
             (["--passages", "--min-tokens", "3"], "--min-tokens")):
         code, _, err = run("dedup", str(path), *args)
         assert code == 2 and message in err, (args, err)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,9 @@ from winnow.pairs.registry import EngineChoice
 from winnow.reports.dedup import compressed_output
 from winnow.reports.passages import CutCorpus, PassageRows
 from winnow.reports.writers import write
+
+if TYPE_CHECKING:
+    from winnow.sharded.runners import RayRunner
 
 #: What the progress bars count, stage by stage.
 UNITS = {"records": "rec", "seeds": "part", "extend": "shard", "spans": "shard"}
@@ -39,9 +43,12 @@ def run_passages(data: tuple[Path, ...], fields: Fields, min_tokens: int, keep: 
     if keep is not None and any(p.suffix.lower() == ".parquet" for p in data):
         raise click.UsageError("--passages --keep first writes JSON Lines: Parquet inputs "
                                "are not supported yet")
-    if chosen.engine == "ray":
-        raise click.UsageError("--passages runs on this machine's cores (-j); "
-                               "--engine ray is not supported yet")
+    if chosen.ray_address is not None and chosen.workdir is None:
+        raise click.UsageError("--passages --engine ray --ray-address needs --workdir, a "
+                               "folder every machine of the cluster sees")
+    if chosen.workdir is not None and "://" in str(chosen.workdir):
+        raise click.UsageError("--passages needs a --workdir folder (a path; its tasks map "
+                               "their files), not a URI")
     try:
         settings = PassageSettings(fields, min_tokens,
                                    workdir=None if chosen.workdir is None
@@ -51,7 +58,24 @@ def run_passages(data: tuple[Path, ...], fields: Fields, min_tokens: int, keep: 
         raise click.UsageError("; ".join(error.problems)) from error
     bar = ProgressBar(not quiet and sys.stderr.isatty(), UNITS)
     started = time.perf_counter()
-    with find_passages([str(p) for p in data], settings, progress=bar) as run:
+    runner = None
+    if chosen.engine == "ray":  # the same tasks as Ray tasks
+        from winnow.sharded.runners import RayRunner
+
+        runner = RayRunner(chosen.ray_address, jobs)
+    try:
+        _run(data, settings, keep, fmt, out_path, bar, runner, quiet, started)
+    finally:
+        if runner is not None:
+            runner.close()
+
+
+def _run(data: tuple[Path, ...], settings: PassageSettings, keep: str | None, fmt: str,
+         out_path: Path | None, bar: ProgressBar, runner: RayRunner | None, quiet: bool,
+         started: float) -> None:
+    fields = settings.fields
+    with find_passages([str(p) for p in data], settings, progress=bar,
+                       mapper=None if runner is None else runner.map) as run:
         bar.close()
         for problem in run.problems:
             fail(problem)

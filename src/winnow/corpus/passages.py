@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import cast
+from typing import Any
 
 import numpy as np
 
@@ -169,11 +169,13 @@ def _partitions(paths: list[str], settings: PassageSettings) -> int:
 
 @contextmanager
 def find_passages(paths: list[str], settings: PassageSettings,
-                  progress: Progress | None = None) -> Iterator[PassageRun]:
+                  progress: Progress | None = None,
+                  mapper: Mapper | None = None) -> Iterator[PassageRun]:
     """Find the repeated passages of the records of ``paths``; the run's rows
     are read inside the ``with`` block (a temporary working folder goes at
     its end).  ``progress(stage, done, total)`` follows the stages
-    ``records`` (records indexed), ``seeds``, ``extend`` and ``spans``."""
+    ``records`` (records indexed), ``seeds``, ``extend`` and ``spans``; the
+    tasks run through ``mapper`` (default: ``settings.jobs`` processes here)."""
     shards, problems = plan_shards(paths, settings.fields)
     temporary = None if settings.workdir else tempfile.mkdtemp(prefix="winnow-passages-")
     workdir = os.path.abspath(settings.workdir or temporary or "")
@@ -182,45 +184,54 @@ def find_passages(paths: list[str], settings: PassageSettings,
                 settings.resume)
     try:
         run = PassageRun(settings, plan, shards, problems, [])
-        _run_stages(run, progress)
+        _run_stages(run, progress, mapper or _local(settings.jobs))
         yield run
     finally:
         if temporary is not None:
             shutil.rmtree(temporary, ignore_errors=True)
 
 
-def _run_stages(run: PassageRun, progress: Progress | None) -> None:
-    plan, shards, jobs = run.plan, run.shards, run.settings.jobs
-    total = sum(s.count for s in shards)
+#: ``mapper(func, tasks, stage, progress)``: run module-level ``func`` on every
+#: picklable task, results in order (``progress(stage, done, total)`` per
+#: task): a Ray cluster's, say (:class:`winnow.sharded.runners.RayRunner`'s
+#: ``map``); the tasks talk only through the working folder, which every
+#: worker must see.
+Mapper = Callable[[Callable[[Any], Any], list[Any], str, Progress | None], list[Any]]
 
-    def stage(func: Callable[..., object], items: list[object], name: str) -> list[object]:
+
+def _local(jobs: int) -> Mapper:
+    """The tasks on ``jobs`` worker processes of this machine (0: every core)."""
+    def mapper(func: Callable[[Any], Any], items: list[Any], stage: str,
+               progress: Progress | None) -> list[Any]:
         pool = make_pool(jobs, len(items))
         try:
-            return list(parallel_map(func, items, stage=name, progress=progress
-                                     if name != "records" else None, executor=pool))
+            return list(parallel_map(func, items, stage=stage, progress=progress,
+                                     executor=pool))
         finally:
             if pool is not None:
                 pool.shutdown()
+    return mapper
 
-    done = 0
-    pool = make_pool(jobs, len(shards))
-    try:
-        for shard, found in zip(shards, parallel_map(
-                index_shard, [(plan, i, s) for i, s in enumerate(shards)], stage="records",
-                progress=None, executor=pool), strict=True):
-            run.records += found.records
-            run.text_bytes += found.text_bytes
-            run.bad += [BadRecord(-1, path, line, reason) for path, line, reason in found.bad]
-            done += shard.count
-            if progress is not None:
-                progress("records", done, total)
-    finally:
-        if pool is not None:
-            pool.shutdown()
-    stage(seed_partition, [(plan, p) for p in range(plan.partitions)], "seeds")
-    stage(extend_shard, [(plan, i) for i in range(len(shards))], "extend")
-    for counted in stage(spans_shard, [(plan, i) for i in range(len(shards))], "spans"):
-        rows, removed = cast(tuple[int, int], counted)
+
+def _run_stages(run: PassageRun, progress: Progress | None, mapper: Mapper) -> None:
+    plan, shards = run.plan, run.shards
+    total = sum(s.count for s in shards)
+    ends = np.cumsum([s.count for s in shards])
+
+    def records(stage: str, done: int, tasks: int) -> None:  # shards done, told as records
+        if progress is not None and done:
+            progress("records", int(ends[done - 1]) if done <= len(ends) else total, total)
+
+    indexed = mapper(index_shard, [(plan, i, s) for i, s in enumerate(shards)], "records",
+                     records)
+    for found in indexed:
+        run.records += found.records
+        run.text_bytes += found.text_bytes
+        run.bad += [BadRecord(-1, path, line, reason) for path, line, reason in found.bad]
+    mapper(seed_partition, [(plan, p) for p in range(plan.partitions)], "seeds", progress)
+    shard_jobs = [(plan, i) for i in range(len(shards))]
+    mapper(extend_shard, shard_jobs, "extend", progress)
+    for rows, removed in mapper(spans_shard, shard_jobs, "spans", progress):
         run.rows += rows
         run.removed_bytes += removed
 
@@ -263,5 +274,5 @@ def cut(text: str, starts: list[int], ends: list[int]) -> str:
     return b"".join(pieces).decode("utf-8")
 
 
-__all__ = ["DEFAULT_MIN_TOKENS", "PassageRow", "PassageRun", "PassageSettings", "Sink",
+__all__ = ["DEFAULT_MIN_TOKENS", "Mapper", "PassageRow", "PassageRun", "PassageSettings", "Sink",
            "cut", "find_passages", "keep_first"]
