@@ -181,3 +181,34 @@ def test_boilerplate_in_many_records_and_seed_slices(rng: random.Random, tmp_pat
     assert {r.occurrences for r in rows} == {40}
     monkeypatch.setattr(passage_stages, "SEED_SLICE", 5)
     assert found([path]) == rows
+
+
+def test_extension_compares_characters_not_only_word_ids() -> None:
+    """Two words with the same 32-bit id (a collision, forced here) but other
+    characters end a match: nothing is trusted from hashes."""
+    import numpy as np
+
+    from winnow.corpus import _passage_kernels as kernels
+    from winnow.corpus.passage_store import tokenize
+
+    a = tokenize(" ".join(f"w{i}" for i in range(20)))
+    b = tokenize(" ".join(f"w{i}" if i != 15 else "x15" for i in range(20)))
+    ids_b = a.ids.copy()  # every id equal, as if "x15" collided with "w15"
+
+    def extend(ids: np.ndarray) -> list[int]:
+        result = np.zeros((1, 5), dtype=np.int64)
+        one = np.zeros(1, dtype=np.int64)
+        kernels.extend_seeds(a.ids, a.off, a.norm, one, one + 20, one + 5,
+                             ids, b.off, b.norm, one, one + 20, one + 5, 3, 0, 4,
+                             np.zeros(1, dtype=np.bool_), result)
+        return result[0].tolist()
+
+    assert extend(ids_b) == [0, 15, 0, 15, 15]
+    assert extend(b.ids) == [0, 15, 0, 15, 15]
+    c = tokenize(" ".join(f"w{i}" if i != 6 else "x6" for i in range(20)))
+    result = np.zeros((1, 5), dtype=np.int64)
+    one = np.zeros(1, dtype=np.int64)
+    kernels.extend_seeds(a.ids, a.off, a.norm, one, one + 20, one + 5, a.ids.copy(), c.off,
+                         c.norm, one, one + 20, one + 5, 3, 0, 4, np.zeros(1, dtype=np.bool_),
+                         result)
+    assert result[0, 0] == -1  # the seed's own k-gram differs in its characters

@@ -4,7 +4,7 @@
 
 A token stream is three arrays: ``ids`` (the text front-end's 32-bit word
 ids), ``off`` (each token's start in ``norm``, one more entry than tokens)
-and ``norm`` (the normalised characters).  Two tokens are equal when
+and ``norm`` (the normalised characters, UTF-8).  Two tokens are equal when
 their ids are equal *and* their normalised characters are: a collision of ids
 never extends a passage.
 """
@@ -18,12 +18,12 @@ from winnow.compiled import jit
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
-U32N = npt.NDArray[np.uint32]
+U8 = npt.NDArray[np.uint8]
 
 
 @jit()
-def same(ids_a: U32, off_a: I64, norm_a: U32N, i: int,
-         ids_b: U32, off_b: I64, norm_b: U32N, j: int) -> bool:
+def same(ids_a: U32, off_a: I64, norm_a: U8, i: int,
+         ids_b: U32, off_b: I64, norm_b: U8, j: int) -> bool:
     """Whether token ``i`` of stream a and token ``j`` of stream b are equal."""
     if ids_a[i] != ids_b[j]:
         return False
@@ -38,8 +38,8 @@ def same(ids_a: U32, off_a: I64, norm_a: U32N, i: int,
 
 
 @jit()
-def _matches(ids_a: U32, off_a: I64, norm_a: U32N, lo_a: int, hi_a: int, i: int,
-             ids_b: U32, off_b: I64, norm_b: U32N, lo_b: int, hi_b: int, j: int,
+def _matches(ids_a: U32, off_a: I64, norm_a: U8, lo_a: int, hi_a: int, i: int,
+             ids_b: U32, off_b: I64, norm_b: U8, lo_b: int, hi_b: int, j: int,
              n: int, step: int) -> bool:
     """Whether ``n`` tokens match from ``i`` and ``j`` going by ``step`` (+1/-1)
     inside ``[lo, hi)`` on each side."""
@@ -53,8 +53,8 @@ def _matches(ids_a: U32, off_a: I64, norm_a: U32N, lo_a: int, hi_a: int, i: int,
 
 
 @jit()
-def _walk(ids_a: U32, off_a: I64, norm_a: U32N, lo_a: int, hi_a: int, i: int,
-          ids_b: U32, off_b: I64, norm_b: U32N, lo_b: int, hi_b: int, j: int,
+def _walk(ids_a: U32, off_a: I64, norm_a: U8, lo_a: int, hi_a: int, i: int,
+          ids_b: U32, off_b: I64, norm_b: U8, lo_b: int, hi_b: int, j: int,
           step: int, gap: int, resume: int, out: I64) -> None:
     """Extend from ``(i, j)`` (the first tokens to compare) by ``step``:
     exact matches, and across a mismatch of at most ``gap`` tokens on each side
@@ -91,8 +91,8 @@ def _walk(ids_a: U32, off_a: I64, norm_a: U32N, lo_a: int, hi_a: int, i: int,
 
 
 @jit()
-def extend_seeds(ids_a: U32, off_a: I64, norm_a: U32N, lo_a: I64, hi_a: I64, pa: I64,
-                 ids_b: U32, off_b: I64, norm_b: U32N, lo_b: I64, hi_b: I64, pb: I64,
+def extend_seeds(ids_a: U32, off_a: I64, norm_a: U8, lo_a: I64, hi_a: I64, pa: I64,
+                 ids_b: U32, off_b: I64, norm_b: U8, lo_b: I64, hi_b: I64, pb: I64,
                  k: int, gap: int, resume: int, same_record: npt.NDArray[np.bool_],
                  result: I64) -> None:
     """Extend every seed ``s``: the k-gram at token ``pa[s]`` of stream a (its

@@ -6,7 +6,7 @@ Layout (``S`` an input shard, ``P`` a hash partition)::
     tokens/sSSSSSS/        the shard's records as token streams (memory-mapped
                            by the tasks that extend seeds against them):
                            docs.npy, bounds.npy (token range of each record),
-                           ids.bin, off.bin, norm.bin (code points), bstart.bin,
+                           ids.bin, off.bin, norm.bin (UTF-8), bstart.bin,
                            bend.bin (raw arrays, appended record by record);
                            names.json (the records' ids)
     prints/pPPPP/sSSSSSS.npy  (hash, doc, pos) rows of shard S in partition P
@@ -34,6 +34,7 @@ from winnow.frontends.text import char_units, word_units
 
 I64 = npt.NDArray[np.int64]
 U32 = npt.NDArray[np.uint32]
+U8 = npt.NDArray[np.uint8]
 
 #: Fingerprint rows: hash, record, token position.
 PRINT_DTYPE = np.dtype([("hash", "<u8"), ("doc", "<i8"), ("pos", "<i8")])
@@ -55,12 +56,12 @@ SPAN_DTYPE = np.dtype([("doc", "<i8"), ("start", "<i8"), ("end", "<i8"),
 @dataclass(frozen=True)
 class Tokens:
     """One record's token stream: 32-bit word ids, each token's start in
-    ``norm`` (the normalised characters, one more entry than tokens), and its
-    byte span in the record's text (UTF-8)."""
+    ``norm`` (the normalised characters as UTF-8, one more entry than tokens),
+    and its byte span in the record's text (UTF-8)."""
 
     ids: U32
     off: I64
-    norm: U32
+    norm: U8
     bstart: I64
     bend: I64
 
@@ -68,14 +69,20 @@ class Tokens:
 def tokenize(text: str) -> Tokens:
     """The words of ``text`` as the text front-end counts them (NFKC, case
     folded, punctuation and spaces dropped), with their normalised characters
-    (a word's characters run up to the next word's)."""
+    in UTF-8 (a word's characters run up to the next word's)."""
     utf8 = text.encode("utf-8")
     chars = char_units(utf8)
     ids, starts, ends, _ = word_units(chars)
+    cps = chars.cps
+    widths = 1 + (cps >= 0x80).astype(np.int64) + (cps >= 0x800) + (cps >= 0x10000)
+    at = np.zeros(cps.shape[0] + 1, dtype=np.int64)
+    np.cumsum(widths, out=at[1:])
     off = np.empty(ids.shape[0] + 1, dtype=np.int64)
-    off[:-1] = np.searchsorted(chars.starts, starts, side="left")
-    off[-1] = chars.cps.shape[0]
-    return Tokens(ids.astype(np.uint32), off, chars.cps.astype(np.uint32),
+    off[:-1] = at[np.searchsorted(chars.starts, starts, side="left")]
+    off[-1] = at[-1]
+    norm = cps.astype("<u4").tobytes().decode("utf-32-le", "surrogatepass").encode(
+        "utf-8", "surrogatepass")
+    return Tokens(ids.astype(np.uint32), off, np.frombuffer(norm, dtype=np.uint8),
                   starts.astype(np.int64), ends.astype(np.int64))
 
 
@@ -110,7 +117,7 @@ def load(path: str, dtype: np.dtype[Any]) -> npt.NDArray[Any]:
 
 
 #: The token files of a shard, appended record by record, and their types.
-TOKEN_FILES = {"ids": np.uint32, "off": np.int64, "norm": np.uint32, "bstart": np.int64,
+TOKEN_FILES = {"ids": np.uint32, "off": np.int64, "norm": np.uint8, "bstart": np.int64,
                "bend": np.int64}
 
 
