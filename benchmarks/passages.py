@@ -38,6 +38,7 @@ import argparse
 import json
 import random
 import re
+import shutil
 import sys
 import tempfile
 import time
@@ -257,12 +258,17 @@ def write_corpus(records: list[str], path: Path) -> None:
             out.write(json.dumps({"id": f"r{i}", "text": text}) + "\n")
 
 
-def run_winnow(corpus: Path, folder: Path, jobs: int) -> tuple[Run, Path]:
+def run_winnow(corpus: Path, folder: Path, jobs: int) -> tuple[Run, Path, int]:
+    """winnow on ``corpus``: its measured run, its rows and the bytes its
+    working folder held."""
     rows = folder / f"{corpus.stem}.rows.jsonl"
+    work = folder / "work"
     result = measure([*WINNOW, "dedup", str(corpus), "--passages", "--id-field", "id",
-                      "-o", str(rows), "-j", str(jobs)])
+                      "-o", str(rows), "-j", str(jobs), "--workdir", str(work)])
     check(result, "winnow")
-    return result, rows
+    size = sum(p.stat().st_size for p in work.rglob("*") if p.is_file())
+    shutil.rmtree(work)
+    return result, rows, size
 
 
 def real_part(args: argparse.Namespace, folder: Path) -> list[str]:
@@ -277,7 +283,7 @@ def real_part(args: argparse.Namespace, folder: Path) -> list[str]:
     size = corpus.stat().st_size
     lines.append(f"real text: {len(records):,} records, {size / 1e6:.1f} MB of JSON "
                  f"Lines, {len(plants)} planted repeats")
-    won, rows = run_winnow(corpus, folder, args.jobs)
+    won, rows, disk = run_winnow(corpus, folder, args.jobs)
     sa_out = folder / "sa.npy"
     sa = measure([sys.executable, __file__, "--baseline", str(corpus), str(sa_out)])
     check(sa, "suffix array")
@@ -294,6 +300,7 @@ def real_part(args: argparse.Namespace, folder: Path) -> list[str]:
                      f"{run.tree_hwm_mib:7.0f}"
                      + "".join(f" {scores[name][k]:16.3f}" for k in keys)
                      + f"  {agreement}")
+    lines.append(f"winnow's working folder: {disk / 1e6:,.0f} MB")
     print("\n".join(lines), flush=True)
     return lines
 
@@ -307,14 +314,15 @@ def growth_part(sizes: str, folder: Path, jobs: int) -> list[str]:
         path = folder / f"gen{mb:g}.jsonl"
         write_corpus(generated, path)
         started = time.perf_counter()
-        run, rows = run_winnow(path, folder, jobs)
+        run, rows, disk = run_winnow(path, folder, jobs)
         found = recall(winnow_spans(rows, {f"r{i}": i for i in range(len(generated))}),
                        planted, generated)
         del generated
         line = (f"generated {path.stat().st_size / 1e6:7.1f} MB: winnow "
                 f"{run.wall_s:6.1f} s, {path.stat().st_size / 1e6 / run.wall_s:5.2f} MB/s, "
                 f"PSS {run.tree_pss_mib:5.0f} MiB, peaks {run.tree_hwm_mib:5.0f} MiB; "
-                f"recall exact {found['exact']:.3f}, edited {found['edited']:.3f} "
+                f"recall exact {found['exact']:.3f}, edited {found['edited']:.3f}, "
+                f"working folder {disk / 1e6:,.0f} MB "
                 f"({len(planted)} plants; {time.perf_counter() - started:.0f} s)")
         print(line, flush=True)
         lines.append(line)
