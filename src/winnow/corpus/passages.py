@@ -9,8 +9,9 @@ winnowing and extended to its exact extent over the normalised words:
   winnowing's guarantee says that every run of at least ``t`` words two
   places share holds a fingerprint selected in both.  The fingerprints'
   ``(hash, record, position)`` postings go to hash partitions in the working
-  folder; a hash's occurrences meet in its partition and each later
-  occurrence is paired with the earliest ones (seeds).
+  folder; a hash's occurrences meet in its partition and are paired
+  (seeds): every two of them when they are few, else each later one with
+  the earliest ones.
 * **Verification.**  Each seed is compared word by word, ids and normalised
   characters, and extended both ways; across a mismatch of at most ``gap``
   words on either side when ``resume`` words then match, so a repeat with a
@@ -21,8 +22,9 @@ winnowing and extended to its exact extent over the normalised words:
   into the record's text field, UTF-8).
 
 The stages (:mod:`winnow.corpus.passage_stages`) are tasks over the working
-folder on ``jobs`` worker processes; every task's memory is bounded by its
-shard or partition, not by the corpus (docs/dedup.md).
+folder on ``jobs`` worker processes or any other ``mapper`` (Ray); every
+task's memory is bounded by its shard or partition, not by the corpus
+(docs/dedup.md).
 """
 
 from __future__ import annotations
