@@ -94,3 +94,27 @@ def test_options_are_checked(corpus: tuple[Path, dict[str, str], str], tmp_path:
             (["--passages", "--min-tokens", "3"], "--min-tokens")):
         code, _, err = run("dedup", str(path), *args)
         assert code == 2 and message in err, (args, err)
+
+
+def test_keep_first_of_parquet_inputs(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = random.Random(4)
+    passage = words(rng, 60)
+    texts = ["head " + passage + " tail", "other " + passage, passage, words(rng, 90)]
+    path = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"key": ["a", "b", "c", "d"], "text": texts,
+                             "score": [1.0, 2.0, 3.0, 4.0]}), path, row_group_size=2)
+    out = tmp_path / "cut.parquet"
+    code, _, err = run("dedup", str(path), "--passages", "--id-field", "key", "--keep",
+                       "first", "-o", str(out))
+    assert code == 0, err
+    table = pq.read_table(out)
+    assert table.column_names == ["key", "text", "score"]
+    assert table.to_pydict() == {"key": ["a", "b", "d"],
+                                 "text": [texts[0], "other ", texts[3]],
+                                 "score": [1.0, 2.0, 4.0]}
+    code, _, err = run("dedup", str(path), "--passages", "--keep", "first", "-o",
+                       str(tmp_path / "cut.jsonl"))
+    assert code == 2 and "*.parquet" in err

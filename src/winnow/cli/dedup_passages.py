@@ -17,7 +17,7 @@ from winnow.corpus.passages import PassageRun, PassageSettings, find_passages, k
 from winnow.errors import EXIT_OK, EXIT_SKIPPED, InputError, InvalidConfig
 from winnow.pairs.registry import EngineChoice
 from winnow.reports.dedup import compressed_output
-from winnow.reports.passages import CutCorpus, PassageRows
+from winnow.reports.passages import CutCorpus, CutParquet, PassageRows
 from winnow.reports.writers import write
 
 if TYPE_CHECKING:
@@ -40,9 +40,12 @@ def run_passages(data: tuple[Path, ...], fields: Fields, min_tokens: int, keep: 
     if fmt == "parquet" or (keep is None and out_path is not None
                             and out_path.suffix.lower() == ".parquet"):
         raise click.UsageError("--passages writes its rows as jsonl, json, csv or table")
-    if keep is not None and any(p.suffix.lower() == ".parquet" for p in data):
-        raise click.UsageError("--passages --keep first writes JSON Lines: Parquet inputs "
-                               "are not supported yet")
+    parquet = [p.suffix.lower() == ".parquet" for p in data]
+    if keep is not None and out_path is not None and (
+            any(parquet) != out_path.suffix.lower().endswith(".parquet") or
+            len(set(parquet)) > 1):
+        raise click.UsageError("--keep first: the corpus of Parquet inputs (all of them) is "
+                               "a *.parquet file, of other inputs JSON Lines")
     if chosen.ray_address is not None and chosen.workdir is None:
         raise click.UsageError("--passages --engine ray --ray-address needs --workdir, a "
                                "folder every machine of the cluster sees")
@@ -84,7 +87,12 @@ def _run(data: tuple[Path, ...], settings: PassageSettings, keep: str | None, fm
         emptied = None
         if keep is not None and out_path is not None:
             with compressed_output(out_path) as handle:
-                emptied = keep_first(run, CutCorpus(handle, fields))
+                if out_path.suffix.lower() == ".parquet":
+                    sink = CutParquet(handle, fields)
+                    emptied = keep_first(run, sink)
+                    sink.close()
+                else:
+                    emptied = keep_first(run, CutCorpus(handle, fields))
         else:
             with output(out_path) as out:
                 write(PassageRows(run.passages()), fmt, out)

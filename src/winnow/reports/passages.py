@@ -12,7 +12,7 @@ import csv
 import json
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, fields
-from typing import IO, TextIO
+from typing import IO, Any, TextIO
 
 from winnow.corpus import BadRecord, Fields, Record, Shard
 from winnow.corpus.passages import PassageRow
@@ -96,5 +96,54 @@ class CutCorpus:
         self.written += 1
 
 
-__all__ = ["ROW_FIELDS", "CutCorpus", "PassageRows", "passages_csv", "passages_json",
+class CutParquet:
+    """Sink of :func:`winnow.corpus.passages.keep_first` for Parquet inputs:
+    every column as it was, the text column cut where a record has copies,
+    rows left with nothing but spaces dropped (the first file's schema; a
+    file whose columns differ cannot be appended: :class:`ValueError`)."""
+
+    def __init__(self, out: IO[bytes], fields: Fields) -> None:
+        self.out = out
+        self.fields = fields
+        self.writer: Any = None
+        self.shard: Shard | None = None
+        self.texts: list[str | None] = []
+        self.written = 0
+
+    def __call__(self, shard: Shard, item: Record | BadRecord, text: str | None) -> None:
+        if shard is not self.shard:
+            self.flush()
+            self.shard = shard
+        self.texts.append(text)
+
+    def flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        shard, texts = self.shard, self.texts
+        self.shard, self.texts = None, []
+        if shard is None:
+            return
+        table = pq.ParquetFile(shard.path).read_row_groups(list(range(shard.start, shard.stop)))
+        if any(t is not None for t in texts):
+            at = table.schema.get_field_index(self.fields.text)
+            column = table.column(at).to_pylist()
+            cut = [old if new is None else new for old, new in zip(column, texts, strict=True)]
+            table = table.set_column(at, table.schema.field(at),
+                                     pa.array(cut, type=table.schema.field(at).type))
+            table = table.filter(pa.array([t != "" for t in texts], type=pa.bool_()))
+        if self.writer is None:
+            self.writer = pq.ParquetWriter(self.out, table.schema)
+        elif table.schema != self.writer.schema:
+            raise ValueError(f"{shard.path}: its columns differ from the first Parquet file's")
+        self.writer.write_table(table)
+        self.written += table.num_rows
+
+    def close(self) -> None:
+        self.flush()
+        if self.writer is not None:
+            self.writer.close()
+
+
+__all__ = ["ROW_FIELDS", "CutCorpus", "CutParquet", "PassageRows", "passages_csv", "passages_json",
            "passages_jsonl", "passages_table"]
