@@ -10,6 +10,7 @@ from typing import Any
 import click
 
 from winnow.cli.common import exit_with, fail, output, warn
+from winnow.cli.dedup_passages import run_passages
 from winnow.cli.options import FRACTION, format_option, jobs_option, max_df_option
 from winnow.cli.outputs import check_outputs
 from winnow.cli.progress import ProgressBar
@@ -84,15 +85,25 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
               default=MAX_RECORD_BYTES >> 20, show_default=True, metavar="MIB",
               help="Records (a JSON line, a text file, a Parquet text) larger than this many "
                    "MiB are bad records, named and never read whole.")
-@click.option("--keep-records", "keep", type=click.Choice(["representative"]), default=None,
+@click.option("--keep-records", "keep", type=click.Choice(["representative", "first"]),
+              default=None,
               help="Write the de-duplicated corpus to -o OUT: every record but the "
-                   "non-representative members of clusters.")
+                   "non-representative members of clusters (representative); with "
+                   "--passages, every record with each repeated passage cut but its "
+                   "first occurrence (first).")
+@click.option("--passages", is_flag=True,
+              help="Report repeated passages instead of records: every passage of at "
+                   "least --min-tokens words found in two records or twice in one "
+                   "(rows id, start, end, occurrences, first_id, kept; byte offsets "
+                   "into the text field).")
+@click.option("--min-tokens", type=click.IntRange(6), default=50, show_default=True,
+              metavar="N", help="With --passages: the shortest passage, in words.")
 @click.option("--clusters", "clusters_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="With --keep-records: also write the cluster rows to FILE.")
 @format_option("jsonl", result="winnow.reports.dedup.DedupRows")
 @click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="Where the cluster rows go (default: standard output; "
-                                   "a *.parquet file is Parquet); with --keep, the "
+                                   "a *.parquet file is Parquet); with --keep-records, the "
                                    "de-duplicated corpus.")
 @sharding_options
 @jobs_option("Worker processes (0: every usable core).")
@@ -101,7 +112,7 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
 def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
                   similarity: float, containment: float, min_fingerprints: int,
                   max_df: MaxDf, k: int, t: int, max_record_mib: int,
-                  keep: str | None,
+                  keep: str | None, passages: bool, min_tokens: int,
                   clusters_path: Path | None, fmt: str, out_path: Path | None,
                   jobs: int, quiet: bool, **params: Any) -> None:
     """Cluster the near-duplicate records of DATA, and the records contained in
@@ -121,7 +132,20 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     standard error with their file and line and kept in the de-duplicated
     corpus (exit 1).  Details: docs/dedup.md.  (Identical files of an index:
     `winnow dedup-files`.)
+
+    With --passages: every passage of at least --min-tokens words repeated
+    across records or within one, extended to its exact extent, repeats with
+    a few edited words joined; --keep-records first -o OUT cuts every repeat but its
+    first occurrence.
     """
+    if passages:
+        check_outputs([out_path], inputs=data)
+        run_passages(data, Fields(text_field, id_field, max_record_mib << 20), min_tokens,
+                     keep, fmt, out_path,
+                     engine_choice(params, jobs), jobs, quiet)
+        return
+    if keep == "first":
+        raise click.UsageError("--keep-records first goes with --passages")
     if clusters_path is not None and keep is None:
         raise click.UsageError("--clusters goes with --keep-records (without it, -o gets the "
                                "clusters)")

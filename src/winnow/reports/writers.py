@@ -70,6 +70,8 @@ WRITERS: Final[dict[str, dict[str, str]]] = {
     # winnow contamination
     "winnow.reports.contamination.ContaminationRows":
         _standard("winnow.reports.contamination", "rows"),
+    # winnow dedup --passages
+    "winnow.reports.passages.PassageRows": _standard("winnow.reports.passages", "passages"),
 }
 
 #: Formats whose writers write bytes (to ``out.buffer``).
