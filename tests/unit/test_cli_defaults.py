@@ -1,14 +1,24 @@
 """One home for defaults: every command's option defaults are the library's
-config objects' (no literal copies in the CLI)."""
+config objects' (no literal copies in the CLI), and the selectors, the
+front-ends' table and the index read theirs from :mod:`winnow.config`."""
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from winnow.cli.main import load_command
-from winnow.config import DEFAULT_SEED, WinnowConfig
+from winnow.config import (
+    DEFAULT_BOTTOM_N,
+    DEFAULT_SEED,
+    DEFAULT_SIF_BITS,
+    WinnowConfig,
+    default_mod_p,
+    optimal_safe_p,
+)
 from winnow.corpus import DedupSettings
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES
 from winnow.matching import CompareOptions
@@ -75,11 +85,52 @@ def test_serve_limits_are_the_intake_s() -> None:
     assert options["--max-files"] == limits.max_files
 
 
+@pytest.mark.parametrize("w", [1, 2, 3, 8, 100, 101])
+def test_selectors_default_to_the_config_s(w: int) -> None:
+    from winnow.engine.selectors import selector
+
+    assert selector("mod-p", None, w).params() == {"p": default_mod_p(w)}
+    assert selector("safe-mod-p", None, w).params() == {"p": optimal_safe_p(w)}
+    assert selector("sif", 50, w).params() == {"bits": DEFAULT_SIF_BITS, "k": 50}
+    assert selector("bottom-n", None, w).params() == {"n": DEFAULT_BOTTOM_N}
+
+
+def test_selector_defaults_are_the_documented_values() -> None:
+    """The values docs/engine.md states: bits 8, n 100, p = (w+1)/2, w/ln w."""
+    assert (DEFAULT_SIF_BITS, DEFAULT_BOTTOM_N) == (8, 100)
+    assert [default_mod_p(w) for w in (1, 8, 100)] == [1, 4, 50]
+    assert [optimal_safe_p(w) for w in (2, 8, 100)] == [1, 4, 22]
+
+
+def test_selectors_write_no_literal_default() -> None:
+    """Each ``_given(given, name, default)`` reads its default from the config."""
+    import winnow.engine.selectors
+
+    tree = ast.parse(Path(winnow.engine.selectors.__file__).read_text(encoding="utf-8"))
+    calls = [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+             and getattr(node.func, "id", None) == "_given"]
+    assert len(calls) == 4
+    for call in calls:
+        assert not isinstance(call.args[2], ast.Constant), ast.unparse(call)
+
+
+def test_frontend_and_index_defaults_read_the_config() -> None:
+    from winnow.frontends.options import DEFAULT_PARAMS, default_params
+    from winnow.index.params import SIF_DEFAULT, IndexParams
+
+    config = WinnowConfig()
+    assert DEFAULT_PARAMS["bytes"] == default_params("no-such") == (config.k, config.t)
+    assert SIF_DEFAULT.bits == DEFAULT_SIF_BITS == IndexParams.create().config.bits
+    assert IndexParams.create(k=20).config == WinnowConfig(20, 20, "sif", bits=DEFAULT_SIF_BITS)
+
+
+def test_fingerprint_k_and_t_default_to_the_front_end_s() -> None:
+    options = defaults("fingerprint")
+    assert options["-k"] is None and options["-t"] is None
+
+
 def test_no_seed_option_has_a_literal_default() -> None:
     """A ``--seed`` default is a name (``DEFAULT_SEED``) or ``None``, never a copy."""
-    import ast
-    from pathlib import Path
-
     import winnow.cli
 
     for path in Path(winnow.cli.__file__).parent.glob("*.py"):
