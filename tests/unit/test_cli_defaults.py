@@ -85,6 +85,66 @@ def test_serve_limits_are_the_intake_s() -> None:
     assert options["--max-files"] == limits.max_files
 
 
+def test_serve_defaults_are_the_settings_s() -> None:
+    from winnow.serve.settings import DEFAULT_DATA, Settings
+
+    options, settings = defaults("serve"), Settings(DEFAULT_DATA)
+    for name in ("host", "moss_port", "http_port", "workers", "reply_wait", "idle_timeout",
+                 "upload_deadline", "max_connections", "max_per_address", "retention_days",
+                 "failed_retention_hours"):
+        assert options["--" + name.replace("_", "-")] == getattr(settings, name), name
+    assert options["--data"] == settings.data == Path("winnow-serve")
+    assert options["--job-seconds"] == settings.job_limits.wall_seconds
+    assert options["--job-memory-mb"] * (1 << 20) == settings.job_limits.memory_bytes
+
+
+def test_serve_binds_this_machine_only_by_default() -> None:
+    assert defaults("serve")["--host"] == "127.0.0.1"
+
+
+def test_the_serve_defaults_need_no_aiohttp() -> None:
+    """The CLI reads the server's defaults (for ``--help``) without the extra."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['aiohttp'] = None; import winnow.cli.serve; "
+            "import winnow.serve.settings as s; print(s.Settings(s.DEFAULT_DATA).http_port)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert (done.returncode, done.stdout) == (0, "8080\n"), done.stderr
+    blocked = subprocess.run([sys.executable, "-c", code.replace("cli.serve", "serve.app")],
+                             capture_output=True, text=True, check=False)
+    assert blocked.returncode != 0 and "aiohttp" in blocked.stderr  # the check can fail
+
+
+def _literal_defaults(path: Path) -> list[str]:
+    """The options of a CLI module whose ``default=`` is a number or a string."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "option":
+            for keyword in node.keywords:
+                value = keyword.value
+                if keyword.arg == "default" and isinstance(value, ast.Constant) \
+                        and isinstance(value.value, int | float | str) \
+                        and not isinstance(value.value, bool):
+                    found.append(ast.unparse(node.args[0]))
+    return found
+
+
+def test_serve_options_have_no_literal_defaults() -> None:
+    import winnow.cli.serve
+
+    assert _literal_defaults(Path(winnow.cli.serve.__file__)) == []
+
+
+def test_the_literal_check_finds_a_literal(tmp_path: Path) -> None:
+    source = tmp_path / "cli.py"
+    source.write_text('@click.option("--port", default=8080)\n'
+                      '@click.option("--host", default=HOST)\n'
+                      '@click.option("--flag", default=False)\ndef f(): pass\n')
+    assert _literal_defaults(source) == ["'--port'"]
+
+
 @pytest.mark.parametrize("w", [1, 2, 3, 8, 100, 101])
 def test_selectors_default_to_the_config_s(w: int) -> None:
     from winnow.engine.selectors import selector
