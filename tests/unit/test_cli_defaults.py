@@ -137,6 +137,43 @@ def test_serve_options_have_no_literal_defaults() -> None:
     assert _literal_defaults(Path(winnow.cli.serve.__file__)) == []
 
 
+#: The literal defaults the CLI keeps: field names, ``-j 0`` (every core) and
+#: choices of what to print, none of them a copy of a library default.
+LITERALS = {"contamination.py": ["'--text-field'", "'--corpus-text-field'", "'-j'"],
+            "dedup.py": ["'--text-field'"], "grouping.py": ["'--sort'"],
+            "options.py": ["'-j'"], "query.py": ["'--measure'"]}
+
+
+def test_no_other_cli_option_has_a_literal_default() -> None:
+    import winnow.cli
+
+    found = {path.name: _literal_defaults(path)
+             for path in sorted(Path(winnow.cli.__file__).parent.glob("*.py"))}
+    assert {name: sorted(options) for name, options in found.items() if options} \
+        == {name: sorted(options) for name, options in LITERALS.items()}
+
+
+@pytest.mark.parametrize("command", ["compare", "evaluate", "fingerprint", "tokens"])
+def test_unit_defaults_to_the_front_end_options(command: str) -> None:
+    from winnow.frontends.options import FrontEndOptions
+
+    assert defaults(command)["--unit"] == FrontEndOptions().unit
+
+
+@pytest.mark.parametrize("command", ["compare", "groups", "dedup"])
+def test_pair_engine_defaults_to_the_engine_choice(command: str) -> None:
+    from winnow.pairs.registry import EngineChoice
+
+    assert defaults(command)["--pair-engine"] == EngineChoice().engine
+
+
+def test_passage_defaults_are_passage_settings() -> None:
+    from winnow.corpus import Fields
+    from winnow.corpus.passages import PassageSettings
+
+    assert defaults("dedup")["--min-tokens"] == PassageSettings(Fields()).min_tokens
+
+
 def test_the_literal_check_finds_a_literal(tmp_path: Path) -> None:
     source = tmp_path / "cli.py"
     source.write_text('@click.option("--port", default=8080)\n'
