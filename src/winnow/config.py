@@ -31,6 +31,36 @@ DEFAULT_SEED: Final = 0
 #: ``fingerprint``): robust winnowing (paper, section 5.2).
 DEFAULT_METHOD: Final = "robust"
 
+#: The default noise threshold ``k`` and guarantee threshold ``t`` of
+#: ``WinnowConfig`` (also the ``bytes`` front-end's row of
+#: :data:`winnow.frontends.options.DEFAULT_PARAMS`): 50 units, window 100.
+DEFAULT_K: Final = 50
+DEFAULT_T: Final = 149
+
+# The selection methods' own parameters when a config leaves them ``None``:
+# each method's selector (:mod:`winnow.engine.selectors`) resolves them here.
+
+#: sif's ``bits``: hashes whose last 8 bits are zero, about one k-gram in 256
+#: (Manber 1994, section 2).
+DEFAULT_SIF_BITS: Final = 8
+
+#: bottom-n's ``n``: the ``n`` smallest hashes of a document.
+DEFAULT_BOTTOM_N: Final = 100
+
+
+def default_mod_p(w: int) -> int:
+    """0 mod p's default ``p = round((w + 1) / 2)``: the density of winnowing
+    with window ``w`` (paper, section 3.1.1)."""
+    return max(1, round((w + 1) / 2))
+
+
+def optimal_safe_p(w: int) -> int:
+    """Safe 0 mod p's default: the ``p`` minimising its density, ``1 / P0`` with
+    ``P0 = ln(w)/w``, that is ``round(w / ln w)`` (paper, section 3.1.2)."""
+    if w < 3:
+        return 1
+    return max(1, round(w / math.log(w)))
+
 #: MOSS ``-m`` / ``--max-df``: a fingerprint found in more documents than this
 #: is ignored.  An integer ``>= 1`` is a count of documents, a fraction
 #: ``0 < f < 1`` a share of them, ``0`` no cap (one type for every command).
@@ -67,12 +97,13 @@ class WinnowConfig:
     ``p`` (mod-p, safe-mod-p), ``bits`` (sif), ``n`` (bottom-n) and
     ``anchors`` (anchors: the strings whose occurrences start a fingerprint)
     are the method's own parameters; ``None`` means the method's documented
-    default, resolved by its selector
+    default (:data:`DEFAULT_SIF_BITS`, :data:`DEFAULT_BOTTOM_N`,
+    :func:`default_mod_p`, :func:`optimal_safe_p`), resolved by its selector
     (:func:`winnow.engine.selectors.selector_for`).
     """
 
-    k: int = 50
-    t: int = 149
+    k: int = DEFAULT_K
+    t: int = DEFAULT_T
     method: str = DEFAULT_METHOD
     seed: int = DEFAULT_SEED
     p: int | None = None

@@ -18,6 +18,7 @@ from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.config import MaxDf
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
 from winnow.corpus.dedup import DedupRun, DuplicateRow, Sink
+from winnow.corpus.passages import DEFAULT_MIN_TOKENS
 from winnow.corpus.readers import (
     MAX_RECORD_BYTES,
     Record,
@@ -96,7 +97,8 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
                    "least --min-tokens words found in two records or twice in one "
                    "(rows id, start, end, occurrences, first_id, kept; byte offsets "
                    "into the text field).")
-@click.option("--min-tokens", type=click.IntRange(6), default=50, show_default=True,
+@click.option("--min-tokens", type=click.IntRange(6), default=DEFAULT_MIN_TOKENS,
+              show_default=True,
               metavar="N", help="With --passages: the shortest passage, in words.")
 @click.option("--clusters", "clusters_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="With --keep-records: also write the cluster rows to FILE.")

@@ -23,7 +23,7 @@ import click
 
 from winnow.config import DEFAULT_METHOD, DEFAULT_SEED, METHODS, MaxDf, WinnowConfig, check_max_df
 from winnow.errors import WinnowError
-from winnow.frontends.options import FrontEndOptions
+from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -268,8 +268,9 @@ def frontend_options(func: F) -> F:
         click.option("--lang", default=None, callback=_known_lang,
                      help="Source language for the code front-end (see `winnow languages`; "
                           "any Pygments alias also works)."),
-        click.option("--unit", type=click.Choice(["chars", "words"]), default="chars",
-                     show_default=True, help="Text unit: characters or words."),
+        click.option("--unit", type=click.Choice(["chars", "words"]),
+                     default=DEFAULT_OPTIONS.unit, show_default=True,
+                     help="Text unit: characters or words."),
         frontend_option_flag,
     ])
 

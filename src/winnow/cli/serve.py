@@ -12,26 +12,31 @@ import click
 
 from winnow.errors import MissingExtra, WinnowError
 from winnow.serve.intake import Limits
+from winnow.serve.settings import DEFAULT_DATA, Settings
+from winnow.serve.workers import JobLimits
 
 _MIB = 1 << 20
 
-#: The library's limits are the CLI's defaults (the intake needs no aiohttp).
-_LIMITS = Limits()
+#: The library's settings are the CLI's defaults (their module needs no aiohttp).
+_DEFAULTS = Settings(DEFAULT_DATA)
+_LIMITS, _JOB_LIMITS = _DEFAULTS.limits, _DEFAULTS.job_limits
 
 
 @click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True,
+@click.option("--host", default=_DEFAULTS.host, show_default=True,
               help="Address both ports bind to (0.0.0.0: every interface).")
-@click.option("--moss-port", type=click.IntRange(0, 65535), default=7690, show_default=True,
+@click.option("--moss-port", type=click.IntRange(0, 65535), default=_DEFAULTS.moss_port,
+              show_default=True,
               help="Port of the MOSS submission protocol (0 = any free port).")
-@click.option("--http-port", type=click.IntRange(0, 65535), default=8080, show_default=True,
+@click.option("--http-port", type=click.IntRange(0, 65535), default=_DEFAULTS.http_port,
+              show_default=True,
               help="Port of the reports, the JSON API and the upload page.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("winnow-serve"), show_default=True,
+              default=DEFAULT_DATA, show_default=True,
               help="Folder keeping the jobs, their reports and the users' secrets.")
 @click.option("--url", metavar="URL",
               help="Base URL of the reports in answers (default http://HOST:HTTP_PORT).")
-@click.option("--workers", type=click.IntRange(1), default=2, show_default=True,
+@click.option("--workers", type=click.IntRange(1), default=_DEFAULTS.workers, show_default=True,
               help="Jobs compared at once (one process each).")
 @click.option("--users", "users_file", type=click.Path(dir_okay=False, path_type=Path),
               help="File of the user ids allowed to submit, one per line, '#' starts a "
@@ -50,27 +55,36 @@ _LIMITS = Limits()
 @click.option("--max-job-mb", type=click.FloatRange(0, min_open=True),
               default=_LIMITS.max_job_bytes / _MIB,
               show_default=True, help="Most bytes in one job, in MiB.")
-@click.option("--job-seconds", type=click.FloatRange(0), default=1800.0, show_default=True,
+@click.option("--job-seconds", type=click.FloatRange(0),
+              default=_JOB_LIMITS.wall_seconds, show_default=True,
               help="Wall time one job may take before it is failed (0 = no limit).")
-@click.option("--job-memory-mb", type=click.IntRange(0), default=2048, show_default=True,
+@click.option("--job-memory-mb", type=click.IntRange(0),
+              default=_JOB_LIMITS.memory_bytes // _MIB, show_default=True,
               help="Memory one job's worker may use before the job is failed (0 = no "
                    "limit).")
-@click.option("--reply-wait", type=click.FloatRange(0), default=600.0, show_default=True,
+@click.option("--reply-wait", type=click.FloatRange(0), default=_DEFAULTS.reply_wait,
+              show_default=True,
               help="Seconds a MOSS client's answer waits for the report before the URL "
                    "is sent anyway (its page then shows the job's progress).")
-@click.option("--idle-timeout", type=click.FloatRange(0, min_open=True), default=120.0,
+@click.option("--idle-timeout", type=click.FloatRange(0, min_open=True),
+              default=_DEFAULTS.idle_timeout,
               show_default=True, help="Drop a connection silent for this many seconds.")
-@click.option("--upload-deadline", type=click.FloatRange(0, min_open=True), default=900.0,
+@click.option("--upload-deadline", type=click.FloatRange(0, min_open=True),
+              default=_DEFAULTS.upload_deadline,
               show_default=True, help="Drop a connection whose upload takes longer than "
                                       "this many seconds in all.")
-@click.option("--max-connections", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--max-connections", type=click.IntRange(1),
+              default=_DEFAULTS.max_connections, show_default=True,
               help="Open connections on both ports together (lowered to fit the "
                    "descriptor limit).")
-@click.option("--max-per-address", type=click.IntRange(1), default=64, show_default=True,
+@click.option("--max-per-address", type=click.IntRange(1),
+              default=_DEFAULTS.max_per_address, show_default=True,
               help="Open connections from one client address.")
-@click.option("--retention-days", type=click.FloatRange(0), default=0.0, show_default=True,
+@click.option("--retention-days", type=click.FloatRange(0),
+              default=_DEFAULTS.retention_days, show_default=True,
               help="Delete jobs older than this many days (0 = keep them).")
-@click.option("--failed-retention-hours", type=click.FloatRange(0), default=24.0,
+@click.option("--failed-retention-hours", type=click.FloatRange(0),
+              default=_DEFAULTS.failed_retention_hours,
               show_default=True, help="Delete uploads that failed (never ran) after this "
                                       "many hours (0 = keep them).")
 def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: str | None,
@@ -103,8 +117,7 @@ def serve_command(host: str, moss_port: int, http_port: int, data: Path, url: st
             click.echo(f"{user} {'revoked' if secrets.revoke(user) else 'had no secret'}")
         return
 
-    from winnow.serve.app import Settings, serve
-    from winnow.serve.workers import JobLimits
+    from winnow.serve.app import serve
 
     logging.basicConfig(level=logging.INFO, format="winnow serve: %(message)s")
     limits = Limits(int(max_file_mb * _MIB), max_files, int(max_job_mb * _MIB))

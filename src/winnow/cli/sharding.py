@@ -25,7 +25,8 @@ ENGINE_HELP = (
 def sharding_options(func: F) -> F:
     """``--pair-engine``, ``--workdir``, ``--partitions`` and ``--ray-address``."""
     options = [
-        click.option("--pair-engine", "engine", type=click.Choice(ENGINE_NAMES), default="auto",
+        click.option("--pair-engine", "engine", type=click.Choice(ENGINE_NAMES),
+                     default=EngineChoice().engine,
                      show_default=True, help=ENGINE_HELP),
         # a string, not a click.Path: a Path would fold "s3://b/run" into "s3:/b/run"
         click.option("--workdir", default=None, metavar="DIR|URI",

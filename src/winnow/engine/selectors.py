@@ -13,7 +13,6 @@ parameter of a new kind becomes a :class:`WinnowConfig` field.
 
 from __future__ import annotations
 
-import math
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -23,7 +22,13 @@ from typing import Any, ClassVar, Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from winnow.config import WinnowConfig
+from winnow.config import (
+    DEFAULT_BOTTOM_N,
+    DEFAULT_SIF_BITS,
+    WinnowConfig,
+    default_mod_p,
+)
+from winnow.config import optimal_safe_p as optimal_safe_p  # its home is the config
 from winnow.engine.hashing import HashArray, kgram_hashes
 from winnow.engine.selection import (
     Fingerprints,
@@ -39,13 +44,6 @@ from winnow.engine.selection import (
     winnow_units,
 )
 from winnow.errors import InvalidConfig
-
-
-def optimal_safe_p(w: int) -> int:
-    """The ``p`` minimising Safe 0 mod p's density, ``1 / P0`` with ``P0 = ln(w)/w``."""
-    if w < 3:
-        return 1
-    return max(1, round(w / math.log(w)))
 
 
 class Selector(ABC):
@@ -148,7 +146,7 @@ class RobustWinnowing(Winnowing):
 @dataclass(frozen=True)
 class ModP(Selector):
     """0 mod p (:func:`mod_p`); default ``p = round((w + 1) / 2)``, the
-    density of winnowing (section 3.1.1)."""
+    density of winnowing (section 3.1.1; :func:`winnow.config.default_mod_p`)."""
 
     name: ClassVar[str] = "mod-p"
     takes: ClassVar[tuple[str, ...]] = ("p",)
@@ -156,7 +154,7 @@ class ModP(Selector):
 
     @classmethod
     def create(cls, k: int | None, w: int, given: Mapping[str, Any]) -> Selector:
-        return cls(p=_check_positive("p", _given(given, "p", max(1, round((w + 1) / 2)))))
+        return cls(p=_check_positive("p", _given(given, "p", default_mod_p(w))))
 
     def select(self, hashes: npt.ArrayLike) -> Fingerprints:
         return mod_p(hashes, self.p)
@@ -169,7 +167,7 @@ class ModP(Selector):
 @dataclass(frozen=True)
 class SafeModP(Selector):
     """Safe 0 mod p (:func:`safe_mod_p`); default ``p = round(w / ln w)``, the
-    optimum of section 3.1.2 (:func:`optimal_safe_p`)."""
+    optimum of section 3.1.2 (:func:`winnow.config.optimal_safe_p`)."""
 
     name: ClassVar[str] = "safe-mod-p"
     takes: ClassVar[tuple[str, ...]] = ("p",)
@@ -191,8 +189,9 @@ class SafeModP(Selector):
 @register
 @dataclass(frozen=True)
 class Sif(Selector):
-    """Manber's selection (:func:`sif_select`): default ``bits = 8``; needs
-    ``k`` to skip overlapping k-grams."""
+    """Manber's selection (:func:`sif_select`): default ``bits = 8``
+    (:data:`winnow.config.DEFAULT_SIF_BITS`); needs ``k`` to skip overlapping
+    k-grams."""
 
     name: ClassVar[str] = "sif"
     takes: ClassVar[tuple[str, ...]] = ("bits",)
@@ -203,7 +202,8 @@ class Sif(Selector):
     def create(cls, k: int | None, w: int, given: Mapping[str, Any]) -> Selector:
         if k is None:
             raise InvalidConfig(["sif selection needs k (the k-gram length) to skip overlaps"])
-        return cls(bits=_check_bits(_given(given, "bits", 8)), k=_check_positive("k", k))
+        return cls(bits=_check_bits(_given(given, "bits", DEFAULT_SIF_BITS)),
+                   k=_check_positive("k", k))
 
     def select(self, hashes: npt.ArrayLike) -> Fingerprints:
         return sif_select(hashes, self.bits, self.k)
@@ -221,7 +221,8 @@ class Sif(Selector):
 @register
 @dataclass(frozen=True)
 class BottomN(Selector):
-    """Bottom-n (:func:`bottom_n`); default ``n = 100``."""
+    """Bottom-n (:func:`bottom_n`); default ``n = 100``
+    (:data:`winnow.config.DEFAULT_BOTTOM_N`)."""
 
     name: ClassVar[str] = "bottom-n"
     takes: ClassVar[tuple[str, ...]] = ("n",)
@@ -229,7 +230,7 @@ class BottomN(Selector):
 
     @classmethod
     def create(cls, k: int | None, w: int, given: Mapping[str, Any]) -> Selector:
-        return cls(n=_check_positive("n", _given(given, "n", 100)))
+        return cls(n=_check_positive("n", _given(given, "n", DEFAULT_BOTTOM_N)))
 
     def select(self, hashes: npt.ArrayLike) -> Fingerprints:
         return bottom_n(hashes, self.n)

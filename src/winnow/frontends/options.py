@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from winnow.config import DEFAULT_K, DEFAULT_T
+
 Unit = Literal["chars", "words"]
 
 
@@ -41,6 +43,8 @@ DEFAULT_OPTIONS = FrontEndOptions()
 #: which k-grams a window selects (small programs have few); text: 16
 #: characters (about three words), t = 23 (window 8) -- best on Clough &
 #: Stevenson among k = 5..40.  Words: 8 words (not tuned: no labelled set uses it).
+#: Bytes (and any other front-end): :class:`winnow.config.WinnowConfig`'s own
+#: defaults (:data:`winnow.config.DEFAULT_K`, :data:`winnow.config.DEFAULT_T`).
 DEFAULT_PARAMS: dict[str, tuple[int, int]] = {
     "code": (10, 10),
     "structural": (10, 10),
@@ -49,7 +53,7 @@ DEFAULT_PARAMS: dict[str, tuple[int, int]] = {
     "text-words": (8, 16),
     "html": (16, 23),
     "document": (16, 23),
-    "bytes": (50, 149),
+    "bytes": (DEFAULT_K, DEFAULT_T),
 }
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from winnow.config import WinnowConfig
+from winnow.config import DEFAULT_SIF_BITS, WinnowConfig
 
 #: Bumped whenever the stored layout or the meaning of a stored value changes.
 #: 2: sif-selected hashes are stored shifted right by ``bits``.
@@ -24,7 +24,7 @@ FORMAT_VERSION: Final = 2
 #: sif's own selection (Manber 1994, section 2): 50-byte k-grams, hashes whose
 #: last 8 bits are zero (about one per 256 k-grams), never overlapping.
 #: ``t`` is unused by this method; ``t = k`` keeps the config valid.
-SIF_DEFAULT: Final = WinnowConfig(k=50, t=50, method="sif", bits=8)
+SIF_DEFAULT: Final = WinnowConfig(k=50, t=50, method="sif", bits=DEFAULT_SIF_BITS)
 
 #: The front-end sif uses by default: raw bytes, nothing normalised.
 DEFAULT_FRONTEND: Final = "bytes"

@@ -14,19 +14,17 @@ import logging
 import signal
 import socket
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from aiohttp import web
 
 from winnow.serve.access import Secrets
 from winnow.serve.guard import Gate, GatedProtocol, RateLimit, peer_address
-from winnow.serve.intake import Limits
 from winnow.serve.protocol import LINE_LIMIT, Context, handle
+from winnow.serve.settings import Settings
 from winnow.serve.site import make_app
 from winnow.serve.store import Job, JobStore
-from winnow.serve.workers import JobLimits, Runner
+from winnow.serve.workers import Runner
 
 log = logging.getLogger("winnow.serve")
 #: How often expired jobs are looked for (the index is in memory: this is cheap).
@@ -36,28 +34,6 @@ BACKLOG = 1024
 #: Connections asyncio accepts in one go (its ``backlog`` argument is also that count):
 #: kept small, so that a burst never takes more descriptors than the gate keeps free.
 ACCEPT_BATCH = 64
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything ``winnow serve`` is told."""
-
-    data: Path
-    host: str = "127.0.0.1"
-    moss_port: int = 7690
-    http_port: int = 8080
-    url: str | None = None  #: the reports' base URL (default: http://HOST:HTTP_PORT)
-    workers: int = 2
-    reply_wait: float = 600.0
-    idle_timeout: float = 120.0
-    retention_days: float = 0.0  #: 0 = keep every job
-    users: frozenset[str] | None = None
-    limits: Limits = field(default_factory=Limits)
-    job_limits: JobLimits = field(default_factory=JobLimits)
-    upload_deadline: float = 900.0
-    max_connections: int = 1000
-    max_per_address: int = 64
-    failed_retention_hours: float = 24.0
 
 
 def base_url(host: str, port: int) -> str:
