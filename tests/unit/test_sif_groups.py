@@ -20,7 +20,14 @@ from winnow.errors import InvalidConfig
 from winnow.frontends.sniff import sniff
 from winnow.index import SIF_DEFAULT, FingerprintIndex
 from winnow.sif.build import update_index
-from winnow.sif.groups import Group, GroupOptions, find_groups, load_pairs, representatives
+from winnow.sif.groups import (
+    Group,
+    GroupOptions,
+    find_groups,
+    load_pairs,
+    representatives,
+    similar_sets,
+)
 from winnow.sif.interesting import interesting_sets
 
 _VOCAB_RNG = random.Random(0)
@@ -259,3 +266,19 @@ def test_a_fraction_in_gives_the_groups_the_cli_prints(indexed: tuple[Path, Path
     assert by_kind["interesting"] == shown(result.interesting or [])
     assert by_kind["identical"] == shown(result.identical)
     assert all(0 < sim <= 1 for g in by_kind["similar"] for _, sim in g)
+
+
+def test_a_pair_at_exactly_the_threshold_passes_at_every_threshold() -> None:
+    """With fractions in, ``k`` shared of 100 passes ``k / 100`` for every ``k``; the
+    old ``100 * threshold`` conversion made 0.07 into 7.000000000000001 and lost it."""
+    from winnow.index.store import DocRow
+    from winnow.sif.interesting import similarity_graph
+    from winnow.sif.shares import Pairs
+
+    docs = [DocRow(i, f"/f{i}", 1000, 0, f"sum{i}", "text", "code", 100, 100) for i in (0, 1)]
+    one = np.array([1], dtype=np.int64)
+    for k in range(1, 100):
+        pairs = Pairs(docs, np.array([0], dtype=np.int64), one, np.array([k], dtype=np.int64))
+        assert similar_sets(pairs, k / 100) == [(0, [(1, k / 100)])], k
+        assert similarity_graph(pairs, k / 100) == {0: {1}, 1: {0}}, k
+        assert similar_sets(pairs, (k + 1) / 100) == [], k
