@@ -163,14 +163,14 @@ def bench_experiment(db: Path, seeds: int, out: dict[str, Any]) -> None:
         query = db.with_suffix(".query.c")
         for seed in range(seeds):
             query.write_bytes(mutate(data, seed))
-            result = query_file(index, params, str(query), threshold=5.0)
+            result = query_file(index, params, str(query), threshold=0.05)
             hit = [m for m in result.matches if m.match == original.path]
             found += bool(hit)
-            sims.append(hit[0].contained if hit else 0.0)
+            sims.append(100.0 * hit[0].contained if hit else 0.0)
             for m in result.matches:
                 if index.documents([m.match])[0].checksum != original.checksum:
                     others += 1
-                    other_files[m.match] = max(other_files.get(m.match, 0.0), m.contained)
+                    other_files[m.match] = max(other_files.get(m.match, 0.0), 100.0 * m.contained)
     out["experiment"] = {"file": original.path, "size": original.size, "runs": seeds,
                          "found": found, "other_files_over_5pct": others,
                          "other_files": other_files,

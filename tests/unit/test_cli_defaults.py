@@ -57,7 +57,7 @@ def test_compare_reporting_defaults_are_compare_options() -> None:
 @pytest.mark.parametrize("command", ["groups", "scan"])
 def test_group_defaults_are_group_options(command: str) -> None:
     options, library = defaults(command), GroupOptions()
-    assert options["--threshold"] * 100 == library.threshold
+    assert options["--threshold"] == library.threshold
     assert options["--max-df"] == library.max_df
 
 

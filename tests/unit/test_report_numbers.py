@@ -61,6 +61,7 @@ def test_table_csv_json_and_html_agree_on_numbers(tmp_path: Path) -> None:
 def test_sif_shares_become_fractions_rounded_down() -> None:
     from winnow.reports.numbers import share
 
-    assert share(52.0) == 0.52 and share(12.34) == 0.1234 and share(0.0) == 0.0
-    assert share(99.9967) == 0.9999 and share(100.0) == 1.0
-    assert share(150.0) == 1.5  # sif's occurrence count can pass 100 %
+    assert share(0.52) == 0.52 and share(0.1234) == 0.1234 and share(0.0) == 0.0
+    assert share(0.12349) == 0.1234 and share(0.29) == 0.29  # 0.29 is 0.28999...
+    assert share(0.999967) == 0.9999 and share(1.0) == 1.0
+    assert share(1.5) == 1.5  # sif's occurrence count can pass 1

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import json
+import math
 import random
 import shutil
 from collections import defaultdict
@@ -10,13 +12,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
+from winnow.cli import main
 from winnow.engine import fingerprint
 from winnow.errors import InvalidConfig
 from winnow.frontends.sniff import sniff
 from winnow.index import SIF_DEFAULT, FingerprintIndex
 from winnow.sif.build import update_index
-from winnow.sif.groups import GroupOptions, find_groups, load_pairs, representatives
+from winnow.sif.groups import (
+    Group,
+    GroupOptions,
+    find_groups,
+    load_pairs,
+    representatives,
+    similar_sets,
+)
 from winnow.sif.interesting import interesting_sets
 
 _VOCAB_RNG = random.Random(0)
@@ -87,7 +98,7 @@ def brute_force(root: Path, threshold: float) -> list[tuple[str, list[tuple[str,
         members = []
         for other, (f_other, bin_other) in sets.items():
             if other != ref and bin_ref == bin_other:
-                share = 100 * len(f_ref & f_other) / len(f_ref)
+                share = len(f_ref & f_other) / len(f_ref)
                 if share >= threshold and f_ref & f_other:
                     members.append((other, share))
         members.sort(key=lambda m: (-m[1], m[0]))
@@ -116,7 +127,7 @@ def test_identical_groups_equal_checksum_grouping(indexed: tuple[Path, Path]) ->
     assert len(expected) == 3
 
 
-@pytest.mark.parametrize("threshold", [25.0, 50.0, 80.0])
+@pytest.mark.parametrize("threshold", [0.25, 0.5, 0.8])
 def test_similar_groups_match_brute_force(indexed: tuple[Path, Path], threshold: float) -> None:
     root, db = indexed
     with FingerprintIndex(db, read_only=True) as index:
@@ -130,23 +141,23 @@ def test_rethresholding_reads_no_file(tmp_path: Path) -> None:
     db = tmp_path / "i.db"
     with FingerprintIndex(db) as index:
         update_index(index, [tmp_path / "tree"])
-        before = {t: find_groups(index, GroupOptions(threshold=t)) for t in (30.0, 70.0)}
+        before = {t: find_groups(index, GroupOptions(threshold=t)) for t in (0.3, 0.7)}
     shutil.rmtree(tmp_path / "tree")  # nothing left to read
     with FingerprintIndex(db, read_only=True) as index:
         for threshold, expected in before.items():
             again = find_groups(index, GroupOptions(threshold=threshold, size_ratio=0.0))
             assert as_tuples(again.similar) == as_tuples(expected.similar)
-        loose = find_groups(index, GroupOptions(threshold=10.0, same_suffix=True))
-    assert len(before[30.0].similar) >= len(before[70.0].similar)
+        loose = find_groups(index, GroupOptions(threshold=0.1, same_suffix=True))
+    assert len(before[0.3].similar) >= len(before[0.7].similar)
     assert all(len({Path(m.path).suffix for m in g.members}) == 1 for g in loose.similar)
 
 
 def test_filters(indexed: tuple[Path, Path]) -> None:
     _root, db = indexed
     with FingerprintIndex(db, read_only=True) as index:
-        plain = find_groups(index, GroupOptions(threshold=20.0))
-        ratio = find_groups(index, GroupOptions(threshold=20.0, size_ratio=0.8))
-        mixed = find_groups(index, GroupOptions(threshold=20.0, mix_kinds=True))
+        plain = find_groups(index, GroupOptions(threshold=0.2))
+        ratio = find_groups(index, GroupOptions(threshold=0.2, size_ratio=0.8))
+        mixed = find_groups(index, GroupOptions(threshold=0.2, mix_kinds=True))
     assert ratio.similar and len(ratio.similar) < len(plain.similar)
     for g in ratio.similar:
         ref = g.members[0].size
@@ -161,13 +172,13 @@ def test_filters(indexed: tuple[Path, Path]) -> None:
 
 def test_interesting_sets_are_the_maximal_cliques(indexed: tuple[Path, Path]) -> None:
     _root, db = indexed
-    threshold = 40.0
+    threshold = 0.4
     with FingerprintIndex(db, read_only=True) as index:
         pairs = load_pairs(index, representatives(index.documents()), GroupOptions())
     edges = set()
     distinct = [d.n_distinct for d in pairs.docs]
     for a, b, s in zip(pairs.a.tolist(), pairs.b.tolist(), pairs.shared.tolist(), strict=True):
-        if 100 * s / min(distinct[a], distinct[b]) >= threshold:
+        if s / min(distinct[a], distinct[b]) >= threshold:
             edges.add((min(a, b), max(a, b)))
     adjacent = defaultdict(set)
     for x, y in edges:
@@ -209,9 +220,65 @@ def test_greedy_fallback_gives_maximal_cliques_covering_every_edge(
 
 def test_group_options_are_validated_with_every_problem_at_once() -> None:
     with pytest.raises(InvalidConfig) as caught:
-        GroupOptions(threshold=150.0, size_ratio=2.0, max_df=1)
+        GroupOptions(threshold=1.5, size_ratio=2.0, max_df=1)
     assert [p.split(" must")[0] for p in caught.value.problems] == [
         "threshold", "size_ratio", "max_df"]
     with pytest.raises(InvalidConfig, match="threshold"):
         GroupOptions(threshold=float("nan"))
     assert GroupOptions(threshold=0.0, size_ratio=1.0, max_df=2).max_df == 2
+    assert GroupOptions(threshold=1).threshold == 1  # an int is a number too
+
+
+def test_a_percentage_is_refused_naming_the_fraction_it_meant() -> None:
+    # the library took percents before; 50 must not silently mean "more than all"
+    with pytest.raises(InvalidConfig, match=r"threshold must be a fraction from 0 to 1, "
+                                            r"got 50; did you mean 0\.5 \(50%\)\?"):
+        GroupOptions(threshold=50)
+    with pytest.raises(InvalidConfig, match="size_ratio must be a fraction"):
+        GroupOptions(size_ratio=80.0)
+    with pytest.raises(InvalidConfig, match="threshold"):
+        GroupOptions(threshold=True)
+
+
+@pytest.mark.parametrize("threshold", ["0.3", "0.5"])
+def test_a_fraction_in_gives_the_groups_the_cli_prints(indexed: tuple[Path, Path],
+                                                        threshold: str) -> None:
+    """The library and ``winnow groups`` take the same unit: the same fraction gives
+    the same groups, the same shares (rounded down to 4 decimals in JSON)."""
+    _root, db = indexed
+    out = CliRunner().invoke(main, ["groups", "--db", str(db), "--threshold", threshold,
+                                    "--interesting", "--sort", "path", "--format", "json"],
+                             catch_exceptions=False)
+    assert out.exit_code == 0, out.stderr
+    printed = json.loads(out.stdout)
+    with FingerprintIndex(db, read_only=True) as index:
+        result = find_groups(index, GroupOptions(threshold=float(threshold), interesting=True))
+    assert printed["options"]["threshold"] == result.options.threshold == float(threshold)
+
+    def shown(groups: list[Group]) -> list[list[tuple[str, float]]]:
+        return [[(m.path, math.floor(m.similarity * 10_000 + 1e-5) / 10_000)
+                 for m in g.members] for g in groups]
+
+    by_kind: dict[str, list[list[tuple[str, float]]]] = defaultdict(list)
+    for group in printed["groups"]:
+        by_kind[group["kind"]].append([(m["path"], m["similarity"]) for m in group["members"]])
+    assert by_kind["similar"] == shown(result.similar) and by_kind["similar"]
+    assert by_kind["interesting"] == shown(result.interesting or [])
+    assert by_kind["identical"] == shown(result.identical)
+    assert all(0 < sim <= 1 for g in by_kind["similar"] for _, sim in g)
+
+
+def test_a_pair_at_exactly_the_threshold_passes_at_every_threshold() -> None:
+    """With fractions in, ``k`` shared of 100 passes ``k / 100`` for every ``k``; the
+    old ``100 * threshold`` conversion made 0.07 into 7.000000000000001 and lost it."""
+    from winnow.index.store import DocRow
+    from winnow.sif.interesting import similarity_graph
+    from winnow.sif.shares import Pairs
+
+    docs = [DocRow(i, f"/f{i}", 1000, 0, f"sum{i}", "text", "code", 100, 100) for i in (0, 1)]
+    one = np.array([1], dtype=np.int64)
+    for k in range(1, 100):
+        pairs = Pairs(docs, np.array([0], dtype=np.int64), one, np.array([k], dtype=np.int64))
+        assert similar_sets(pairs, k / 100) == [(0, [(1, k / 100)])], k
+        assert similarity_graph(pairs, k / 100) == {0: {1}, 1: {0}}, k
+        assert similar_sets(pairs, (k + 1) / 100) == [], k

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from winnow.engine import fingerprint
+from winnow.errors import InvalidConfig
 from winnow.index import SIF_DEFAULT, FingerprintIndex, IndexParams
 from winnow.sif.build import update_index
 from winnow.sif.fingerprinting import checksum
@@ -84,14 +85,14 @@ def test_sif_experiment_original_found_nothing_else(header_index: Path, tmp_path
         for seed in range(8):
             query = tmp_path / f"query{seed}.h"
             query.write_bytes(mutate(original.read_bytes(), seed))
-            result = query_file(index, params, str(query), threshold=5.0)
+            result = query_file(index, params, str(query), threshold=0.05)
             paths = [m.match for m in result.matches]
             assert str(original) in paths
             # nothing but the original (or byte-identical copies of it) passes 5 %
             others = [m for m in result.matches
                       if index.documents([m.match])[0].checksum != digest]
             assert others == [], [(m.match, m.contained) for m in others]
-            sims.append(result.matches[0].contained)
+            sims.append(100 * result.matches[0].contained)  # a fraction, in percent
     print(f"\nsif experiment similarities: {[round(s, 1) for s in sims]}, "
           f"mean {statistics.mean(sims):.1f}%")
     assert min(sims) >= 20 and max(sims) <= 70  # sif: 37-62 %, about half changed
@@ -115,18 +116,25 @@ def test_query_measures_match_brute_force(tmp_path: Path) -> None:
     with FingerprintIndex(tmp_path / "i.db") as index:
         update_index(index, [tmp_path / n for n in files])
         result = query_file(index, IndexParams(), str(query), threshold=0.0)
+        half = query_file(index, IndexParams(), str(query), threshold=0.75, measure="contains")
+        with pytest.raises(InvalidConfig, match=r"did you mean 0\.5 \(50%\)"):
+            query_file(index, IndexParams(), str(query), threshold=50)
     got = {Path(m.match).name: (m.contained, m.contains, m.shared) for m in result.matches}
+    # the threshold is a fraction, like every share returned
+    assert {Path(m.match).name for m in half.matches} == {
+        name for name, (_, contains, _) in got.items() if contains >= 0.75}
+    assert 0 < len(half.matches) < len(result.matches)
     for name, data in files.items():
         f = fset(data)
         shared = len(q & f)
         if shared:
-            assert got[name] == pytest.approx((100 * shared / len(q), 100 * shared / len(f),
+            assert got[name] == pytest.approx((shared / len(q), shared / len(f),
                                                shared))
         else:
             assert name not in got
     # a file holding the query, and one held in it: near 100 % one way (sif's
     # no-overlap rule may re-synchronise a few fingerprints at the edges)
-    assert got["whole.txt"][0] >= 95 and got["inner.txt"][1] >= 95
+    assert got["whole.txt"][0] >= 0.95 and got["inner.txt"][1] >= 0.95
 
 
 def test_threshold_measure_and_tiny_identical_files(tmp_path: Path) -> None:

@@ -57,7 +57,7 @@ def dircmp_command(dir_a: Path, dir_b: Path, db: Path | None, threshold: float,
         if not quiet:
             print_summary(summary, command="dircmp")
         with FingerprintIndex(target, read_only=True) as index:
-            result = compare_dirs(index, str(dir_a), str(dir_b), 100.0 * threshold)
+            result = compare_dirs(index, str(dir_a), str(dir_b), threshold)
     with output(out_path) as out:
         write(DircmpView(result, changes_only=changes_only,
                          summary_lines=not (quiet or changes_only)), fmt, out)

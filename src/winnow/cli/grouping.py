@@ -30,7 +30,7 @@ def group_options(func: F) -> F:
     options = [
         threshold_option("Minimum similarity, a fraction (0.5 = 50%): the share of the "
                          "reference file's fingerprints found in the other file.",
-                         DEFAULTS.threshold / 100.0),
+                         DEFAULTS.threshold),
         click.option("--min-size-ratio", "size_ratio", type=FRACTION, default=None,
                      help="Only pair files whose smaller size is at least this fraction "
                           "of the larger."),
@@ -71,7 +71,7 @@ class GroupArgs:
     def options(self, documents: int) -> GroupOptions:
         """The library's :class:`GroupOptions` for an index of ``documents`` files
         (``-m`` as a count of them; raises :class:`~winnow.errors.InvalidConfig`)."""
-        return GroupOptions(100.0 * self.threshold, self.size_ratio, self.same_suffix,
+        return GroupOptions(self.threshold, self.size_ratio, self.same_suffix,
                             self.mix_kinds, max_df_count(self.max_df, documents),
                             self.include_empty, self.interesting)
 

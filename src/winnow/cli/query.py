@@ -23,9 +23,9 @@ def hint_if_empty(result: QueryResult, threshold: float, measure: Measure) -> No
     if result.matches or best is None:
         return
     here, either = score(best, measure), score(best, "max")
-    also = f" ({either:.1f}% under --measure max)" if measure != "max" else ""
+    also = f" ({100.0 * either:.1f}% under --measure max)" if measure != "max" else ""
     warn(f"{result.query}: no file at --threshold {threshold:g} ({measure}); the best is "
-         f"{best.match} at {here:.1f}% {measure}{also}")
+         f"{best.match} at {100.0 * here:.1f}% {measure}{also}")
 
 
 @click.command("query")
@@ -64,12 +64,12 @@ def query_command(files: tuple[Path, ...], db: Path, threshold: float, measure: 
         for path in files:
             try:
                 results.append(query_file(index, params, str(path),
-                                          threshold=100.0 * threshold, measure=measure,
+                                          threshold=threshold, measure=measure,
                                           include_self=include_self, limit=top))
                 hint_if_empty(results[-1], threshold, measure)
             except WinnowError as error:  # this FILE is skipped, the others are queried
                 fail(error)
                 failed = True
     with output(out_path) as out:
-        write(QueryReport(results, 100.0 * threshold), fmt, out)
+        write(QueryReport(results, threshold), fmt, out)
     exit_with(EXIT_SKIPPED if failed else EXIT_OK)

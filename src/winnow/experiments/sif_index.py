@@ -37,7 +37,7 @@ from winnow.index.store import IndexInfo
 from winnow.sif.build import update_index
 from winnow.sif.query import query_file
 
-SUBSTITUTIONS, SUBSTITUTION_BYTES, THRESHOLD = 300, 50, 5.0
+SUBSTITUTIONS, SUBSTITUTION_BYTES, THRESHOLD = 300, 50, 0.05
 QUERY_SIZE = 30_000
 #: Winnowing with the density of sif's 8 zero bits: 2/(w+1) = 1/256.
 WINNOW_COMPARABLE = WinnowConfig(k=50, t=50 + 511 - 1, method="winnow")
@@ -95,7 +95,7 @@ def _trials(index: FingerprintIndex, params: IndexParams, original: Path, scratc
         path.write_bytes(substituted(data, rng))
         result = query_file(index, params, str(path), threshold=THRESHOLD)
         right = [m for m in result.matches if m.match == str(original)]
-        found.append(right[0].contained if right else 0.0)
+        found.append(100.0 * right[0].contained if right else 0.0)
         first += bool(result.matches) and result.matches[0].match == str(original)
         only += len(result.matches) == 1 and bool(right)
     return Trials(tuple(found), first, only)
@@ -141,7 +141,7 @@ def run(max_files: int | None, trials: int, seed: int) -> Section:
         "selection (k = 50 bytes, last 8 bits zero, no overlaps) and winnowing at a "
         "comparable density (w = 511, 2/(w+1) = 1/256), each in winnow's index (one DuckDB "
         f"file).  Then {trials} trials: the file nearest 30 KB with {SUBSTITUTIONS} random "
-        f"substitutions of {SUBSTITUTION_BYTES} random bytes, queried at {THRESHOLD:g} %; "
+        f"substitutions of {SUBSTITUTION_BYTES} random bytes, queried at {100 * THRESHOLD:g} %; "
         "similarity is sif's figure, the share of the query's fingerprints found in the file."))
     if not files:
         section.skipped = f"no .py files under {root}"

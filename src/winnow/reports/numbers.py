@@ -31,12 +31,16 @@ def cluster_number(index: int) -> int:
     return index + 1
 
 
-def share(percent_value: float, digits: int = 4) -> float:
-    """A share the sif stage computes in percent (0 to 100), as the fraction the
-    machine formats write: rounded down to ``digits`` decimals, 1.0 only when it is
-    100 (``99.996`` gives ``0.9999``); sif's occurrence count, which can pass 100,
-    passes 1."""
-    if percent_value >= 100.0:
-        return percent_value / 100
+def share(fraction: float, digits: int = 4) -> float:
+    """A share of the sif stage (a fraction), as the machine formats write it:
+    rounded down to ``digits`` decimals, 1.0 only when it is complete (``0.99996``
+    gives ``0.9999``); sif's occurrence count, which can pass 1, is kept as is."""
+    if fraction >= 1.0:
+        return fraction
     scale = float(10 ** digits)
-    return math.floor(percent_value / 100 * scale + _EPSILON * scale) / scale
+    return math.floor(fraction * scale + _EPSILON * scale) / scale
+
+
+def whole_percent(fraction: float) -> int:
+    """``fraction`` as a whole percentage rounded down (``0.29`` gives 29)."""
+    return math.floor(fraction * 100 + _EPSILON)

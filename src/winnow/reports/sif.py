@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
 from winnow.index.store import IndexInfo
-from winnow.reports.numbers import percent, share
+from winnow.reports.numbers import percent, share, whole_percent
 from winnow.reports.rows import write_csv_rows, write_json_listing, write_jsonl_rows
 from winnow.reports.table import safe
 from winnow.sif.groups import Group, GroupsResult, Member
@@ -80,7 +80,7 @@ def info_table(info: IndexInfo, out: TextIO) -> None:
 
 
 def _info_record(info: IndexInfo) -> dict[str, Any]:
-    return {**asdict(info), "share_of_corpus": share(info.percent_of_corpus, 6)}
+    return {**asdict(info), "share_of_corpus": share(info.percent_of_corpus / 100, 6)}
 
 
 def info_csv(info: IndexInfo, out: TextIO) -> None:
@@ -100,7 +100,7 @@ def info_jsonl(info: IndexInfo, out: TextIO) -> None:
 
 @dataclass(frozen=True)
 class QueryReport:
-    """``winnow query``: each query file's matches, at ``threshold`` percent."""
+    """``winnow query``: each query file's matches, at ``threshold`` (a fraction)."""
 
     results: list[QueryResult]
     threshold: float
@@ -113,7 +113,7 @@ def query_rows(results: Iterable[QueryResult]) -> Iterable[dict[str, Any]]:
                 "query": m.query, "match": m.match, "contained": share(m.contained),
                 "contains": share(m.contains), "shared": m.shared, "size": m.size,
                 "identical": m.identical, "query_size": result.size,
-                "sif_similarity": share(m.sif_percent),
+                "sif_similarity": share(m.sif_similarity),
                 "query_fingerprints": result.distinct, "match_fingerprints": m.match_fingerprints,
             }
 
@@ -137,7 +137,7 @@ def query_json(report: QueryReport, out: TextIO) -> None:
     docs = [{"query": r.query, "size": r.size, "fingerprints": r.fingerprints,
              "distinct": r.distinct, "matches": list(query_rows([r])),
              "best_excluded": _best_excluded(r)} for r in report.results]
-    json.dump({"threshold": report.threshold / 100, "queries": docs}, out, indent=2)
+    json.dump({"threshold": report.threshold, "queries": docs}, out, indent=2)
     out.write("\n")
 
 
@@ -148,13 +148,13 @@ def query_jsonl(report: QueryReport, out: TextIO) -> None:
 def query_table(report: QueryReport, out: TextIO) -> None:
     for r in report.results:
         out.write(f"== {safe(r.query)}: {r.size} bytes, {r.distinct} fingerprints; "
-                  f"{len(r.matches)} file(s) at >= {report.threshold:g}%\n")
+                  f"{len(r.matches)} file(s) at >= {100.0 * report.threshold:g}%\n")
         if not r.matches:
             continue
         out.write(f"{'contained':>9} {'contains':>8} {'shared':>6} {'size':>10} "
                   f"{'identical':>9}  path\n")
         for m in r.matches:
-            out.write(f"{percent(m.contained / 100, 1):>9} {percent(m.contains / 100, 1):>8} "
+            out.write(f"{percent(m.contained, 1):>9} {percent(m.contains, 1):>8} "
                       f"{m.shared:>6} "
                       f"{m.size:>10} {'yes' if m.identical else 'no':>9}  {safe(m.match)}\n")
 
@@ -194,7 +194,6 @@ def groups_jsonl(result: GroupsResult, out: TextIO) -> None:
 
 def groups_json(result: GroupsResult, out: TextIO) -> None:
     options = asdict(result.options)
-    options["threshold"] = options["threshold"] / 100  # a fraction, as the option takes it
     head = {"options": options, "documents": result.documents,
             "counts": {"identical": len(result.identical), "similar": len(result.similar),
                        "interesting": len(result.interesting or [])},
@@ -207,7 +206,7 @@ def _sif_block(out: TextIO, groups: list[Group]) -> None:
     (and, for identical files, the bytes reclaimable)."""
     for g in groups:
         for m in g.members:
-            tag = "R100" if m.reference else f"{int(m.similarity):>4}"
+            tag = "R100" if m.reference else f"{whole_percent(m.similarity):>4}"
             out.write(f"{tag} {safe(m.path)} {m.size}\n")
         if g.kind == "identical":
             out.write(f"     {human_bytes(reclaimable(g))} reclaimable\n")
@@ -216,7 +215,7 @@ def _sif_block(out: TextIO, groups: list[Group]) -> None:
 
 def groups_table(result: GroupsResult, out: TextIO) -> None:
     total = sum(map(reclaimable, result.identical))
-    threshold = result.options.threshold
+    threshold = 100.0 * result.options.threshold
     out.write(f"{len(result.identical)} groups of identical files; {human_bytes(total)} "
               f"reclaimable by keeping one copy of each (winnow dedup-files):\n\n")
     _sif_block(out, result.identical)

@@ -13,7 +13,6 @@ escapes paths (:func:`winnow.reports.table.safe`).
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 from typing import Any, TextIO
 
@@ -49,9 +48,9 @@ class DircmpView:
 
 
 def share_text(value: float) -> str:
-    """A similarity for a table: ``100%`` only when it is 100, otherwise one
-    decimal rounded down, so 99.96 reads ``99.9%``, never ``100%``."""
-    return "100%" if value >= 100.0 else f"{math.floor(value * 10) / 10:.1f}%"
+    """A similarity (a fraction) for a table: ``100%`` only when it is 1, otherwise
+    one decimal rounded down, so 0.9996 reads ``99.9%``, never ``100%``."""
+    return "100%" if value >= 1.0 else percent(value, 1)
 
 
 def _dircmp_rows(view: DircmpView) -> list[dict[str, Any]]:
@@ -99,9 +98,9 @@ def dircmp_table(view: DircmpView, out: TextIO) -> None:
     counts = ", ".join(f"{v} {k}" for k, v in sorted(result.counts().items()))
     out.write(f"\n{safe(result.dir_a)}: {result.files_a} files; {safe(result.dir_b)}: "
               f"{result.files_b} files; {counts or 'nothing to compare'}\n")
-    out.write(f"Folder similarity {percent(result.resemblance / 100, 1)} (resemblance of "
-              f"fingerprint sets); A found in B {percent(result.a_in_b / 100, 1)}, B found "
-              f"in A {percent(result.b_in_a / 100, 1)}\n")
+    out.write(f"Folder similarity {percent(result.resemblance, 1)} (resemblance of "
+              f"fingerprint sets); A found in B {percent(result.a_in_b, 1)}, B found "
+              f"in A {percent(result.b_in_a, 1)}\n")
 
 
 # -- dedup --------------------------------------------------------------------------

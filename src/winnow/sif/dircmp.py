@@ -9,16 +9,17 @@ Both trees are in the index; each file of A and of B ends up in one row:
   accounted for (still there, or renamed), or an A file whose path is gone and
   whose content B holds only at paths already paired;
 * ``modified``: same relative path, different content, with its similarity;
-* ``similar``: different paths, similarity at least ``threshold`` (a
+* ``similar``: different paths, similarity at least ``threshold`` (a fraction; a
   one-to-one greedy matching, best pairs first: moved *and* edited);
 * ``only-a`` / ``only-b``: nothing on the other side matches.
 
-The similarity of two files is ``100 · shared / max(|F(a)|, |F(b)|)`` (distinct
+The similarity of two files is ``shared / max(|F(a)|, |F(b)|)`` (distinct
 fingerprints): each file must share that much of itself.  Fingerprints sample
 a file, so a small edit can leave them all equal; two files with different
 checksums differ in at least ``max(|size_a - size_b|, 1)`` bytes, so their
-similarity is capped at ``100 · (1 - that / max(size_a, size_b))``: a changed
-file is never reported 100 % similar.  For the folders as a
+similarity is capped at ``1 - that / max(size_a, size_b)``: a changed file is
+never reported 100 % similar.  Every similarity and share here is a fraction
+from 0 to 1, as the command line's ``--threshold`` takes it.  For the folders as a
 whole we report the resemblance (Jaccard) of their fingerprint sets,
 ``|F(A) ∩ F(B)| / |F(A) ∪ F(B)|``, and the containments both ways.  File names
 enter only where content alone cannot decide (``modified``, and the choice of
@@ -36,6 +37,7 @@ import numpy as np
 
 from winnow.errors import InputError
 from winnow.index.store import DocRow, FingerprintIndex
+from winnow.sif.shares import check_threshold
 
 #: What became of a file between the two trees.
 Status = Literal["identical", "renamed", "copied", "modified", "similar", "only-a", "only-b"]
@@ -66,21 +68,21 @@ class DirComparison:
 
     @property
     def resemblance(self) -> float:
-        """Jaccard similarity of the two folders' fingerprint sets, in percent."""
+        """Jaccard similarity of the two folders' fingerprint sets, a fraction."""
         union = self.fingerprints_a + self.fingerprints_b - self.shared_fingerprints
-        return 100.0 * self.shared_fingerprints / union if union else 100.0
+        return self.shared_fingerprints / union if union else 1.0
 
     @property
     def a_in_b(self) -> float:
-        """Share of A's fingerprints found in B, in percent."""
+        """Share of A's fingerprints found in B, a fraction."""
         found = self.shared_fingerprints
-        return 100.0 * found / self.fingerprints_a if self.fingerprints_a else 0.0
+        return found / self.fingerprints_a if self.fingerprints_a else 0.0
 
     @property
     def b_in_a(self) -> float:
-        """Share of B's fingerprints found in A, in percent."""
+        """Share of B's fingerprints found in A, a fraction."""
         found = self.shared_fingerprints
-        return 100.0 * found / self.fingerprints_b if self.fingerprints_b else 0.0
+        return found / self.fingerprints_b if self.fingerprints_b else 0.0
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = defaultdict(int)
@@ -94,10 +96,10 @@ def _rel(row: DocRow, root: str) -> str:
 
 
 def changed_cap(size_a: int, size_b: int) -> float:
-    """The most two files of these sizes with different content can share, in
-    percent: at least ``max(|size_a - size_b|, 1)`` of the larger's bytes differ."""
+    """The most two files of these sizes with different content can share, a
+    fraction: at least ``max(|size_a - size_b|, 1)`` of the larger's bytes differ."""
     larger = max(size_a, size_b)
-    return 100.0 * (1 - max(abs(size_a - size_b), 1) / larger) if larger else 0.0
+    return 1 - max(abs(size_a - size_b), 1) / larger if larger else 0.0
 
 
 def _by_checksum(rows: dict[str, DocRow]) -> dict[str, list[str]]:
@@ -126,20 +128,20 @@ class _Matcher:
     def copied(self, ra: str, rb: str, extra_in_b: bool) -> None:
         """Record an extra copy: only the extra side's file is accounted for."""
         x, y = self.a[ra], self.b[rb]
-        self.entries.append(DirEntry("copied", ra, rb, 100.0, x.size, y.size))
+        self.entries.append(DirEntry("copied", ra, rb, 1.0, x.size, y.size))
         (self.left_b if extra_in_b else self.left_a).discard(rb if extra_in_b else ra)
 
     def exact(self) -> None:
         """Equal checksums: identical, then renamed, then the extra copies."""
         for rel in sorted(self.left_a & self.left_b):
             if self.a[rel].checksum == self.b[rel].checksum:
-                self.pair("identical", rel, rel, 100.0)
+                self.pair("identical", rel, rel, 1.0)
         holders_a, holders_b = _by_checksum(self.a), _by_checksum(self.b)
         gone = sorted(self.left_a - set(self.b))  # A paths B no longer has
         for rel in gone:
             free = [p for p in holders_b.get(self.a[rel].checksum, []) if p in self.left_b]
             if free:
-                self.pair("renamed", rel, free[0], 100.0)
+                self.pair("renamed", rel, free[0], 1.0)
         # a B path A also has, with other content, is left for `modified`
         for rel in sorted(self.left_b - set(self.a)):
             sources = holders_a.get(self.b[rel].checksum, [])
@@ -170,7 +172,7 @@ class _Matcher:
                     continue
                 most = max(by_id[int(x)].n_distinct, by_id[int(y)].n_distinct)
                 key = (rx, ry) if sx == "a" else (ry, rx)
-                scores[key] = 100.0 * int(shared) / most if most else 0.0
+                scores[key] = int(shared) / most if most else 0.0
         scores = {key: self.similarity(*key, score) for key, score in scores.items()}
         for rel in sorted(self.left_a & self.left_b):
             self.pair("modified", rel, rel, scores.get((rel, rel), 0.0))
@@ -199,8 +201,10 @@ def check_disjoint(dir_a: str, dir_b: str) -> None:
 
 
 def compare_dirs(index: FingerprintIndex, dir_a: str, dir_b: str,
-                 threshold: float = 50.0) -> DirComparison:
-    """Compare the indexed contents of ``dir_a`` and ``dir_b`` (both already indexed)."""
+                 threshold: float = 0.5) -> DirComparison:
+    """Compare the indexed contents of ``dir_a`` and ``dir_b`` (both already indexed);
+    ``threshold``, a fraction from 0 to 1, pairs differently named files."""
+    check_threshold(threshold)
     check_disjoint(dir_a, dir_b)
     root_a, root_b = os.path.abspath(dir_a), os.path.abspath(dir_b)
     docs_a, docs_b = index.documents([root_a]), index.documents([root_b])

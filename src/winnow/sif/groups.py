@@ -9,8 +9,8 @@ one more second").
 * **Similar groups**, sif's first version: identical files are represented by
   one of them (the first path), so similar groups list distinct contents.  For
   every file ``R`` (in path order) the group is ``R`` and every ``X`` whose
-  shared fingerprints cover at least ``threshold`` percent of ``R``'s:
-  ``similarity(R, X) = 100 · |F(R) ∩ F(X)| / |F(R)|`` (distinct hashes).  A set
+  shared fingerprints cover at least ``threshold`` (a fraction) of ``R``'s:
+  ``similarity(R, X) = |F(R) ∩ F(X)| / |F(R)|`` (distinct hashes).  A set
   of files already printed is not printed again.
 * **Filters**, applied to pairs before grouping: text is never compared with
   binary (unless ``mix_kinds``), ``size_ratio`` keeps pairs whose smaller
@@ -34,20 +34,21 @@ from winnow.pairs import EngineChoice, count_pairs
 from winnow.parallel import Progress
 from winnow.sif.interesting import interesting_sets
 from winnow.sif.postings import IndexPostings
-from winnow.sif.shares import Pairs, directed_shares, share_lookup
+from winnow.sif.shares import Pairs, directed_shares, fraction_problem, share_lookup
 
 
 @dataclass(frozen=True)
 class GroupOptions:
     """Post-processing choices; none of them requires re-reading files.
 
-    ``threshold`` a percentage (0 to 100) of the reference file's fingerprints;
-    ``size_ratio`` a fraction (0 to 1) or ``None``; ``max_df`` at least 2 (a
+    ``threshold`` a fraction (0 to 1, 0.5 = 50 %) of the reference file's
+    fingerprints, as the command line's ``--threshold`` takes it; ``size_ratio`` a
+    fraction (0 to 1) or ``None``; ``max_df`` at least 2 (a
     fingerprint in fewer files pairs none).  Validated on construction, every
     problem reported at once (:class:`~winnow.errors.InvalidConfig`).
     """
 
-    threshold: float = 50.0
+    threshold: float = 0.5
     size_ratio: float | None = None
     same_suffix: bool = False
     mix_kinds: bool = False
@@ -56,28 +57,19 @@ class GroupOptions:
     interesting: bool = False
 
     def __post_init__(self) -> None:
-        problems = []
-        if not _number_in(self.threshold, 0.0, 100.0):
-            problems.append(f"threshold must be a percentage from 0 to 100, got "
-                            f"{self.threshold!r}")
-        if self.size_ratio is not None and not _number_in(self.size_ratio, 0.0, 1.0):
-            problems.append(f"size_ratio must be a fraction from 0 to 1, got "
-                            f"{self.size_ratio!r}")
+        problems = [fraction_problem("threshold", self.threshold)]
+        if self.size_ratio is not None:
+            problems.append(fraction_problem("size_ratio", self.size_ratio))
         if isinstance(self.max_df, bool) or not isinstance(self.max_df, int) or self.max_df < 2:
             problems.append(f"max_df must be an integer >= 2, got {self.max_df!r}")
-        if problems:
-            raise InvalidConfig(problems)
-
-
-def _number_in(value: object, low: float, high: float) -> bool:
-    """``low <= value <= high`` for a real number (not a bool; NaN never)."""
-    return (isinstance(value, int | float) and not isinstance(value, bool)
-            and low <= value <= high)
+        listed = [problem for problem in problems if problem]
+        if listed:
+            raise InvalidConfig(listed)
 
 
 @dataclass(frozen=True)
 class Member:
-    """One file of a group; ``similarity`` (percent) is relative to the reference
+    """One file of a group; ``similarity`` (a fraction) is relative to the reference
     file: the share of the reference's fingerprints in a similar group, the
     share of the smaller file's in an interesting set."""
 
@@ -194,7 +186,7 @@ def find_groups(index: FingerprintIndex, options: GroupOptions,
     identical = []
     for rows in identical_sets(docs, options.include_empty):
         number += 1
-        members = tuple(Member(r.path, 100.0, r.size, i == 0) for i, r in enumerate(rows))
+        members = tuple(Member(r.path, 1.0, r.size, i == 0) for i, r in enumerate(rows))
         identical.append(Group(number, "identical", members))
     reps = representatives(docs)
     pairs = load_pairs(index, reps, options, engine, progress,
@@ -202,7 +194,7 @@ def find_groups(index: FingerprintIndex, options: GroupOptions,
     similar = []
     for r, others in similar_sets(pairs, options.threshold):
         number += 1
-        head = Member(reps[r].path, 100.0, reps[r].size, True)
+        head = Member(reps[r].path, 1.0, reps[r].size, True)
         rest = tuple(Member(reps[o].path, s, reps[o].size, False) for o, s in others)
         similar.append(Group(number, "similar", (head, *rest)))
     interesting = None
@@ -211,10 +203,10 @@ def find_groups(index: FingerprintIndex, options: GroupOptions,
         share_of = share_lookup(pairs)
         for clique in interesting_sets(pairs, options.threshold):
             number += 1
-            sims = [100.0, *share_of(clique[0], clique[1:])]
+            sims = [1.0, *share_of(clique[0], clique[1:])]
             ranked = sorted(zip(clique[1:], sims[1:], strict=True), key=lambda ms: -ms[1])
             members = tuple(Member(reps[m].path, sim, reps[m].size, m == clique[0])
-                            for m, sim in [(clique[0], 100.0), *ranked])
+                            for m, sim in [(clique[0], 1.0), *ranked])
             interesting.append(Group(number, "interesting", members))
     return GroupsResult(identical, similar, interesting, options, len(docs))
 

@@ -4,8 +4,8 @@
 number of common fingerprints *and* the set is not a subset of a larger
 interesting set."  Similarity is not transitive (A ~ B and B ~ C without
 A ~ C), so these are the maximal cliques of the graph whose edges join files
-``i`` and ``j`` when their shared fingerprints cover at least ``threshold``
-percent of either file (``100 · shared / min(|F(i)|, |F(j)|)``).
+``i`` and ``j`` when their shared fingerprints cover at least ``threshold`` (a
+fraction from 0 to 1) of either file (``shared / min(|F(i)|, |F(j)|)``).
 
 Listing maximal cliques is NP-hard in general (sif calls it NP-complete).
 Our heuristic is exact on sparse graphs and bounded on dense ones:

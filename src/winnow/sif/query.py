@@ -5,14 +5,15 @@ fingerprints looked up in the index.  For a query ``Q`` and an indexed file
 ``D``, with ``F(X)`` the *set* of distinct fingerprint hashes of ``X``:
 
 * ``shared    = |F(Q) ∩ F(D)|``
-* ``contained = 100 · shared / |F(Q)|`` — how much of the query is found in
+* ``contained = shared / |F(Q)|`` — how much of the query is found in
   ``D`` (sif's figure; the threshold applies to it by default);
-* ``contains  = 100 · shared / |F(D)|`` — how much of ``D`` is found in the query.
+* ``contains  = shared / |F(D)|`` — how much of ``D`` is found in the query.
 
-Both are set-based, so they lie in [0, 100].  sif counted occurrences and
-noted its figure can pass 100 % when fingerprints repeat; that figure is
-reported too, as ``sif_percent = 100 · (occurrences in D of hashes of F(Q)) /
-(fingerprints of Q, with repeats)``.  ``identical`` compares checksums, so
+Both are set-based fractions, so they lie in [0, 1] (the tables print them as
+percentages).  sif counted occurrences and noted its figure can pass 100 % when
+fingerprints repeat; that figure is reported too, as ``sif_similarity =
+(occurrences in D of hashes of F(Q)) / (fingerprints of Q, with repeats)``, a
+fraction that can pass 1.  ``identical`` compares checksums, so
 exact copies are found even when a file is too small to have fingerprints.
 """
 
@@ -29,6 +30,7 @@ from winnow.fileio import printable, read_regular
 from winnow.index.params import IndexParams
 from winnow.index.store import DocRow, FingerprintIndex
 from winnow.sif.fingerprinting import checksum, fingerprint_data
+from winnow.sif.shares import check_threshold
 from winnow.sources.walk import describe_error
 
 Measure = Literal["contained", "contains", "max"]
@@ -45,7 +47,7 @@ class Match:
     shared: int
     size: int
     identical: bool
-    sif_percent: float
+    sif_similarity: float
     match_fingerprints: int
 
 
@@ -65,7 +67,7 @@ class QueryResult:
 
 
 def score(m: Match, measure: Measure) -> float:
-    """``m``'s share under ``measure``, in percent."""
+    """``m``'s share under ``measure``, a fraction."""
     if measure == "contained":
         return m.contained
     if measure == "contains":
@@ -89,25 +91,26 @@ def _match(query: str, row: DocRow, shared: int, occurrences: int, q_fp: int,
            q_distinct: int, identical: bool) -> Match:
     return Match(
         query=query, match=row.path,
-        contained=100.0 * shared / q_distinct if q_distinct else (100.0 if identical else 0.0),
-        contains=100.0 * shared / row.n_distinct if row.n_distinct else (
-            100.0 if identical else 0.0),
+        contained=shared / q_distinct if q_distinct else (1.0 if identical else 0.0),
+        contains=shared / row.n_distinct if row.n_distinct else (1.0 if identical else 0.0),
         shared=shared, size=row.size, identical=identical,
-        sif_percent=100.0 * occurrences / q_fp if q_fp else (100.0 if identical else 0.0),
+        sif_similarity=occurrences / q_fp if q_fp else (1.0 if identical else 0.0),
         match_fingerprints=row.n_distinct,
     )
 
 
 def query_file(index: FingerprintIndex, params: IndexParams, path: str, *,
-               threshold: float = 50.0, measure: Measure = "contained",
+               threshold: float = 0.5, measure: Measure = "contained",
                include_self: bool = False, limit: int | None = None) -> QueryResult:
     """The indexed files similar to ``path``, ranked by ``measure`` then ``shared``.
 
-    Files scoring below ``threshold`` percent are left out (identical files
-    never are).  The query's own path is left out unless ``include_self``.
+    Files scoring below ``threshold``, a fraction from 0 to 1 (0.5 = 50 %), are
+    left out (identical files never are).  The query's own path is left out unless ``include_self``.
     ``limit`` keeps only the best ``limit`` matches.
-    Raises :class:`InputError` if the file cannot be read.
+    Raises :class:`InputError` if the file cannot be read and
+    :class:`~winnow.errors.InvalidConfig` if ``threshold`` is not a fraction.
     """
+    check_threshold(threshold)
     data = _read(path)
     printed = fingerprint_data(data, path, params, short=True)
     digest = checksum(data)

@@ -2,8 +2,8 @@
 
 What groups (:mod:`winnow.sif.groups`) and interesting sets
 (:mod:`winnow.sif.interesting`) both read: the pairs of documents that share
-fingerprints, and each pair's share ``100 · shared / |F(ref)|`` in both
-directions.
+fingerprints, and each pair's share ``shared / |F(ref)|`` in both directions, a
+fraction from 0 to 1 like every share of the library.
 """
 
 from __future__ import annotations
@@ -14,14 +14,39 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from winnow.errors import InvalidConfig
 from winnow.index.store import DocRow
 
 IntArray = npt.NDArray[np.int64]
 
 
+def is_fraction(value: object) -> bool:
+    """``0 <= value <= 1`` for a real number (not a bool; NaN never)."""
+    return (isinstance(value, int | float) and not isinstance(value, bool)
+            and 0.0 <= value <= 1.0)
+
+
+def fraction_problem(name: str, value: object) -> str | None:
+    """Why ``value`` is not a fraction from 0 to 1 (``None`` if it is), naming the
+    fraction a percentage such as ``50`` probably meant."""
+    if is_fraction(value):
+        return None
+    hint = ""
+    if isinstance(value, int | float) and not isinstance(value, bool) and 1 < value <= 100:
+        hint = f"; did you mean {value / 100:g} ({value:g}%)?"
+    return f"{name} must be a fraction from 0 to 1, got {value!r}{hint}"
+
+
+def check_threshold(threshold: object) -> None:
+    """Raise :class:`~winnow.errors.InvalidConfig` unless ``threshold`` is a fraction."""
+    problem = fraction_problem("threshold", threshold)
+    if problem:
+        raise InvalidConfig([problem])
+
+
 @dataclass
 class Pairs:
-    """Similar-enough pairs among ``docs``: ``share[i, j]`` in percent of ``i``."""
+    """Similar-enough pairs among ``docs``: ``share[i, j]`` a fraction of ``i``'s fingerprints."""
 
     docs: list[DocRow]
     a: IntArray
@@ -30,16 +55,16 @@ class Pairs:
 
 
 def directed_shares(pairs: Pairs) -> tuple[IntArray, IntArray, npt.NDArray[np.float64]]:
-    """Both directions of every pair: ``(ref, other, 100·shared/|F(ref)|)``."""
+    """Both directions of every pair: ``(ref, other, shared/|F(ref)|)``."""
     distinct = np.array([row.n_distinct for row in pairs.docs], dtype=np.float64)
     ref = np.concatenate([pairs.a, pairs.b])
     other = np.concatenate([pairs.b, pairs.a])
     shared = np.concatenate([pairs.shared, pairs.shared]).astype(np.float64)
-    return ref, other, 100.0 * shared / distinct[ref]
+    return ref, other, shared / distinct[ref]
 
 
 def share_lookup(pairs: Pairs) -> Callable[[int, list[int]], list[float]]:
-    """``share_of(r, others)``: ``100·shared/min(|F(r)|, |F(o)|)`` for each other
+    """``share_of(r, others)``: ``shared/min(|F(r)|, |F(o)|)`` for each other
     ``o`` (0 if unpaired): the share of the smaller file, the measure that joins
     the members of an interesting set (:mod:`winnow.sif.interesting`)."""
     ref, other, share = directed_shares(pairs)
