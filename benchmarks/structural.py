@@ -1,6 +1,6 @@
 """The structural front-end's accuracy beyond benchmarks/accuracy.py.
 
-    .venv/bin/python benchmarks/structural.py hjc851 [--data DIR] [--frontend F ...]
+    .venv/bin/python benchmarks/structural.py hjc851 [--data DIR] [-m N] [--frontend F ...]
     .venv/bin/python benchmarks/structural.py translations [--frontend F ...]
 
 ``hjc851``: on ``hjc851-dataset2`` (each SPPlagiarise variant against each
@@ -43,7 +43,7 @@ DATA = HERE.parents[2] / "shared" / "data"  # ../shared/data from the project ro
 
 
 def scores(labels_path: Path, root: Path, frontend: str | None, include: tuple[str, ...] = (),
-           max_occurrences: float = 50, literal_k: int | None = None
+           max_occurrences: float | None = None, literal_k: int | None = None
            ) -> tuple[list[dict[str, str]], list[float]]:
     """Every labelled pair (its CSV row) and its similarity, from one comparison."""
     labels = load_labels(labels_path)
@@ -116,13 +116,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=("hjc851", "translations"))
     parser.add_argument("--data", type=Path, default=DATA)
-    parser.add_argument("-m", type=float, default=50, help="max occurrences (MOSS -m)")
+    parser.add_argument("-m", type=float, default=None,
+                        help="max occurrences (MOSS -m); compare's default when left out")
     parser.add_argument("--literal-k", type=int, default=None, help="the literal channel's k")
     parser.add_argument("--frontend", action="append",
                         help="front-end to compare with (repeatable; '' = default)")
     args = parser.parse_args()
     args.frontend = args.frontend or ["", "structural"]
-    print(f"benchmarks/structural.py {args.what}, "
+    print(f"benchmarks/structural.py {args.what}, -m {'default' if args.m is None else args.m}, "
           f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {uptime()}")
     (hjc851 if args.what == "hjc851" else translations)(args)
 
