@@ -48,6 +48,7 @@ from winnow.serve.http import (
 )
 from winnow.serve.intake import Intake
 from winnow.serve.languages import moss_language
+from winnow.serve.pages import report_files
 from winnow.serve.protocol import CHUNK, Context
 from winnow.serve.store import Job
 
@@ -138,9 +139,8 @@ async def api_pairs_csv(request: web.Request) -> web.Response:
 def zip_folder(folder: Path) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                archive.write(path, path.relative_to(folder).as_posix())
+        for name, data in report_files(folder):
+            archive.writestr(name, data)
     return out.getvalue()
 
 
