@@ -201,7 +201,7 @@ def store_size(files: int, timeout: float) -> None:
             stop(proc)
         folder = data / "jobs" / str(job["id"])
         parts = {name: _allocated(folder / name)
-                 for name in ("files", "report", "result.json", "state.json")}
+                 for name in ("files", "report", "result.json.gz", "state.json")}
         total = _allocated(folder)
     summary = job["summary"] or {}
     line = (f"one job of {files} files ({sent / 1000:.1f} kB sent, "

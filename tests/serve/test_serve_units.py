@@ -245,3 +245,15 @@ def test_page_names(name: str, where: list[str]) -> None:
 ])
 def test_accepts_gzip(header: str | None, ok: bool) -> None:
     assert accepts_gzip(header) is ok
+
+
+def test_result_is_read_compressed_or_as_written_before(tmp_path: Path) -> None:
+    store = JobStore(tmp_path)
+    new, old = store.create("u"), store.create("u")
+    with gzip.open(store.result_path(new.id), "wt", encoding="utf-8") as out:
+        out.write('{"pairs": [1]}')
+    store.result_path(old.id).with_suffix("").write_text('{"pairs": [2]}')
+    assert store.read_result(new.id) == {"pairs": [1]}
+    assert store.read_result(old.id) == {"pairs": [2]}
+    with pytest.raises(OSError):
+        store.read_result(store.create("u").id)

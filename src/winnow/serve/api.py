@@ -95,11 +95,7 @@ async def _result(request: web.Request) -> tuple[Job, dict[str, Any]]:
             {"id": job.id, "status": job.status, "reason": job.reason,
              "error": "the job has no result"}), content_type="application/json")
 
-    def load() -> dict[str, Any]:
-        with open(ctx.store.result_path(job.id), encoding="utf-8") as data:
-            return json.load(data)  # type: ignore[no-any-return]
-
-    return job, await asyncio.to_thread(load)
+    return job, await asyncio.to_thread(ctx.store.read_result, job.id)
 
 
 async def api_pairs(request: web.Request) -> web.Response:

@@ -13,6 +13,8 @@ one that meets a full disk says so (:data:`DISK_FULL`).
 from __future__ import annotations
 
 import errno
+import gzip
+import io
 import shutil
 import time
 from typing import Any
@@ -124,7 +126,9 @@ def _run(store: JobStore, job_id: str, state: dict[str, Any] | None) -> dict[str
     write_report(result, store.report_dir(job_id), moss_names=True)  # as mosspy expects
     compress_report(store.report_dir(job_id))
     tmp = store.result_path(job_id).with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as out:
+    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
+                                               compresslevel=6, mtime=0) as packed, \
+            io.TextIOWrapper(packed, encoding="utf-8") as out:
         write(result, "json", out)
     tmp.replace(store.result_path(job_id))
     skipped = sum(issue.skipped for issue in result.issues)
