@@ -145,6 +145,11 @@ def test_pair_page_links_back_to_the_report(server: Server, name: str) -> None:
         assert target.startswith(url + "index.html#row-1"), target
     status, index, _ = server.get(target.removeprefix(server.http))
     assert status == 200 and b"alice" in index
+    after = re.search(rb'rel="next" href="([^"]+)"', page)
+    assert after, page[:500]
+    target = urllib.parse.urljoin(pair, after.group(1).decode())
+    status, second, _ = server.get(target.removeprefix(server.http))
+    assert status == 200 and b'<section class="pair" id="pair-2">' in second
 
 
 def test_latin1_file_name_stays_one_name(server: Server) -> None:

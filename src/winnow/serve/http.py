@@ -212,7 +212,9 @@ async def results_redirect(request: web.Request) -> web.Response:
 
 async def pair_page(request: web.Request) -> web.StreamResponse:
     """``matchN.html`` (also after a doubled slash: ``mosspy`` asks for
-    ``URL/matchN.html`` where the URL already ends in ``/``) or ``pairs/pair-N.html``."""
+    ``URL/matchN.html`` where the URL already ends in ``/``) or ``pairs/pair-N.html``.
+    Under ``pairs/`` every page name answers, so the relative links of a page
+    opened by its old name (``index.html#row-N``, ``matchN.html``) still lead on."""
     job = _by_token(request)
     name = request.match_info["page"].lstrip("/")
     if job.status != "done" or not page_names(name):
