@@ -94,6 +94,12 @@ def test_mosspy_download_report_saves_every_pair_page(server: Server, tmp_path: 
         page = gzip.decompress(response.read())
     status, plain, headers = server.get(url.removeprefix(server.http) + "match0.html")
     assert status == 200 and "Content-Encoding" not in headers and plain == page
+    # the saved copy keeps the inline script and stylesheet the page's policy hashes
+    saved_page = (saved / "match0.html").read_text(encoding="utf-8")
+    for tag in ("script", "style"):
+        inline = re.compile(rf"<{tag}>(.*?)</{tag}>", re.S)
+        served, kept = inline.search(page.decode()), inline.search(saved_page)
+        assert served and kept and served.group(1) == kept.group(1)
 
 
 def test_moss_pl_stream_files_base_and_names(server: Server) -> None:
