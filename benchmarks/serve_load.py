@@ -23,6 +23,10 @@ the run also waits for every job to finish; jobs/s then counts finished jobs.
 written to the data folder, the server is started on it, and each of
 ``GET /api/jobs?user=U`` (100 jobs of a user, with its secret), ``/users/U/``,
 a listing without the secret and ``GET /`` is timed 30 times (median, max).
+
+``--store`` measures what one job of FILES files keeps on disk: it is sent,
+and the job's folder is weighed (``du``-style, allocated bytes) by part: the
+uploaded files, the HTML report, the JSON result.
 """
 
 from __future__ import annotations
@@ -178,6 +182,36 @@ def listing(count: int) -> None:
     print(f"before: {load_before}; after: {uptime()}")
 
 
+def _allocated(path: Path) -> tuple[int, int]:
+    """Files and bytes allocated on disk under ``path`` (what ``du`` counts)."""
+    found = [p for p in path.rglob("*") if p.is_file()] if path.is_dir() else [path]
+    return len(found), sum(p.stat().st_blocks * 512 for p in found if p.exists())
+
+
+def store_size(files: int, timeout: float) -> None:
+    work = batches(1, files)[0]
+    sent = sum(len(data) for _, data in work)
+    with tempfile.TemporaryDirectory(prefix="winnow-serve-store-") as tmp:
+        data = Path(tmp) / "data"
+        proc, port, http = start(str(data), 1, 600.0, Path(tmp) / "server.log")
+        try:
+            _, url = one_client(port, work, threading.Barrier(1), timeout, 0)
+            job = job_status(http, url)
+        finally:
+            stop(proc)
+        folder = data / "jobs" / str(job["id"])
+        parts = {name: _allocated(folder / name)
+                 for name in ("files", "report", "result.json.gz", "state.json")}
+        total = _allocated(folder)
+    summary = job["summary"] or {}
+    line = (f"one job of {files} files ({sent / 1000:.1f} kB sent, "
+            f"{summary.get('pairs')} pairs): the job's folder holds {total[0]} files, "
+            f"{total[1] / 1e6:.2f} MB; " + ", ".join(
+                f"{name} {count} files {size / 1e6:.2f} MB"
+                for name, (count, size) in parts.items()))
+    print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -188,9 +222,14 @@ def main() -> None:
     parser.add_argument("--record", action="store_true")
     parser.add_argument("--listing", type=int, metavar="N",
                         help="time the job listings of a server holding N jobs instead")
+    parser.add_argument("--store", action="store_true",
+                        help="weigh the data folder after one job of FILES files instead")
     args = parser.parse_args()
     if args.listing:
         listing(args.listing)
+        return
+    if args.store:
+        store_size(args.files, args.timeout)
         return
     work = batches(args.clients, args.files)
     load_before = uptime()

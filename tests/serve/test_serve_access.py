@@ -71,7 +71,7 @@ def test_revoked_report_url_and_deleted_job(server: Server) -> None:
     token = job_id(url)
     job = server.wait_job(token)
     folder = server.data / "jobs" / job["id"]
-    assert (folder / "report" / "index.html").is_file()
+    assert (folder / "report" / "index.html.gz").is_file()  # kept compressed
     # the token alone cannot revoke or delete: the owner's secret is needed
     assert server.get(f"/api/jobs/{token}/revoke", method="POST")[0] == 401
     assert server.get(f"/api/jobs/{token}", method="DELETE")[0] == 401

@@ -89,7 +89,10 @@ def test_post_an_archive_then_status_csv_and_report_zip(server: Server, packed: 
 
     status, body, _ = server.get(f"/api/jobs/{answer['token']}/report.zip")
     names = zipfile.ZipFile(io.BytesIO(body)).namelist()
-    assert status == 200 and "index.html" in names and "pairs/pair-1.html" in names
+    assert status == 200 and "index.html" in names and "match0.html" in names
+    assert not any(name.endswith(".gz") for name in names)  # kept compressed, not shipped so
+    index = zipfile.ZipFile(io.BytesIO(body)).read("index.html")
+    assert index.startswith(b"<!DOCTYPE html>") and b'href="match0.html"' in index
     health = server.api("/api/health")
     assert health["status"] == "ok" and health["workers"] in (1, 2)  # ready ones
     assert health["queued"] == 0 and health["running"] == 0
@@ -126,17 +129,27 @@ def test_queued_job_shows_its_position(server_factory: Any) -> None:
     assert server.wait_job(job_id(third), timeout=300)["position"] is None
 
 
-def test_pair_page_links_back_to_the_report(server: Server) -> None:
+@pytest.mark.parametrize("name", ["match0.html", "pairs/pair-1.html"])
+def test_pair_page_links_back_to_the_report(server: Server, name: str) -> None:
+    """The MOSS name and the old name both answer the top pair's page, whose
+    "all pairs" link leads back to the report."""
     url = submit("127.0.0.1", server.moss_port, Query("u", sorted(batch().items()),
                                                       language="python", directory=True))[1]
-    pair = url + "pairs/pair-1.html"
+    pair = url + name
     status, page, _ = server.get(pair.removeprefix(server.http))
-    assert status == 200
+    assert status == 200 and b'<section class="pair" id="pair-1">' in page
     back = re.search(rb'class="back" href="([^"]+)"', page)
     assert back, page[:500]
     target = urllib.parse.urljoin(pair, back.group(1).decode())
+    if name == "match0.html":  # the pages lie beside the index, as MOSS's do
+        assert target.startswith(url + "index.html#row-1"), target
     status, index, _ = server.get(target.removeprefix(server.http))
     assert status == 200 and b"alice" in index
+    after = re.search(rb'rel="next" href="([^"]+)"', page)
+    assert after, page[:500]
+    target = urllib.parse.urljoin(pair, after.group(1).decode())
+    status, second, _ = server.get(target.removeprefix(server.http))
+    assert status == 200 and b'<section class="pair" id="pair-2">' in second
 
 
 def test_latin1_file_name_stays_one_name(server: Server) -> None:

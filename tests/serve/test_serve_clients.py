@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import re
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +60,46 @@ def test_mosspy_directory_mode_with_base_files(server: Server, tmp_path: Path) -
     assert result["pairs"][0]["passages"], "the top pair has its passages"
     status, _, _ = server.get(url.removeprefix(server.http) + "pairs/pair-1.html")
     assert status == 200
+
+
+def test_mosspy_download_report_saves_every_pair_page(server: Server, tmp_path: Path) -> None:
+    """``mosspy.download_report`` follows the links holding "match" (MOSS's
+    ``matchN.html``): every pair page is saved beside the index, whole, and the
+    saved pages link to each other by the saved names."""
+    moss = mosspy.Moss("course-43", "python")
+    moss.server, moss.port = "127.0.0.1", server.moss_port
+    for name, data in batch().items():
+        path = tmp_path / "in" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data)
+        moss.addFile(str(path), name)
+    url = moss.send()
+    pairs = server.api(f"/api/jobs/{job_id(url)}")["summary"]["pairs"]
+    assert pairs >= 3  # directory mode off: every file is a submission
+
+    saved = tmp_path / "saved"
+    mosspy.download_report(url, str(saved), connections=4)
+    names = sorted(p.name for p in saved.iterdir())
+    assert names == sorted(["index.html"] + [f"match{n}.html" for n in range(pairs)])
+    index = (saved / "index.html").read_text(encoding="utf-8")
+    for n in range(pairs):
+        page = (saved / f"match{n}.html").read_text(encoding="utf-8")
+        assert f'id="pair-{n + 1}"' in page and "</html>" in page
+        assert 'href="index.html#row-' in page  # "all pairs" works in the saved copy
+        assert f'href="match{n}.html"' in index
+    # what a browser receives: the same page, gzip-encoded
+    request = urllib.request.Request(url + "match0.html", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+        page = gzip.decompress(response.read())
+    status, plain, headers = server.get(url.removeprefix(server.http) + "match0.html")
+    assert status == 200 and "Content-Encoding" not in headers and plain == page
+    # the saved copy keeps the inline script and stylesheet the page's policy hashes
+    saved_page = (saved / "match0.html").read_text(encoding="utf-8")
+    for tag in ("script", "style"):
+        inline = re.compile(rf"<{tag}>(.*?)</{tag}>", re.S)
+        served, kept = inline.search(page.decode()), inline.search(saved_page)
+        assert served and kept and served.group(1) == kept.group(1)
 
 
 def test_moss_pl_stream_files_base_and_names(server: Server) -> None:

@@ -169,7 +169,7 @@ def test_a_full_disk_while_writing_the_report_removes_it(
         job.files.append(StoredFile(index + 1, f"{index}.c", len(text)))
     store.save(job)
 
-    def half_written(result: Any, path: Path) -> None:
+    def half_written(result: Any, path: Path, **options: Any) -> None:
         Path(path).mkdir(parents=True)
         (Path(path) / "index.html").write_text("<html>partial")
         raise OSError(errno.ENOSPC, "No space left on device")

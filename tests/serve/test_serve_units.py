@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import gzip
 import time
 from pathlib import Path
 
 import pytest
 
+from tests.report_fixtures import build_result, program
 from winnow.frontends import FRONTENDS
 from winnow.frontends.languages import find_language
+from winnow.reports.html import write_report
 from winnow.serve.client import Query, file_header, stream
 from winnow.serve.intake import clean_name
 from winnow.serve.jobs import split_name, submissions_of
 from winnow.serve.languages import MOSS_LANGUAGES, moss_language
+from winnow.serve.pages import accepts_gzip, compress_report, page_names, read_page, report_files
 from winnow.serve.store import MAX_ATTEMPTS, JobStore, StoredFile
 
 MOSS_NAMES = (
@@ -172,3 +176,84 @@ def test_intake_writes_small_and_large_files_whole(tmp_path: Path) -> None:
     assert store.file_path(job, 0).read_bytes() == big
     assert store.file_path(job, 1).read_bytes() == small
     assert store.file_path(job, 2).read_bytes() == b""
+
+
+# --- the report's pages on disk (winnow.serve.pages) -------------------------------------
+
+def _report(tmp_path: Path) -> Path:
+    subs = {"alice": {"a.py": program("a", 20)}, "bob": {"b.py": program("a", 20, 3)},
+            "carol": {"c.py": program("a", 12, 7)}}
+    result = build_result(subs, [("alice", "bob", [("a.py", 3, 10, "b.py", 1, 8)]),
+                                 ("alice", "carol", [("a.py", 1, 6, "c.py", 1, 6)])])
+    folder = tmp_path / "report"
+    write_report(result, folder, moss_names=True)
+    return folder
+
+
+def test_moss_names_put_match_pages_beside_the_index(tmp_path: Path) -> None:
+    folder = _report(tmp_path)
+    assert sorted(p.name for p in folder.iterdir()) == ["index.html", "match0.html",
+                                                        "match1.html"]
+    index = (folder / "index.html").read_text()
+    assert 'href="match0.html"' in index and 'href="match1.html"' in index
+    assert "pairs/pair-" not in index
+    first, second = ((folder / f"match{n}.html").read_text() for n in (0, 1))
+    assert 'id="pair-1"' in first and 'id="pair-2"' in second
+    assert 'class="back" href="index.html#row-1"' in first
+    assert 'rel="next" href="match1.html"' in first and 'rel="prev" href="match0.html"' in second
+
+
+def test_compressed_pages_are_read_back_as_written(tmp_path: Path) -> None:
+    folder = _report(tmp_path)
+    written = {p.name: p.read_bytes() for p in folder.iterdir()}
+    before = sum(len(data) for data in written.values())
+    compress_report(folder)
+    assert sorted(p.name for p in folder.iterdir()) == sorted(n + ".gz" for n in written)
+    assert sum(p.stat().st_size for p in folder.iterdir()) < before / 3
+    for name, data in written.items():
+        assert read_page(folder, name, gzip_ok=False) == (data, False)
+        packed, is_gzip = read_page(folder, name, gzip_ok=True) or (b"", False)
+        assert is_gzip and gzip.decompress(packed) == data
+    assert read_page(folder, "pair-2.html", False) == (
+        written["match1.html"], False)  # the old name of the same page
+    assert read_page(folder, "match7.html", False) is None
+    assert dict(report_files(folder)) == written
+
+
+def test_old_reports_are_still_read(tmp_path: Path) -> None:
+    (tmp_path / "pairs").mkdir()
+    (tmp_path / "index.html").write_bytes(b"<p>index</p>")
+    (tmp_path / "pairs" / "pair-1.html").write_bytes(b"<p>one</p>")
+    assert read_page(tmp_path, "index.html", True) == (b"<p>index</p>", False)
+    assert read_page(tmp_path, "pair-1.html", True) == (b"<p>one</p>", False)
+    assert read_page(tmp_path, "pair-2.html", True) is None
+
+
+@pytest.mark.parametrize(("name", "where"), [
+    ("index.html", ["index.html"]), ("match0.html", ["match0.html"]),
+    ("pair-3.html", ["match2.html", "pairs/pair-3.html"]), ("pair-0.html", []),
+    ("../state.json", []), ("match1.html.gz", []), ("match-1.html", []), ("", []),
+])
+def test_page_names(name: str, where: list[str]) -> None:
+    assert page_names(name) == where
+
+
+@pytest.mark.parametrize(("header", "ok"), [
+    (None, False), ("", False), ("identity", False), ("gzip", True), ("gzip, deflate, br", True),
+    ("br;q=1.0, gzip;q=0.8", True), ("gzip;q=0", False), ("*", True), ("GZIP", True),
+    ("gzip;q=x", False),
+])
+def test_accepts_gzip(header: str | None, ok: bool) -> None:
+    assert accepts_gzip(header) is ok
+
+
+def test_result_is_read_compressed_or_as_written_before(tmp_path: Path) -> None:
+    store = JobStore(tmp_path)
+    new, old = store.create("u"), store.create("u")
+    with gzip.open(store.result_path(new.id), "wt", encoding="utf-8") as out:
+        out.write('{"pairs": [1]}')
+    store.result_path(old.id).with_suffix("").write_text('{"pairs": [2]}')
+    assert store.read_result(new.id) == {"pairs": [1]}
+    assert store.read_result(old.id) == {"pairs": [2]}
+    with pytest.raises(OSError):
+        store.read_result(store.create("u").id)

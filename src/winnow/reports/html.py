@@ -58,6 +58,13 @@ SHOWN_PARAMETERS = (
     ("cluster_threshold", "cluster threshold"),
 )
 _PAIR_PAGE = re.compile(r"pair-[0-9]+\.html")
+_MOSS_PAGE = re.compile(r"match[0-9]+\.html")
+
+
+def moss_page(rank: int) -> str:
+    """The page of the pair ranked ``rank`` (1-based) in a report written with
+    ``moss_names``: MOSS's own name, ``matchN.html`` with N = rank - 1."""
+    return f"match{rank - 1}.html"
 
 
 @dataclass(frozen=True)
@@ -115,9 +122,12 @@ def _common(namer: Namer, home: str, single: bool, report: str) -> dict[str, Any
     }
 
 
-def _overview(result: ComparisonResult, namer: Namer, single: bool) -> dict[str, Any]:
+def _overview(result: ComparisonResult, namer: Namer, single: bool,
+              moss_names: bool = False) -> dict[str, Any]:
     threshold = result.parameters.get("cluster_threshold")
     rows = [pair_row(namer, p, i, single) for i, p in enumerate(result.pairs, 1)]
+    if moss_names:
+        rows = [replace(r, href=moss_page(r.rank)) for r in rows]
     over = overview(result, namer, rows)
     rows = [replace(r, cluster=over.cluster_of.get(r.a))
             if over.cluster_of.get(r.a) == over.cluster_of.get(r.b) else r for r in rows]
@@ -160,18 +170,21 @@ def _shared_code(result: ComparisonResult, namer: Namer) -> list[dict[str, Any]]
 
 
 def _pair_views(result: ComparisonResult, namer: Namer, rows: list[PairRow], single: bool,
-                progress: Progress | None) -> Iterator[PairView]:
+                progress: Progress | None, moss_names: bool = False) -> Iterator[PairView]:
     """Each pair with passages, linked to its neighbours and to its row in the overview."""
     total = len(result.pairs)
     cache: LineCache = {}
     ranks = [r.rank for r in rows if r.computed]
-    page = "#pair-{}" if single else "pair-{}.html"
-    back = "#row-{}" if single else "../index.html#row-{}"
+    if moss_names:
+        page, back = moss_page, "index.html#row-{}".format
+    else:
+        page = ("#pair-{}" if single else "pair-{}.html").format
+        back = ("#row-{}" if single else "../index.html#row-{}").format
     for at, rank in enumerate(ranks):
         view = pair_view(result, namer, result.pairs[rank - 1], rank, single, cache)
-        yield replace(view, row=rows[rank - 1], back=back.format(rank),
-                      prev=page.format(ranks[at - 1]) if at > 0 else None,
-                      next=page.format(ranks[at + 1]) if at + 1 < len(ranks) else None)
+        yield replace(view, row=rows[rank - 1], back=back(rank),
+                      prev=page(ranks[at - 1]) if at > 0 else None,
+                      next=page(ranks[at + 1]) if at + 1 < len(ranks) else None)
         if progress is not None:
             progress("report", rank, total)
     if progress is not None and total:
@@ -197,6 +210,7 @@ def write_report(
     anonymize: bool = False,
     key: bytes | None = None,
     progress: Progress | None = None,
+    moss_names: bool = False,
 ) -> Path:
     """Write the HTML report of ``result`` to ``path``; return the page to open.
 
@@ -204,13 +218,17 @@ def write_report(
     folder that receives ``index.html`` and ``pairs/pair-N.html`` (N = rank), the
     better choice for many pairs of large files.  ``anonymize`` replaces submission
     and file names with stable pseudonyms (:mod:`winnow.reports.anonymize`, keyed by
-    ``key``).  ``progress("report", done, total)`` is called after each pair.  Raises
-    :class:`ReportError` when the report cannot be written.
+    ``key``).  ``progress("report", done, total)`` is called after each pair.
+    ``moss_names`` (a folder only; what ``winnow serve`` writes) names the pair pages
+    as MOSS does, ``matchN.html`` beside ``index.html`` (N = rank - 1), so that MOSS
+    clients that download a report (``mosspy.download_report``) find every page.
+    Raises :class:`ReportError` when the report cannot be written.
     """
     target = Path(path)
     namer = Namer(result, anonymize, key)
     single = is_single_file(target)
-    overview_context = _overview(result, namer, single)
+    moss_names = moss_names and not single
+    overview_context = _overview(result, namer, single, moss_names)
     rows = overview_context["rows"]
     rid = overview_context["report_id"]
     try:
@@ -220,14 +238,15 @@ def write_report(
             context["pairs"] = _pair_views(result, namer, rows, True, progress)
             _write(target, "index.html.j2", context)
             return target
-        pages = target / "pairs"
+        pages = target if moss_names else target / "pairs"
         pages.mkdir(parents=True, exist_ok=True)
         for old in pages.iterdir():  # pages of an earlier report with more pairs
-            if _PAIR_PAGE.fullmatch(old.name):
+            if (_MOSS_PAGE if moss_names else _PAIR_PAGE).fullmatch(old.name):
                 old.unlink()
-        common = _common(namer, "../index.html", False, rid)
-        for view in _pair_views(result, namer, rows, False, progress):
-            _write(pages / f"{view.row.anchor}.html", "pair.html.j2", common | {"pair": view})
+        common = _common(namer, "index.html" if moss_names else "../index.html", False, rid)
+        for view in _pair_views(result, namer, rows, False, progress, moss_names):
+            name = moss_page(view.row.rank) if moss_names else f"{view.row.anchor}.html"
+            _write(pages / name, "pair.html.j2", common | {"pair": view})
         index = target / "index.html"
         context = _common(namer, "index.html", False, rid) | overview_context
         _write(index, "index.html.j2", context | {"pairs": []})

@@ -48,6 +48,7 @@ from winnow.serve.http import (
 )
 from winnow.serve.intake import Intake
 from winnow.serve.languages import moss_language
+from winnow.serve.pages import report_files
 from winnow.serve.protocol import CHUNK, Context
 from winnow.serve.store import Job
 
@@ -94,11 +95,7 @@ async def _result(request: web.Request) -> tuple[Job, dict[str, Any]]:
             {"id": job.id, "status": job.status, "reason": job.reason,
              "error": "the job has no result"}), content_type="application/json")
 
-    def load() -> dict[str, Any]:
-        with open(ctx.store.result_path(job.id), encoding="utf-8") as data:
-            return json.load(data)  # type: ignore[no-any-return]
-
-    return job, await asyncio.to_thread(load)
+    return job, await asyncio.to_thread(ctx.store.read_result, job.id)
 
 
 async def api_pairs(request: web.Request) -> web.Response:
@@ -138,9 +135,8 @@ async def api_pairs_csv(request: web.Request) -> web.Response:
 def zip_folder(folder: Path) -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
-        for path in sorted(folder.rglob("*")):
-            if path.is_file():
-                archive.write(path, path.relative_to(folder).as_posix())
+        for name, data in report_files(folder):
+            archive.writestr(name, data)
     return out.getvalue()
 
 

@@ -9,8 +9,13 @@ Pages:
   only with the user's secret (Basic authentication; the browser asks);
 * ``GET /results/TOKEN/`` — the job's HTML report when it is done, else a page
   with its status and queue position (refreshing itself while it waits);
-  ``/results/TOKEN/index.html`` and ``/results/TOKEN/pairs/pair-N.html`` — the
-  report's pages.  TOKEN is the job's report token: the URL is the capability;
+  ``/results/TOKEN/index.html`` and ``/results/TOKEN/matchN.html`` — the
+  report's pages, named as MOSS names them (so ``mosspy.download_report`` saves
+  them all); the older ``/results/TOKEN/pairs/pair-N.html`` (N = rank, the name of
+  ``winnow compare --report``) is still answered.  TOKEN is the job's report token:
+  the URL is the capability.  Pages are kept gzip-compressed
+  (:mod:`winnow.serve.pages`) and sent so, or decompressed for clients that do
+  not accept gzip;
 * ``GET /admin`` — the queue and the workers, with the admin's secret.
 
 Every page is rendered by Jinja2 with autoescape on (user ids, comments and
@@ -22,6 +27,7 @@ something (``POST``, ``DELETE``) from another site's page is refused
 
 from __future__ import annotations
 
+import asyncio
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
@@ -34,6 +40,7 @@ from aiohttp import web
 from winnow.serve.access import ADMIN, credentials
 from winnow.serve.guard import Gate
 from winnow.serve.languages import MOSS_LANGUAGES
+from winnow.serve.pages import accepts_gzip, page_names, read_page
 from winnow.serve.protocol import Context
 from winnow.serve.store import Job, valid_id, valid_token
 
@@ -167,12 +174,26 @@ async def user_jobs(request: web.Request) -> web.Response:
                 more=(number + 1) * PAGE_SIZE < total, total=total)
 
 
+async def _report_page(request: web.Request, job: Job, name: str) -> web.Response:
+    """The report page ``name`` of ``job`` (read off the loop), or 404."""
+    folder = request.app[CONTEXT].store.report_dir(job.id)
+    gzip_ok = accepts_gzip(request.headers.get("Accept-Encoding"))
+    found = await asyncio.to_thread(read_page, folder, name, gzip_ok)
+    if found is None:
+        raise web.HTTPNotFound(text="no such page")
+    body, packed = found
+    response = web.Response(body=body, headers={"Content-Type": "text/html; charset=utf-8",
+                                                "Vary": "Accept-Encoding"})
+    if packed:
+        response.headers["Content-Encoding"] = "gzip"
+    return response
+
+
 async def results(request: web.Request) -> web.StreamResponse:
     ctx = request.app[CONTEXT]
     job = _by_token(request)
-    index = ctx.store.report_dir(job.id) / "index.html"
     if job.status == "done":
-        return web.FileResponse(index, headers={"Content-Type": "text/html; charset=utf-8"})
+        return await _report_page(request, job, "index.html")
     return page("job.html.j2", job=job, refresh=job.status in ("queued", "running"),
                 position=position(ctx, job))
 
@@ -190,14 +211,15 @@ async def results_redirect(request: web.Request) -> web.Response:
 
 
 async def pair_page(request: web.Request) -> web.StreamResponse:
-    ctx = request.app[CONTEXT]
+    """``matchN.html`` (also after a doubled slash: ``mosspy`` asks for
+    ``URL/matchN.html`` where the URL already ends in ``/``) or ``pairs/pair-N.html``.
+    Under ``pairs/`` every page name answers, so the relative links of a page
+    opened by its old name (``index.html#row-N``, ``matchN.html``) still lead on."""
     job = _by_token(request)
-    name = request.match_info["page"]
-    path = ctx.store.report_dir(job.id) / "pairs" / name
-    if job.status != "done" or not name.startswith("pair-") or not name.endswith(".html") \
-            or not name[5:-5].isdigit():
+    name = request.match_info["page"].lstrip("/")
+    if job.status != "done" or not page_names(name):
         raise web.HTTPNotFound(text="no such page")
-    return web.FileResponse(path, headers={"Content-Type": "text/html; charset=utf-8"})
+    return await _report_page(request, job, name)
 
 
 async def admin(request: web.Request) -> web.Response:

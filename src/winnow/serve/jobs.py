@@ -13,11 +13,14 @@ one that meets a full disk says so (:data:`DISK_FULL`).
 from __future__ import annotations
 
 import errno
+import gzip
+import io
 import shutil
 import time
 from typing import Any
 
 from winnow.serve.languages import moss_language
+from winnow.serve.pages import compress_report
 from winnow.serve.store import Job, JobStore
 
 #: The reason of a job that met a full disk.
@@ -120,9 +123,12 @@ def _run(store: JobStore, job_id: str, state: dict[str, Any] | None) -> dict[str
     options = CompareOptions(max_occurrences=job.max_matches, top=job.show)
     # no config: each file gets its front-end's defaults, as `winnow compare` gives them
     result = compare(subs, None, options, base=base, jobs=1)
-    write_report(result, store.report_dir(job_id))
+    write_report(result, store.report_dir(job_id), moss_names=True)  # as mosspy expects
+    compress_report(store.report_dir(job_id))
     tmp = store.result_path(job_id).with_suffix(".tmp")
-    with open(tmp, "w", encoding="utf-8") as out:
+    with open(tmp, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw,
+                                               compresslevel=6, mtime=0) as packed, \
+            io.TextIOWrapper(packed, encoding="utf-8") as out:
         write(result, "json", out)
     tmp.replace(store.result_path(job_id))
     skipped = sum(issue.skipped for issue in result.issues)

@@ -35,6 +35,7 @@ def make_app(ctx: Context, gate: Gate | None = None) -> web.Application:
     app.router.add_get("/results/{token}/", results)
     app.router.add_get("/results/{token}/index.html", results)
     app.router.add_get("/results/{token}/pairs/{page}", pair_page)
+    app.router.add_get(r"/results/{token}/{page:/?match[0-9]+\.html}", pair_page)
     add_api(app)
     return app
 

@@ -3,7 +3,9 @@
 A job's folder is ``DATA/jobs/ID``: ``state.json`` (a :class:`Job`, replaced
 atomically on every change), ``files/NNNNNN`` (the submitted files, numbered
 in order of arrival: a name sent by a client is shown, never used as a path),
-``report/`` (the HTML report) and ``result.json`` (the JSON report).  Job ids
+``report/`` (the HTML report, its pages gzip-compressed: :mod:`winnow.serve.pages`)
+and ``result.json.gz`` (the JSON report, gzip-compressed; ``result.json`` in jobs
+of earlier versions).  Job ids
 are random (80 bits) and name the job in the API, where its owner's secret is
 needed; the report's URL holds a second random value, the job's ``token``
 (128 bits), which its owner can replace (revoking the old URL).
@@ -22,6 +24,7 @@ queued or running one is queued again, so no job is ever lost silently.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -144,7 +147,19 @@ class JobStore:
         return self.folder(job_id) / "report"
 
     def result_path(self, job_id: str) -> Path:
-        return self.folder(job_id) / "result.json"
+        """Where the JSON report is written (gzip-compressed); see :meth:`read_result`."""
+        return self.folder(job_id) / "result.json.gz"
+
+    def read_result(self, job_id: str) -> Any:
+        """The JSON report of ``job_id`` (blocking), compressed or as earlier versions
+        wrote it; :class:`OSError` when there is none."""
+        path = self.result_path(job_id)
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as data:
+                return json.load(data)
+        except FileNotFoundError:
+            with open(path.with_suffix(""), encoding="utf-8") as data:
+                return json.load(data)
 
     # --- the index -----------------------------------------------------------------
 
