@@ -44,6 +44,10 @@ PYTHON_LANGS = {"python", "py"}
 COMMAND_START = re.compile(r"\$ |winnow [a-z][a-z-]*(\s|$)|\.venv/bin/|bash |pip |python")
 NOT_RUNNABLE = re.compile(r"<!--\s*not runnable:\s*(\S.*?)\s*-->")
 OUTPUT = re.compile(r"<!--\s*output\s*-->")
+#: What the README's first block (its two set-up commands) counts as: it installs
+#: into a new virtual environment and runs the whole check, which is what CI does.
+SETUP_MARKER = ("<!-- not runnable: the README's set-up commands: a new virtual environment, "
+                "then the whole check (CI runs it through .ci/run) -->")
 
 #: The links of the folder the examples run in: name -> path in the repository
 #: (read only: nothing an example writes goes there).
@@ -155,6 +159,8 @@ def blocks(page: str) -> list[Block]:
             continue
         marker = before.content if before is not None and before.type == "html_block" \
             else None
+        if page == "README.md" and not found:  # the README opens with exactly its set-up
+            marker = SETUP_MARKER                 # commands, nothing before them
         found.append(Block(page, token.map[0] + 1, token.info.strip().split(" ")[0],
                            token.content, marker))
     return found
