@@ -85,8 +85,9 @@ def write_table(result: ComparisonResult, out: TextIO) -> None:
         from winnow.reports.numbers import cluster_number, percent
 
         threshold = result.parameters.get("cluster_threshold")
-        out.write(f"\nClusters (pairs with similarity >= {threshold}):\n")
+        out.write(f"\nClusters (pairs whose similarity estimated from fingerprints is "
+                  f">= {threshold}):\n")
         for cluster in result.clusters:
             members = ", ".join(safe(m) for m in cluster.members)
             out.write(f"  {cluster_number(cluster.index)}. {members}  "
-                      f"(max {percent(cluster.max_similarity, 1)})\n")
+                      f"(estimated max {percent(cluster.max_similarity, 1)})\n")
