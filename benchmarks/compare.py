@@ -18,7 +18,12 @@
    variant ``--repeat`` times, alternating; the best time counts): targets
    each <= 0.10 of compare50's time and < 500 MiB; then a class of 2,000 real
    ``.py`` files (``corpus.python_pool``), ``-n 0`` against compare50 and Dolos.
-3. **Scaling**: winnow alone on 2,500 ... 20,000 distinct real ``.py`` files
+3. **Profile** (``--profile``): the two every-pair inputs above, ``-n 0``
+   through the library in this process, with the wall time of each stage
+   (imports, fingerprinting by the workers, the pair table, scores, ranking,
+   the whole comparison with passages, the CSV writer); run it on a quiet
+   machine, the shares are what matter.
+4. **Scaling**: winnow alone on 2,500 ... 20,000 distinct real ``.py`` files
    from this machine (``corpus.python_pool``), printing time and memory per
    size and per file, so near-linear growth can be read off.
 
@@ -127,6 +132,59 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
         print(other.line(peer) + f"  winnow / {peer} {run.wall_s / other.wall_s:.3f}")
 
 
+def profile(args: argparse.Namespace) -> None:
+    """Wall time per stage of ``compare(..., top=0)`` and ``write_csv``, in this process."""
+    started = time.perf_counter()
+    import winnow.matching  # noqa: F401  (the modules whose stages are timed)
+
+    imports = time.perf_counter() - started
+    flat, _ = corpus.stdlib_1000(args.workdir)
+    pool = args.workdir / "pool-2000"
+    corpus.subset(corpus.python_pool(), 2000, pool)
+    for folder in (flat, pool):
+        pairs, stages = _profile_one(folder, args.workdir / "profile.csv")
+        print(f"  {folder.name}, {pairs:,} pairs ({uptime()}): imports {imports:.2f} s | "
+              + " | ".join(f"{k} {v:.2f} s" for k, v in stages.items()))
+
+
+def _profile_one(folder: Path, out_path: Path) -> tuple[int, dict[str, float]]:
+    from winnow.matching import CompareOptions
+    from winnow.reports.csv import write_csv
+    from winnow.sources.submissions import load_submission
+
+    module, batch = sys.modules["winnow.matching.compare"], sys.modules["winnow.matching.batch"]
+    stages: dict[str, float] = {}
+    undo: list[tuple[object, str, object]] = []
+
+    def timed(owner: object, name: str) -> None:
+        inner = getattr(owner, name)
+
+        def wrapper(*a: object, **k: object) -> object:
+            start = time.perf_counter()
+            try:
+                return inner(*a, **k)
+            finally:
+                key = f"{name} top={k['top']}" if "top" in k else name
+                stages[key] = stages.get(key, 0.0) + time.perf_counter() - start
+        setattr(owner, name, wrapper)
+        undo.append((owner, name, inner))
+
+    timed(batch.Batch, "fingerprint")
+    for name in ("count_table", "pair_scores", "rank"):
+        timed(module, name)
+    start = time.perf_counter()
+    subs = [load_submission(str(f)) for f in sorted(folder.iterdir())]
+    result = module.compare(subs, None, CompareOptions(top=0), jobs=0)
+    stages["compare (all)"] = time.perf_counter() - start
+    start = time.perf_counter()
+    with out_path.open("w", encoding="utf-8", newline="") as out:
+        write_csv(result, out)
+    stages["csv"] = time.perf_counter() - start
+    for owner, name, inner in undo:
+        setattr(owner, name, inner)
+    return len(result.pairs), stages
+
+
 def scaling(args: argparse.Namespace, options: list[str]) -> None:
     print(f"\n== scaling, winnow only ({uptime()})")
     pool = corpus.python_pool()
@@ -160,6 +218,8 @@ def main() -> None:
     parser.add_argument("--skip-thousand", action="store_true")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--every", action="store_true", help="the every-pair rows")
+    parser.add_argument("--profile", action="store_true",
+                        help="time the stages of -n 0 in this process, then stop")
     parser.add_argument("--skip-class", action="store_true",
                         help="every-pair rows: the 1000 files only, not the 2000-file class")
     parser.add_argument("options", nargs="*", help="winnow compare options (after --)")
@@ -168,6 +228,9 @@ def main() -> None:
     print(f"winnow compare benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
           f"winnow options: {' '.join(args.options) or '(defaults)'}")
+    if args.profile:
+        profile(args)
+        return
     if not args.skip_thousand:
         thousand(args, args.options)
     if args.every:

@@ -89,3 +89,20 @@ def test_rank_keeps_every_tie_at_the_cut_in_play(top: int) -> None:
     names = ["d", "c", "b", "a"]
     assert rank(similarity, shared, names, a, b, top=top, min_similarity=0).tolist() == (
         [1, 2, 0, 3][:top or 4])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 400), st.integers(1, 6), st.integers(1, 3), st.booleans(),
+       st.integers(0, 2**32 - 1))
+def test_lexsort_first_orders_as_numpy_lexsort(n: int, distinct: int, n_keys: int,
+                                                nan: bool, seed: int) -> None:
+    from winnow.matching.scores import lexsort_first
+
+    rng = np.random.default_rng(seed)
+    primary = rng.integers(0, distinct, n) / distinct - 0.5
+    if nan and n:
+        primary[rng.integers(0, n)] = np.nan
+    primary[primary == 0] = -0.0  # equal to 0.0 for both sorts
+    others = [rng.integers(0, 3, n) for _ in range(n_keys - 1)]
+    keys = (*others, primary)
+    assert lexsort_first(keys).tolist() == np.lexsort(keys).tolist()

@@ -71,3 +71,48 @@ def test_scores_out_of_range_and_undecodable_names_use_the_python_lines() -> Non
     odd = _ScoreRows([*fields[:-1], "bad\udcff"], cluster)
     assert odd.names is None
     assert "bad\udcff" in odd.text(_arrays(rng, 50, len(NAMES)))
+
+
+def test_the_encoded_rows_are_the_text_rows_in_utf8() -> None:
+    rng = np.random.default_rng(7)
+    fields = [_field(name, False) for name in NAMES]
+    rows = _ScoreRows(fields, np.array([0, -1, 0, 2, 2, -1], dtype=np.int64))
+    arrays = _arrays(rng, 2000, len(NAMES))
+    assert rows.encoded(arrays) == rows.text(arrays).encode("utf-8")
+    assert "naïve".encode() in rows.encoded(arrays)
+    arrays["rarity"][3] = 1000.5  # out of the compiled writer's range: Python lines
+    assert b",1000.500000," in rows.encoded(arrays)
+    assert rows.encoded(arrays) == rows.text(arrays).encode("utf-8")
+
+
+def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged() -> None:
+    import io
+    import random
+
+    from winnow.config import WinnowConfig
+    from winnow.matching import CompareOptions, compare
+    from winnow.reports.csv import _byte_sink, write_csv
+    from winnow.sources.submissions import ReadOptions, SourceFile, SubmissionSource
+
+    words = [f"w{i}" for i in range(300)]
+    pick = random.Random(3)
+    common = [pick.choice(words) for _ in range(60)]
+    names = ["naïve", 'q,"x"', "c", "d", "e", "f", "g"]
+    subs = [SubmissionSource(name, "new", (SourceFile(  # type: ignore[arg-type]
+        "s.txt", f"{name}/s.txt", ReadOptions(frontend="text"),
+        " ".join(common[: 20 + 6 * i] + [pick.choice(words) for _ in range(40)]).encode()),))
+        for i, name in enumerate(names)]
+    result = compare(subs, WinnowConfig(k=8, t=16), CompareOptions(top=0, passages_top=3))
+    assert len(result.pairs) > 10  # most pairs are written from the score arrays
+    text = io.StringIO()
+    write_csv(result, text)
+    assert _byte_sink(text) is None
+    utf8 = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="")
+    latin = io.TextIOWrapper(io.BytesIO(), encoding="latin-1", newline="")
+    assert _byte_sink(utf8) is utf8.buffer and _byte_sink(latin) is None
+    for out in (utf8, latin):
+        write_csv(result, out)
+        out.flush()
+    assert utf8.buffer.getvalue() == text.getvalue().encode("utf-8")  # type: ignore[attr-defined]
+    assert latin.buffer.getvalue() == text.getvalue().encode("latin-1")  # type: ignore[attr-defined]
+    assert text.getvalue().count("\n") == 1 + len(result.pairs)

@@ -274,6 +274,8 @@ class _Reading:
         """
         if self.thread is not None:
             self.thread.join()
+        if self.missing:  # its workers go now, not after the ranking and the passages
+            self.run.fresh_pool(0)
         if self.error is not None:
             raise self.error
         batch = self.batch

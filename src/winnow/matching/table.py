@@ -127,7 +127,6 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
     distinct = int(new_hash.sum())
     group = (np.cumsum(new_hash, dtype=np.int64) - 1).astype(np.int32)
     row_df = np.bincount(group[owner_first], minlength=distinct).astype(np.int32)[group]
-    del group
     kept = row_df <= cap
     post = owner_first & kept
     any_own = np.logical_or.reduceat(own[order], np.flatnonzero(owner_first)) \
@@ -138,13 +137,14 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
     if many >= 2:
         frequent = row_df[owner_first] >= many
         hash_own = np.zeros(distinct, dtype=bool)  # any holder has it outside the base
-        np.logical_or.at(hash_own, (np.cumsum(new_hash) - 1)[owner_first], any_own)
-        chosen = frequent & hash_own[(np.cumsum(new_hash) - 1)[owner_first]]
+        posting_hash = group[owner_first]
+        np.logical_or.at(hash_own, posting_hash, any_own)
+        chosen = frequent & hash_own[posting_hash]
         many_hashes = h[owner_first][chosen]
         many_owners = o[owner_first][chosen].astype(np.int64)
         if many_is_base:  # starter code from now on: never counted as shared
             post_own &= ~(post_df >= many)
-    del row_df, owner_first
+    del row_df, owner_first, group
     file_prints = np.bincount(files[order][kept], minlength=n_files).astype(np.int64)
     return _Groups(
         hashes=h[post], owners=o[post].astype(np.int64), df=post_df, own=post_own,
