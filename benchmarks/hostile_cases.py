@@ -119,18 +119,20 @@ def pairs(csv_text: str, without: str = "mallory") -> list[tuple[str, ...]]:
                   if without not in r["file_a"] + r["file_b"])
 
 
-def records(n: int, seed: int = 3) -> list[str]:
-    """``n`` JSON lines, every third a near copy of the one before."""
+def records(n: int, seed: int = 3, *, prefix: str = "r",
+            words: tuple[str, ...] = WORDS) -> list[str]:
+    """``n`` JSON lines of 60 ``words`` each (ids ``PREFIX0`` ...), every third a
+    near copy of the one before."""
     rng = random.Random(seed)
     out: list[str] = []
     for i in range(n):
         if i % 3 == 2:
-            words = json.loads(out[-1])["text"].split()
-            words[rng.randrange(len(words))] = "changed"
-            text = " ".join(words)
+            copied = json.loads(out[-1])["text"].split()
+            copied[rng.randrange(len(copied))] = "changed"
+            text = " ".join(copied)
         else:
-            text = " ".join(rng.choice(WORDS) for _ in range(60))
-        out.append(json.dumps({"id": f"r{i}", "text": text}))
+            text = " ".join(rng.choice(words) for _ in range(60))
+        out.append(json.dumps({"id": f"{prefix}{i}", "text": text}))
     return out
 
 

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from harness import WINNOW, uptime
 from history import commit, record, stamp
+from hostile_cases import records
 
 WORDS = ("river", "stone", "light", "paper", "cloud", "green", "house", "quiet", "north",
          "table", "music", "chair", "grape", "lemon", "storm", "dream", "amber", "brick")
@@ -56,17 +57,8 @@ BAD_LINES: dict[str, bytes] = {
 
 
 def good_records(n: int, seed: int = 11) -> list[str]:
-    rng = random.Random(seed)
-    out: list[str] = []
-    for i in range(n):
-        if i % 3 == 2:
-            words = json.loads(out[-1])["text"].split()
-            words[rng.randrange(len(words))] = "changed"
-            text = " ".join(words)
-        else:
-            text = " ".join(rng.choice(WORDS) for _ in range(60))
-        out.append(json.dumps({"id": f"g{i}", "text": text}))
-    return out
+    """``n`` good records (ids ``g0`` ...), every third a near copy of the one before."""
+    return records(n, seed, prefix="g", words=WORDS)
 
 
 def other_records(n: int, prefix: str) -> list[str]:
