@@ -103,6 +103,34 @@ def test_an_internal_error_is_one_line_and_exit_3(klass: Path,
     assert "raise KeyError" in debug.stderr
 
 
+def test_a_stop_swallowed_by_compiled_code_ends_the_run_as_the_signal_asks(
+        klass: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGTERM's handler raising inside a numba kernel comes back as a
+    SystemError caused by the SystemExit: the run exits 143, not 3."""
+    import winnow.cli.compare as compare_cli
+
+    def stopped_inside_a_kernel(*args: object, **kwargs: object) -> None:
+        try:
+            raise SystemExit(143)
+        except SystemExit as stop:
+            raise SystemError("<function winnow_fused> returned a result with an "
+                              "exception set") from stop
+
+    monkeypatch.setattr(compare_cli, "run_compare", stopped_inside_a_kernel)
+    result = winnow("compare", "-q", "--each", klass)
+    assert result.exit_code == 143
+    assert "internal error" not in result.stderr
+
+    def plain_defect(*args: object, **kwargs: object) -> None:
+        try:
+            raise ValueError("first")
+        except ValueError as first:
+            raise SystemError("second") from first
+
+    monkeypatch.setattr(compare_cli, "run_compare", plain_defect)
+    assert winnow("compare", "-q", "--each", klass).exit_code == 3
+
+
 def test_the_exit_codes_of_a_real_process(klass: Path, tmp_path: Path) -> None:
     """Outside the test runner too: a refused output is 2, the class is untouched."""
     target = klass / "alice" / "main.py"

@@ -122,7 +122,27 @@ class WinnowGroup(click.Group):
                        err=True)
             exit_with(EXIT_FAILED)
         except Exception as error:  # a defect: one line, the traceback on request
+            stop = swallowed_stop(error)
+            if stop is not None:
+                raise stop from None
             internal_error(error, bool(ctx.meta.get(DEBUG_KEY)))
+
+
+def swallowed_stop(error: BaseException) -> SystemExit | KeyboardInterrupt | None:
+    """The Ctrl-C or SIGTERM exit behind ``error``, if any.
+
+    A signal handler's exception raised while compiled code (a numba kernel,
+    an extension) was running can come back wrapped: the function "returned a
+    result with an exception set" (``SystemError``), the interrupt as its
+    cause.  The run was stopped, not broken: it ends as the signal asks."""
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        if isinstance(current, (SystemExit, KeyboardInterrupt)):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
 
 
 def internal_error(error: Exception, debug: bool) -> NoReturn:
