@@ -7,6 +7,17 @@ the *distinct* selected hashes.  Winnowing's guarantee carries over to
 records: two records that share a passage of at least ``t`` normalised
 characters share at least one fingerprint, whatever surrounds the passage.
 
+Records are fingerprinted in batches of about :data:`BATCH_BYTES` of text:
+one front-end pass over the batch's texts joined by newlines (which the
+front-end drops, and which no character composes with) and one compiled
+call that winnows each record's stretch of units
+(:meth:`~winnow.engine.Selector.distinct`).  A corpus record is short (a
+few hundred bytes to a few KB): called once per record, the Python around
+the two compiled passes cost four times the passes themselves.  The result
+is the same as fingerprinting each record alone (:func:`record_hashes`; a
+test checks it), with one exception handled apart: a text that starts with
+a combining mark, which the newline before it would take as its base.
+
 :func:`fingerprint_shard` is the function the pair engines map over the
 input shards: module-level and picklable, so it runs in worker processes and
 Ray tasks alike.
@@ -14,7 +25,7 @@ Ray tasks alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,10 +34,17 @@ import numpy.typing as npt
 from winnow.config import WinnowConfig
 from winnow.corpus.readers import Fields, Record, Shard, read_shard
 from winnow.engine import fingerprint
-from winnow.frontends.text import char_units
+from winnow.engine.selectors import selector_for
+from winnow.frontends.text import char_units, leads_with_mark
+from winnow.pairs import DocBatch
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+
+#: Text bytes (UTF-8) fingerprinted together: large enough that the Python
+#: per batch is nothing, small enough that the front-end's spans (16 bytes a
+#: byte) stay a few tens of MB.
+BATCH_BYTES = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -51,12 +69,69 @@ def record_hashes(text: str, config: WinnowConfig) -> U64:
     return np.unique(fingerprint(units, config)["hash"])
 
 
-def fingerprint_shard(job: ShardJob) -> Iterator[tuple[int, U64]]:
-    """``(doc, distinct hashes)`` of every usable record of the shard (bad
-    records give nothing here; the writer's pass names them)."""
+def batch_hashes(texts: Sequence[bytes], config: WinnowConfig) -> tuple[U64, I64]:
+    """The distinct fingerprint hashes of each UTF-8 text of ``texts``, sorted:
+    ``(every text's hashes in turn, count per text)``, as :func:`record_hashes`
+    gives them one at a time."""
+    units: list[npt.NDArray[np.uint32]] = []
+    starts: list[I64] = []
+    done = 0
+    run: list[bytes] = []
+
+    def flush() -> None:
+        nonlocal done, run
+        if run:
+            cps, first = _joined_units(run)
+            units.append(cps)
+            starts.append(done + first)
+            done += cps.shape[0]
+            run = []
+
+    for text in texts:
+        if leads_with_mark(text):  # joined, it would take the newline as its base
+            flush()
+            run = [text]
+            flush()
+        else:
+            run.append(text)
+    flush()
+    if not units:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+    bounds = np.append(np.concatenate(starts), done)
+    return selector_for(config).distinct(np.concatenate(units), bounds, config.k, config.seed)
+
+
+def _joined_units(texts: Sequence[bytes]) -> tuple[npt.NDArray[np.uint32], I64]:
+    """The units of ``texts`` joined by newlines, and where each text's start."""
+    units = char_units(b"\n".join(texts))
+    offsets = np.zeros(len(texts), dtype=np.int64)
+    np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
+    return units.cps, np.searchsorted(units.starts, offsets).astype(np.int64)
+
+
+def fingerprint_shard(job: ShardJob) -> Iterator[DocBatch]:
+    """The distinct hashes of every usable record of the shard, a batch of
+    records at a time (bad records give nothing here; the writer's pass
+    names them)."""
+    docs: list[int] = []
+    texts: list[bytes] = []
+    size = 0
     for record in read_shard(job.shard, job.fields):
         if isinstance(record, Record):
-            yield record.doc, record_hashes(record.text, job.config)
+            data = record.text.encode("utf-8")
+            docs.append(record.doc)
+            texts.append(data)
+            size += len(data) + 1
+            if size >= BATCH_BYTES:
+                yield _batch(docs, texts, job.config)
+                docs, texts, size = [], [], 0
+    if docs:
+        yield _batch(docs, texts, job.config)
+
+
+def _batch(docs: list[int], texts: list[bytes], config: WinnowConfig) -> DocBatch:
+    hashes, counts = batch_hashes(texts, config)
+    return DocBatch(np.array(docs, dtype=np.int64), counts, hashes)
 
 
 def shard_postings(job: ShardJob) -> tuple[U64, I64]:
@@ -64,12 +139,13 @@ def shard_postings(job: ShardJob) -> tuple[U64, I64]:
     which cannot return a generator)."""
     hashes: list[U64] = []
     docs: list[I64] = []
-    for doc, found in fingerprint_shard(job):
-        hashes.append(found)
-        docs.append(np.full(found.shape[0], doc, dtype=np.int64))
+    for batch in fingerprint_shard(job):
+        hashes.append(batch.hashes)
+        docs.append(batch.owners())
     if not hashes:
         return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
     return np.concatenate(hashes), np.concatenate(docs)
 
 
-__all__ = ["ShardJob", "fingerprint_shard", "record_hashes", "shard_postings"]
+__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "record_hashes",
+           "shard_postings"]

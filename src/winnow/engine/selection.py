@@ -161,6 +161,25 @@ def winnow_units(
     return out
 
 
+def winnow_units_distinct(
+    units: npt.ArrayLike, bounds: npt.ArrayLike, k: int, w: int, *, robust: bool = True,
+    seed: int = DEFAULT_SEED,
+) -> tuple[HashArray, npt.NDArray[np.int64]]:
+    """The distinct hashes :func:`winnow_units` selects in each document of a
+    batch (document ``d`` is ``units[bounds[d]:bounds[d + 1]]``), sorted, in one
+    compiled call: ``(hashes of every document in turn, count per document)``."""
+    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
+        raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
+    if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
+        raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
+    edges = np.ascontiguousarray(bounds, dtype=np.int64)
+    hashes, counts = _compiled().winnow_distinct(
+        as_units(units), edges, int(k), np.uint64(hash_key(seed)),
+        np.uint64(hash_base(seed)), int(w), robust,
+    )
+    return hashes, counts
+
+
 def as_pairs(fingerprints: Fingerprints) -> list[tuple[int, int]]:
     """``[(hash, pos), ...]`` as Python ints: for tests and small outputs only."""
     pairs = zip(fingerprints["hash"], fingerprints["pos"], strict=True)

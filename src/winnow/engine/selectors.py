@@ -42,6 +42,7 @@ from winnow.engine.selection import (
     sif_select,
     winnow,
     winnow_units,
+    winnow_units_distinct,
 )
 from winnow.errors import InvalidConfig
 
@@ -76,6 +77,23 @@ class Selector(ABC):
     def fingerprint(self, units: npt.ArrayLike, k: int, seed: int) -> Fingerprints:
         """Hash the k-grams of ``units`` and select (the engine's entry point)."""
         return self.select(kgram_hashes(units, k, seed=seed))
+
+    def distinct(self, units: npt.ArrayLike, bounds: npt.ArrayLike, k: int, seed: int
+                 ) -> tuple[HashArray, npt.NDArray[np.int64]]:
+        """The distinct selected hashes of each document of a batch (document
+        ``d`` is ``units[bounds[d]:bounds[d + 1]]``), sorted: ``(every document's
+        hashes in turn, count per document)``.  A document shorter than ``k``
+        has none."""
+        array, edges = np.asarray(units), np.asarray(bounds, dtype=np.int64)
+        parts: list[HashArray] = []
+        counts = np.zeros(max(edges.shape[0] - 1, 0), dtype=np.int64)
+        for d in range(counts.shape[0]):
+            piece = array[edges[d]:edges[d + 1]]
+            if piece.shape[0] >= k:
+                parts.append(np.unique(self.fingerprint(piece, k, seed)["hash"]))
+                counts[d] = parts[-1].shape[0]
+        hashes = np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+        return hashes.astype(np.uint64, copy=False), counts
 
     def select_numpy(self, hashes: HashArray) -> Fingerprints | None:
         """The same selection with numpy alone (no compiled kernel), or ``None``
@@ -128,6 +146,10 @@ class Winnowing(Selector):
 
     def fingerprint(self, units: npt.ArrayLike, k: int, seed: int) -> Fingerprints:
         return winnow_units(units, k, self.w, robust=self.robust, seed=seed)
+
+    def distinct(self, units: npt.ArrayLike, bounds: npt.ArrayLike, k: int, seed: int
+                 ) -> tuple[HashArray, npt.NDArray[np.int64]]:
+        return winnow_units_distinct(units, bounds, k, self.w, robust=self.robust, seed=seed)
 
     def params(self) -> dict[str, Any]:
         return {}

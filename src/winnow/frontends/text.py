@@ -141,6 +141,17 @@ def _flags(cp: int) -> int:
     return MARK if unicodedata.combining(ch) or unicodedata.combining(first) else 0
 
 
+def leads_with_mark(utf8: bytes) -> bool:
+    """Whether UTF-8 text starts with a character that can belong to the
+    combining sequence of a character before it (a mark, a Hangul medial
+    vowel or final consonant): text that cannot be joined to other text
+    without changing its units."""
+    if not utf8 or utf8[0] < 0x80:
+        return False
+    first = utf8[:4].decode("utf-8", "ignore")[:1]
+    return bool(first) and _flags(ord(first)) != 0
+
+
 @dataclass
 class _Table:
     """The dense code point table of one set of options (entries as in

@@ -28,7 +28,7 @@ one call::
 
 from __future__ import annotations
 
-from winnow.pairs.model import Layout, PairSums, Postings, Reader, Shards
+from winnow.pairs.model import DocBatch, Layout, PairSums, Postings, Reader, Shards
 from winnow.pairs.registry import (
     ENGINE_NAMES,
     ENGINES,
@@ -40,5 +40,6 @@ from winnow.pairs.registry import (
 )
 from winnow.pairs.stage import count_pairs
 
-__all__ = ["ENGINES", "ENGINE_NAMES", "SHARDED_ROWS", "Engine", "EngineChoice", "EngineName",
-           "Layout", "PairSums", "Postings", "Reader", "Shards", "count_pairs", "engine_named"]
+__all__ = ["ENGINES", "ENGINE_NAMES", "SHARDED_ROWS", "DocBatch", "Engine", "EngineChoice",
+           "EngineName", "Layout", "PairSums", "Postings", "Reader", "Shards", "count_pairs",
+           "engine_named"]

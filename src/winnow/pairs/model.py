@@ -19,10 +19,26 @@ I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
+@dataclass(frozen=True)
+class DocBatch:
+    """Many documents' fingerprints at once: document ``docs[i]`` has the
+    ``counts[i]`` distinct hashes that follow those of ``docs[:i]`` in
+    ``hashes``.  A reader gives these where one ``(document, hashes)`` pair
+    per document would cost more in Python than the fingerprinting."""
+
+    docs: I64
+    counts: I64
+    hashes: U64
+
+    def owners(self) -> I64:
+        """The document of every hash."""
+        return np.repeat(self.docs, self.counts)
+
+
 #: ``read(shard)``: the ``(document, hashes)`` of every document of an input
-#: shard; a module-level function, so that worker processes and Ray tasks
-#: can be handed it.
-Reader = Callable[[Any], Iterable[tuple[int, Any]]]
+#: shard, or :class:`DocBatch` objects; a module-level function, so that
+#: worker processes and Ray tasks can be handed it.
+Reader = Callable[[Any], Iterable["tuple[int, Any] | DocBatch"]]
 
 
 @dataclass(frozen=True)

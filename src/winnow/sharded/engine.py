@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import numpy as np
@@ -15,6 +15,7 @@ import numpy.typing as npt
 import pyarrow.parquet as pq
 
 from winnow.errors import InvalidConfig, ShardedRunError
+from winnow.pairs.model import Reader
 from winnow.parallel import Progress, map_large_allocations, release_memory
 from winnow.sharded.merge import MergeTask, merge_bucket
 from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
@@ -41,7 +42,7 @@ Bools = npt.NDArray[np.bool_]
 
 def count_pairs(
     inputs: Sequence[Item],
-    fingerprint: Callable[[Item], Iterable[tuple[int, Any]]],
+    fingerprint: Reader,
     plan: ShardPlan,
     *,
     cap: int,

@@ -1,0 +1,99 @@
+"""Records fingerprinted in batches give what each record gives alone."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from winnow.config import WinnowConfig
+from winnow.corpus.fingerprints import batch_hashes, record_hashes
+from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line
+from winnow.frontends.text import leads_with_mark
+from winnow.sharded.plan import partition_of
+from winnow.sharded.prints import by_partition_hash_doc
+
+#: Pieces that stress the joining: marks and Hangul jamo that compose with
+#: what comes before them, case folding that expands, whitespace, emoji.
+PIECES = ["a", "B", " ", "\u0301", "\u0345", "e\u0301", "\u1100", "\u1161", "\u11a8", "한",
+          "\n", "Ω", "ﬁ", "İ", "ß", "\u200d", "😀", "\u0300x", "\t", ".", "ǅ", "\u093e", "क",
+          "the quick brown fox ", "jumps over the lazy dog. "]
+
+
+def texts(seed: int, count: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(PIECES) for _ in range(rng.randint(0, 80)))
+            for _ in range(count)]
+
+
+@pytest.mark.parametrize("config", [WinnowConfig(k=20, t=40), WinnowConfig(k=3, t=5),
+                                    WinnowConfig(k=4, t=8, method="winnow"),
+                                    WinnowConfig(k=5, t=12, method="mod-p")],
+                         ids=["robust-default", "robust-k3", "winnow", "mod-p"])
+def test_a_batch_gives_each_record_what_it_gives_alone(config: WinnowConfig) -> None:
+    batch = texts(7, 400) + ["", "\u0301", "\u0301abcdefgh", "x" * 30]
+    hashes, counts = batch_hashes([t.encode() for t in batch], config)
+    alone = [record_hashes(t, config) for t in batch]
+    assert counts.tolist() == [a.shape[0] for a in alone]
+    assert np.array_equal(hashes, np.concatenate(alone))
+    assert counts.sum() > 0  # the texts are long enough to have fingerprints
+
+
+def test_a_text_led_by_a_mark_is_not_joined() -> None:
+    assert leads_with_mark("\u0301abc".encode())
+    assert leads_with_mark("\u1161".encode())  # a Hangul medial vowel composes too
+    assert not leads_with_mark(b"abc")
+    assert not leads_with_mark("\u00e9t\u00e9".encode())
+    assert not leads_with_mark(b"")
+    # led by a mark that case-folds to a letter: alone it is a unit of its own
+    config = WinnowConfig(k=3, t=5)
+    batch = ["abcdef", "\u0345abcdef"]
+    hashes, counts = batch_hashes([t.encode() for t in batch], config)
+    alone = [record_hashes(t, config) for t in batch]
+    assert counts.tolist() == [a.shape[0] for a in alone]
+    assert np.array_equal(hashes, np.concatenate(alone))
+
+
+def test_rows_ordered_by_partition_hash_and_document_as_lexsort_orders_them() -> None:
+    rng = np.random.default_rng(3)
+    hashes = rng.integers(0, 2**63, 5000, dtype=np.int64).astype(np.uint64)
+    hashes[::7] = hashes[1::7]  # hashes in several documents
+    docs = np.sort(rng.integers(0, 300, 5000)).astype(np.int64)
+    part = partition_of(hashes, 16)
+    expected = np.lexsort((docs, hashes, part))
+    assert np.array_equal(by_partition_hash_doc(hashes, docs, part), expected)
+    shuffled = rng.permutation(5000)  # documents out of order: the general sort
+    assert np.array_equal(by_partition_hash_doc(hashes[shuffled], docs[shuffled],
+                                                part[shuffled]),
+                          np.lexsort((docs[shuffled], hashes[shuffled], part[shuffled])))
+
+
+FIELDS = Fields("text", "id")
+
+
+@pytest.mark.parametrize("raw, expected", [
+    (b'{"id": 7, "text": "hello"}\n', ("7", "hello")),
+    (b'{"id": "a", "text": "x", "text": "last"}\n', ("a", "last")),
+    (b'{"id": 123456789012345678901234567890, "text": "big"}\n',
+     ("123456789012345678901234567890", "big")),
+    (b'{"id": 1.5, "text": "x"}\n', "is not a string or an integer"),
+    (b'{"id": 1, "text": NaN}\n', "is not a string"),
+    (b'{"id": 1, "text": "\\ud800"}\n', "lone surrogate"),
+    (b'\xef\xbb\xbf{"id": 1, "text": "bom"}\n', ("1", "bom")),
+    ('{"id": 1, "text": "wide"}\n'.encode("utf-16"), ("1", "wide")),
+    (b'{"id": 1, "text": "x"\n', "not JSON"),
+    (b'[1, 2]\n', "not a JSON object"),
+    (b'null\n', "not a JSON object"),
+])
+def test_json_lines_read_as_the_standard_library_reads_them(
+        raw: bytes, expected: tuple[str, str] | str) -> None:
+    got = parse_json_line(raw, 0, "f.jsonl", 1, FIELDS)
+    if isinstance(expected, tuple):
+        assert isinstance(got, Record)
+        assert (got.id, got.text) == expected
+        assert got.text == json.loads(raw)["text"]
+    else:
+        assert isinstance(got, BadRecord)
+        assert expected in got.reason
