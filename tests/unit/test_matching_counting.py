@@ -214,3 +214,45 @@ def test_stable_order_of_random_hashes_sorts_few_blocks_again() -> None:
     hashes = np.concatenate([hashes, hashes[: 50_000]])
     hashes[7] = hashes[8] ^ np.uint64(1)  # alike in every high bit: a mixed block
     assert np.array_equal(stable_order(hashes), np.argsort(hashes, kind="stable"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 2**64 - 1) | st.integers(0, 20), max_size=300))
+def test_repeated_finds_the_rows_of_hashes_in_several_rows(values: list[int]) -> None:
+    from winnow.matching.counting import repeated
+
+    hashes = np.array(values, dtype=np.uint64)
+    mask, distinct = repeated(hashes)
+    count = {v: values.count(v) for v in set(values)}
+    assert mask.tolist() == [count[v] >= 2 for v in values]
+    assert distinct == len(count)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(0, 40), max_size=15), min_size=1, max_size=12),
+    st.integers(2, 12),
+    st.randoms(use_true_random=False),
+)
+def test_count_postings_takes_rows_in_any_order(sets: list[set[int]], cap: int,
+                                                rnd: object) -> None:
+    from winnow.matching.counting import count_postings
+
+    hashes, owners = _rows(sets)
+    order = np.arange(hashes.shape[0])
+    rnd.shuffle(order)  # type: ignore[attr-defined]
+    sums = count_postings(hashes[order], owners[order], len(sets), cap)
+    counts = {(int(a), int(b)): int(s)
+              for a, b, s in zip(sums.counts.a, sums.counts.b, sums.counts.shared, strict=True)}
+    assert counts == _oracle(sets, cap, set())
+    df: dict[int, int] = {}
+    for s in sets:
+        for h in s:
+            df[h] = df.get(h, 0) + 1
+    n = len(sets)
+    for i, s in enumerate(sets):
+        kept = [h for h in s if df[h] <= cap]
+        assert sums.sizes[i] == len(kept)
+        weights = idf_weights(np.array([df[h] for h in kept], dtype=np.int64), n)
+        assert sums.weight_totals[i] == pytest.approx(float(weights.sum()), abs=1e-9)
+    assert sorted(sums.capped.tolist()) == sorted(h for h, d in df.items() if d > cap)

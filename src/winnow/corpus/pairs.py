@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus.fingerprints import ShardJob, fingerprint_shard, shard_postings
-from winnow.matching.counting import count_postings, distinct_postings
+from winnow.matching.counting import count_postings
 from winnow.pairs import Layout, PairSums, Postings, Shards
 from winnow.parallel import Progress, make_pool, parallel_map
 
@@ -43,9 +43,8 @@ class CorpusPostings(Postings):
         gathered = self.gather(progress)
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
-        hashes, owners = distinct_postings(*gathered)  # the rows go here
+        sums = count_postings(*gathered, self.documents, cap)  # distinct rows per record
         del gathered
-        sums = count_postings(hashes, owners, self.documents, cap)
         if progress is not None:
             progress("pairs", 1, 1)
         return sums

@@ -167,3 +167,35 @@ def pair_sums(
             capacity = 0  # no longer fits: count only
         count += met
     return count
+
+
+@jit()
+def repeated_rows(hashes, slots):  # type: ignore[no-untyped-def]
+    """Which rows hold a hash that another row holds too, and how many
+    distinct hashes there are, in two passes over an open-addressing table
+    of ``slots`` entries (a power of two, at least twice the rows): where a
+    sort of every row would cost ``O(n log n)`` to find the few hashes in
+    more than one row."""
+    n = hashes.shape[0]
+    mask = np.uint64(slots - 1)
+    keys = np.zeros(slots, dtype=np.uint64)
+    counts = np.zeros(slots, dtype=np.int32)  # 0: empty slot
+    distinct = 0
+    for i in range(n):
+        h = hashes[i]
+        s = (h * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(17) & mask
+        while counts[s] != 0 and keys[s] != h:
+            s = (s + np.uint64(1)) & mask
+        if counts[s] == 0:
+            keys[s] = h
+            distinct += 1
+        if counts[s] < 2:
+            counts[s] += 1
+    out = np.empty(n, dtype=np.bool_)
+    for i in range(n):
+        h = hashes[i]
+        s = (h * np.uint64(0x9E3779B97F4A7C15)) >> np.uint64(17) & mask
+        while keys[s] != h:
+            s = (s + np.uint64(1)) & mask
+        out[i] = counts[s] >= 2
+    return out, distinct

@@ -25,7 +25,12 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from winnow.matching.counting import count_shared, distinct_postings, group_bounds
+from winnow.matching.counting import (
+    count_shared,
+    distinct_postings,
+    group_bounds,
+    repeated,
+)
 from winnow.matching.table import in_sorted
 from winnow.parallel import release_memory
 from winnow.sharded.plan import (
@@ -234,12 +239,7 @@ def _count_window(task: PartitionTask, window: int, windows: int, kept: pq.Parqu
     """
     hashes, docs = read_window(task.store, task.files, window, windows,
                                task.rows // windows)
-    ordered = np.sort(hashes)
-    same = ordered[1:] == ordered[:-1]
-    distinct = int(ordered.shape[0] - np.count_nonzero(same))
-    repeated = np.unique(ordered[1:][same])  # the hashes of more than one row
-    del ordered, same
-    multi = in_sorted(hashes, repeated)
+    multi, distinct = repeated(hashes)  # the rows of hashes in more than one row
     hashes, docs = distinct_postings(hashes[multi], docs[multi])
     starts, sizes = group_bounds(hashes)
     capped.append(hashes[starts[sizes > task.cap]])
