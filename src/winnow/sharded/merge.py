@@ -21,7 +21,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from winnow.parallel import release_memory
-from winnow.sharded.pairs import PAIR_SCHEMA
+from winnow.sharded.pairs import PAIR_SCHEMA, by_pair
 from winnow.sharded.plan import ROW_GROUP, Store, read_range, stage_task, task_name
 
 COLUMNS = ("a", "b", "shared", "weight", "df_sum")
@@ -54,7 +54,7 @@ def _read(task: MergeTask, lo: int, hi: int, expected: int) -> dict[str, npt.NDA
 
 def sum_pairs(cols: dict[str, npt.NDArray[Any]]) -> pa.Table:
     """Partial rows summed per ``(a, b)``, in ``(a, b)`` order."""
-    order = np.lexsort((cols["b"], cols["a"]))
+    order = by_pair(cols["a"], cols["b"])  # the files' sorted runs, merged
     a, b = cols["a"][order], cols["b"][order]
     if a.shape[0] == 0:
         return PAIR_SCHEMA.empty_table()

@@ -34,6 +34,7 @@ from winnow.matching.counting import (
 from winnow.matching.table import in_sorted
 from winnow.parallel import release_memory
 from winnow.sharded.plan import (
+    PAIR_BUFFER,
     PAIR_SLICE,
     ROW_GROUP,
     Store,
@@ -130,11 +131,23 @@ def count_rows(hashes: U64, docs: I64, weights: F64, archive: Bools | None,
                            counts.df_sum)
 
 
+def by_pair(a: I64, b: I64) -> I64:
+    """The stable order of the pairs ``(a[i], b[i])`` by ``a``, then ``b``: one
+    sort of a 64-bit key, which exploits the sorted runs a concatenation of
+    sorted pieces has (512,000 rows in 64 runs: 0.022 s, ``np.lexsort`` 0.098 s)."""
+    if a.shape[0] and (int(a.min()) < 0 or int(b.min()) < 0 or int(a.max()) >= 1 << 31
+                       or int(b.max()) >= 1 << 32):
+        return np.lexsort((b, a))
+    return np.argsort((a.astype(np.int64) << 32) | b.astype(np.int64), kind="stable")
+
+
 class _Writers:
     """One Parquet writer per pair bucket this partition sends pairs to; the
-    slices' pairs wait until :data:`~winnow.sharded.plan.PAIR_SLICE` of them
-    (or the window's end) and go out together, so a window of many small
-    slices still writes few row groups."""
+    slices' pairs wait until :data:`~winnow.sharded.plan.PAIR_BUFFER` of them
+    (or the window's end) and go out together, so that a partition writes a
+    few large row groups per bucket, not one small one per slice: 1,000,000
+    records wrote 18,000 row groups of about 1,000 pairs with a slice's 2^16,
+    and Parquet's per-call cost was a quarter of the run."""
 
     def __init__(self, task: PartitionTask) -> None:
         self.task = task
@@ -147,7 +160,7 @@ class _Writers:
     def write(self, counts: SharedCounts) -> None:
         self.waiting.append(counts)
         self.waiting_rows += counts.a.shape[0]
-        if self.waiting_rows >= PAIR_SLICE:
+        if self.waiting_rows >= PAIR_BUFFER:
             self.flush()
 
     def flush(self) -> None:
@@ -158,7 +171,7 @@ class _Writers:
         a, b, shared, weight, df_sum = (np.concatenate([getattr(c, name) for c in self.waiting])
                                         for name in ("a", "b", "shared", "weight", "df_sum"))
         self.waiting, self.waiting_rows = [], 0
-        order = np.lexsort((b, a))
+        order = by_pair(a, b)
         first = a[order]
         columns = [first, *(c[order] for c in (b, shared, weight, df_sum))]
         bucket = bucket_of(first, self.task.n_docs, self.task.buckets)

@@ -84,9 +84,13 @@ WINDOW_ROWS = 1 << 22
 #: 2.5 MiB a slice.
 PAIR_SLICE = 1 << 16
 
+#: Partial pairs a stage-2 task keeps before writing them to their buckets
+#: (40 bytes each, 20 MiB; about three times that while sorted and split).
+PAIR_BUFFER = 1 << 19
+
 #: Partial pair rows a stage-3 task sums at once (an ``a`` range of its
-#: bucket): 40 bytes each, read, sorted and summed (about 15 MB).
-MERGE_ROWS = 1 << 17
+#: bucket): 40 bytes each, read, sorted and summed (about 60 MB).
+MERGE_ROWS = 1 << 19
 
 #: Fingerprint rows per hash partition when the number of partitions is
 #: chosen from the input's size (:func:`partitions_for`): a stage-2 task then
