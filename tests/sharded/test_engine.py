@@ -159,3 +159,26 @@ def test_choosing_an_engine_loads_no_pyarrow() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_a_pair_filter_keeps_only_its_pairs_with_their_exact_sums(tmp_path: Path) -> None:
+    from winnow.corpus.clusters import LinkFilter, Thresholds, scores
+
+    full = count_pairs(SHARDS, synthetic_prints, ShardPlan(tmp_path / "all", partitions=4,
+                                                           jobs=2, **SMALL), cap=40)
+    a, b, shared = full.arrays()
+    resemblance, _ = scores(a, b, shared, full.sizes)
+    keep = LinkFilter(Thresholds(float(np.median(resemblance)), 1.0, 10**9))
+    wanted = keep(a, b, shared, full.sizes)
+    assert 0 < np.count_nonzero(wanted) < a.shape[0]  # the filter has pairs to drop
+    kept = count_pairs(SHARDS, synthetic_prints, ShardPlan(tmp_path / "kept", partitions=4,
+                                                           jobs=2, **SMALL), cap=40, keep=keep)
+    ka, kb, kshared = kept.arrays()
+    assert np.array_equal(ka, a[wanted]) and np.array_equal(kb, b[wanted])
+    assert np.array_equal(kshared, shared[wanted])
+    assert np.array_equal(kept.sizes, full.sizes)
+    assert np.array_equal(kept.weight_totals, full.weight_totals)
+    # the same folder run again without the filter merges again: every pair
+    again = count_pairs(SHARDS, synthetic_prints, ShardPlan(tmp_path / "kept", partitions=4,
+                                                            jobs=2, **SMALL), cap=40)
+    assert again.arrays()[0].shape[0] == a.shape[0]

@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.corpus.clusters import Clusters, Thresholds, cluster_pairs
+from winnow.corpus.clusters import Clusters, LinkFilter, Thresholds, cluster_pairs
 from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.options import DedupSettings
 from winnow.corpus.pairs import CorpusPostings, in_records
@@ -106,11 +106,11 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     jobs = [ShardJob(s, settings.fields, settings.config) for s in shards]
     records = sum(s.count for s in shards)
     settings = settings.for_records(records)  # -m as a count of records
-    postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
-                              settings.jobs)
-    choice = engine_choice(settings)
     thresholds = Thresholds(settings.similarity, settings.containment,
                             settings.min_fingerprints)
+    postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
+                              settings.jobs, LinkFilter(thresholds))
+    choice = engine_choice(settings)
     with terminate_unwinds(), count_pairs(
             postings, settings.cap, choice,
             None if progress is None else in_records(progress, records)) as pairs:

@@ -20,7 +20,7 @@ import numpy.typing as npt
 
 from winnow.corpus.fingerprints import ShardJob, fingerprint_shard, shard_postings
 from winnow.matching.counting import count_postings
-from winnow.pairs import Layout, PairSums, Postings, Shards
+from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.parallel import Progress, make_pool, parallel_map
 
 U64 = npt.NDArray[np.uint64]
@@ -30,14 +30,16 @@ I64 = npt.NDArray[np.int64]
 class CorpusPostings(Postings):
     """The records of ``jobs`` (``records`` in all, about ``rows`` fingerprint
     rows), fingerprinted on ``workers`` processes (``0``: every core) when
-    counted in memory."""
+    counted in memory; ``keep`` the pairs the caller can use
+    (:class:`~winnow.corpus.clusters.LinkFilter` for dedup)."""
 
-    def __init__(self, jobs: Sequence[ShardJob], records: int, rows: int, workers: int = 0
-                 ) -> None:
+    def __init__(self, jobs: Sequence[ShardJob], records: int, rows: int, workers: int = 0,
+                 keep: PairFilter | None = None) -> None:
         self.jobs = jobs
         self.documents = records
         self.rows = rows
         self.workers = workers
+        self.keep = keep
 
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
         gathered = self.gather(progress)

@@ -28,7 +28,15 @@ one call::
 
 from __future__ import annotations
 
-from winnow.pairs.model import DocBatch, Layout, PairSums, Postings, Reader, Shards
+from winnow.pairs.model import (
+    DocBatch,
+    Layout,
+    PairFilter,
+    PairSums,
+    Postings,
+    Reader,
+    Shards,
+)
 from winnow.pairs.registry import (
     ENGINE_NAMES,
     ENGINES,
@@ -41,5 +49,5 @@ from winnow.pairs.registry import (
 from winnow.pairs.stage import count_pairs
 
 __all__ = ["ENGINES", "ENGINE_NAMES", "SHARDED_ROWS", "DocBatch", "Engine", "EngineChoice",
-           "EngineName", "Layout", "PairSums", "Postings", "Reader", "Shards", "count_pairs",
-           "engine_named"]
+           "EngineName", "Layout", "PairFilter", "PairSums", "Postings", "Reader", "Shards",
+           "count_pairs", "engine_named"]

@@ -63,20 +63,34 @@ class Layout(Protocol):
         ...
 
 
+class PairFilter(Protocol):
+    """Which summed pairs a client can use at all, from their shared counts and
+    the documents' kept sizes: ``keep(a, b, shared, sizes)`` is ``True`` for
+    those.  Picklable (the sharded engines' merge tasks call it), with a
+    ``repr`` that names its parameters (a working folder's run is tied to it)."""
+
+    def __call__(self, a: I64, b: I64, shared: I64, sizes: I64) -> Bools: ...
+
+
 class Postings(ABC):
     """The stage's input: documents ``0 .. documents - 1`` and their fingerprints.
 
     ``rows`` the fingerprint rows (exact or estimated: the ``auto`` rule and
     a sharded run's partitions are chosen from it); ``base`` hashes counted in
     their documents' sizes but never shared; ``archive[d]`` marks documents
-    never paired with each other.  A client subclasses it once and gives its
-    postings both ways, so that every engine can count them.
+    never paired with each other; ``keep`` the pairs the client can use: an
+    engine may leave the others out of its sums (the sharded engines do, as
+    they merge, so that the pairs they write and the client reads are only
+    those; in memory, where all pairs are at hand, they stay).  A client
+    subclasses it once and gives its postings both ways, so that every
+    engine can count them.
     """
 
     documents: int
     rows: int
     base: U64 | None = None
     archive: Bools | None = None
+    keep: PairFilter | None = None
 
     @abstractmethod
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:

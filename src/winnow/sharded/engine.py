@@ -15,9 +15,9 @@ import numpy.typing as npt
 import pyarrow.parquet as pq
 
 from winnow.errors import InvalidConfig, ShardedRunError
-from winnow.pairs.model import Reader
+from winnow.pairs.model import PairFilter, Reader
 from winnow.parallel import Progress, map_large_allocations, release_memory
-from winnow.sharded.merge import MergeTask, merge_bucket
+from winnow.sharded.merge import SIZES, MergeTask, merge_bucket
 from winnow.sharded.pairs import PartitionDone, PartitionTask, count_partition
 from winnow.sharded.plan import (
     FORMAT_VERSION,
@@ -50,6 +50,7 @@ def count_pairs(
     progress: Progress | None = None,
     archive: Bools | None = None,
     documents: int | None = None,
+    keep: PairFilter | None = None,
 ) -> PairSums:
     """Count the distinct hashes shared by every pair of documents, sharded.
 
@@ -60,8 +61,12 @@ def count_pairs(
     (MOSS ``-m``); hashes of ``base`` count in their documents' sizes but are
     never shared; documents marked in ``archive`` are never paired with each
     other.  ``documents`` is the number of document ids (default: the
-    largest id seen plus one).  ``progress(stage, done, total)`` follows the
-    stages ``"prints"``, ``"pairs"`` and ``"merge"``.
+    largest id seen plus one).  ``keep`` (a
+    :class:`~winnow.pairs.PairFilter`) leaves out, as the buckets are merged,
+    the pairs it rejects given their shared counts and the documents' kept
+    sizes: the pairs written and read back are then only those the caller
+    can use.  ``progress(stage, done, total)`` follows the stages
+    ``"prints"``, ``"pairs"`` and ``"merge"``.
 
     The run's files stay in ``plan.workdir``; a run interrupted and started
     again with the same inputs reuses every finished task (the same output),
@@ -93,10 +98,14 @@ def count_pairs(
                        "archive": _digest(archive)}, "counting.json",
                ("pairs", "merged", "kept", "done/pairs", "done/merge"))
         parts = _count(runner, store, plan, shards, n_docs, cap, base_set, archive, progress)
-        pairs = _merge(runner, store, plan, parts, n_docs, progress)
+        sizes, weights = _kept(store, plan, distinct, n_docs)
+        _claim(store, {"keep": repr(keep)}, "merging.json", ("merged", "done/merge"))
+        if keep is not None:
+            store.write_array(sizes, SIZES)
+        pairs = _merge(runner, store, plan, parts, n_docs, progress, keep)
     finally:
         runner.close()
-    return _result(store, plan, distinct, n_docs, parts, pairs)
+    return _result(store, plan, distinct, sizes, weights, parts, pairs)
 
 
 def _claim(store: Store, identity: dict[str, Any], name: str, stale: tuple[str, ...]) -> None:
@@ -163,16 +172,16 @@ def _count(runner: Runner, store: Store, plan: ShardPlan, shards: list[ShardDone
 
 
 def _merge(runner: Runner, store: Store, plan: ShardPlan, parts: list[PartitionDone],
-           n_docs: int, progress: Progress | None) -> list[int]:
+           n_docs: int, progress: Progress | None, keep: PairFilter | None) -> list[int]:
     tasks = [MergeTask(store, q, [p.files[q] for p in parts if q in p.files],
                        sum(p.rows.get(q, 0) for p in parts),
-                       *bucket_range(q, n_docs, plan.partitions), plan.merge_rows)
+                       *bucket_range(q, n_docs, plan.partitions), plan.merge_rows,
+                       keep, None if keep is None else SIZES)
              for q in range(plan.partitions)]
     return runner.map(merge_bucket, tasks, "merge", progress)
 
 
-def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
-            parts: list[PartitionDone], pairs: list[int]) -> PairSums:
+def _kept(store: Store, plan: ShardPlan, distinct: I64, n_docs: int) -> tuple[I64, F64]:
     """Each document's kept fingerprints (its distinct ones less its capped
     ones) and their IDF weight: ``w1`` for each one in no other document,
     plus the weights of its shared ones that stage 2 summed.  The weights
@@ -190,9 +199,16 @@ def _result(store: Store, plan: ShardPlan, distinct: I64, n_docs: int,
                 docs, capped, shared, weight = (c.to_numpy() for c in batch.columns)
                 np.subtract.at(sizes, docs, capped)
                 np.add.at(weights, docs, weight - w1 * (shared + capped))
+    release_memory()  # what reading the files took
+    return sizes, weights
+
+
+def _result(store: Store, plan: ShardPlan, distinct: I64, sizes: I64, weights: F64,
+            parts: list[PartitionDone], pairs: list[int]) -> PairSums:
+    """The run's sums: the kept sizes and weights, the merged pairs, the statistics."""
+    n_docs = distinct.shape[0]
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
              "distinct_hashes": sum(p.distinct for p in parts),
              "pairs_sharing": sum(pairs)}
-    release_memory()  # what reading the files took
     return PairSums(store, plan.partitions, sizes, distinct, weights, stats)

@@ -7,7 +7,9 @@ documents ``a`` (:func:`winnow.sharded.plan.bucket_of`); it is summed in
 windows of that range of at most about :data:`~winnow.sharded.plan.MERGE_ROWS`
 rows (if the rows spread evenly over ``a``): read, sorted by ``(a, b)``,
 added up per pair, appended to ``merged/qNNNN.parquet``.  The buckets in
-order are therefore all pairs in ``(a, b)`` order.
+order are therefore all pairs in ``(a, b)`` order.  A run given a pair
+filter (:class:`~winnow.pairs.PairFilter`) writes only the pairs it keeps,
+judged on their summed counts and the documents' kept sizes (:data:`SIZES`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from winnow.pairs.model import PairFilter
 from winnow.parallel import release_memory
 from winnow.sharded.pairs import PAIR_SCHEMA, by_pair
 from winnow.sharded.plan import ROW_GROUP, Store, read_range, stage_task, task_name
@@ -39,6 +42,12 @@ class MergeTask:
     lo: int
     hi: int
     merge_rows: int
+    keep: PairFilter | None = None
+    sizes: str | None = None  #: the run's file of kept sizes, which ``keep`` reads
+
+
+#: The file of the documents' kept sizes that a merge's pair filter reads.
+SIZES = "kept/sizes.npy"
 
 
 def merged_name(bucket: int) -> str:
@@ -81,11 +90,15 @@ def merge_bucket(task: MergeTask) -> int:
     windows = max(1, -(-task.rows // task.merge_rows))
     span = task.hi - task.lo
     pairs = 0
+    sizes = None if task.keep is None or task.sizes is None else store.read_array(task.sizes)
     with pq.ParquetWriter(temporary, PAIR_SCHEMA, filesystem=filesystem) as writer:
         for window in range(windows if task.files else 0):
             lo = task.lo + window * span // windows
             hi = task.lo + (window + 1) * span // windows
             table = sum_pairs(_read(task, lo, hi, task.rows // windows))
+            if task.keep is not None and sizes is not None and table.num_rows:
+                a, b, shared = (table.column(name).to_numpy() for name in ("a", "b", "shared"))
+                table = table.filter(task.keep(a, b, shared, sizes))
             writer.write_table(table, row_group_size=ROW_GROUP)
             pairs += table.num_rows
             del table  # before the next window is read

@@ -36,6 +36,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import io
 import json
 import os
 from collections.abc import Callable, Iterator, Sequence
@@ -192,6 +193,24 @@ class Store:
         with filesystem.open_output_stream(temporary) as out:
             out.write(json.dumps(value, sort_keys=True).encode())
         filesystem.move(temporary, target)
+
+    def write_array(self, value: npt.NDArray[Any], *parts: str) -> None:
+        """Write a numpy array (``.npy``), atomically."""
+        filesystem, _ = self.fs()
+        target = self.path(*parts)
+        filesystem.create_dir(target.rsplit("/", 1)[0], recursive=True)
+        temporary = f"{target}.tmp-{os.getpid()}"
+        buffer = io.BytesIO()
+        np.save(buffer, value, allow_pickle=False)
+        with filesystem.open_output_stream(temporary) as out:
+            out.write(buffer.getvalue())
+        filesystem.move(temporary, target)
+
+    def read_array(self, *parts: str) -> npt.NDArray[Any]:
+        """A numpy array :meth:`write_array` wrote."""
+        filesystem, _ = self.fs()
+        with filesystem.open_input_stream(self.path(*parts)) as stream:
+            return np.load(io.BytesIO(stream.read()), allow_pickle=False)  # type: ignore[no-any-return]
 
     def read_json(self, *parts: str) -> Any:
         """The JSON value of a file of the run; one that is not JSON is an error naming it."""

@@ -75,7 +75,8 @@ class _Sharded(Engine):
             try:
                 sums = count_pairs(shards.items, shards.read, plan, cap=cap,
                                    base=postings.base, archive=postings.archive,
-                                   documents=postings.documents, progress=progress)
+                                   documents=postings.documents, progress=progress,
+                                   keep=postings.keep)
             except Exception as error:
                 if not type(error).__module__.startswith("ray"):
                     raise
