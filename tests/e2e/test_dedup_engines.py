@@ -78,3 +78,28 @@ def test_local_sharded_equals_in_memory(corpus: list[str], memory: DedupRun,
 def test_ray_equals_in_memory(corpus: list[str], memory: DedupRun, ray_cluster: None,
                               tmp_path: Path) -> None:
     same(dedup(corpus, "ray", tmp_path / "ray"), memory)
+
+
+@pytest.mark.parametrize("engine", ["in-memory", "local-sharded"])
+def test_copies_beyond_the_cap_are_one_cluster(tmp_path: Path, engine: str) -> None:
+    """A text in more records than -m shares only capped fingerprints; its
+    copies (spacing and case aside) are still one cluster, and a record
+    that merely quotes part of it is not pulled in by the copies."""
+    rng = random.Random(5)
+    popular = " ".join(words(rng, 80))
+    rows = [{"id": f"copy{i}", "text": popular.upper() if i % 3 == 0 else popular}
+            for i in range(12)]
+    rows += [{"id": f"other{i}", "text": " ".join(words(rng, 80))} for i in range(30)]
+    rows.append({"id": "quote", "text": " ".join(popular.split()[:30] + words(rng, 50))})
+    path = tmp_path / "many.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    settings = DedupSettings(Fields("text", "id"), engine=engine,  # type: ignore[arg-type]
+                             jobs=2, partitions=2, max_occurrences=5,
+                             workdir=None if engine == "in-memory" else str(tmp_path / "w"))
+    run = find_duplicates([str(path)], settings)
+    clusters = run.clusters
+    assert clusters.count == 1
+    assert np.flatnonzero(clusters.cluster).tolist() == list(range(12))
+    assert clusters.representative[5] == 0  # the first copy: all have the same size
+    assert np.all(clusters.resemblance[:12] == 1.0)
+    assert clusters.sizes[0] == 0  # every fingerprint of the copies was capped

@@ -33,7 +33,7 @@ def texts(seed: int, count: int) -> list[str]:
                                     WinnowConfig(k=5, t=12, method="mod-p")],
                          ids=["robust-default", "robust-k3", "winnow", "mod-p"])
 def test_a_batch_gives_each_record_what_it_gives_alone(config: WinnowConfig) -> None:
-    batch = texts(7, 400) + ["", "\u0301", "\u0301abcdefgh", "x" * 30]
+    batch = [*texts(7, 400), "", "\u0301", "\u0301abcdefgh", "x" * 30]
     hashes, counts = batch_hashes([t.encode() for t in batch], config)
     alone = [record_hashes(t, config) for t in batch]
     assert counts.tolist() == [a.shape[0] for a in alone]
@@ -97,3 +97,21 @@ def test_json_lines_read_as_the_standard_library_reads_them(
     else:
         assert isinstance(got, BadRecord)
         assert expected in got.reason
+
+
+def test_set_digests_name_the_set_whatever_its_neighbours() -> None:
+    from winnow.corpus.clusters import identical_sets
+    from winnow.corpus.fingerprints import set_digests
+
+    sets = [np.array([5, 9, 12], dtype=np.uint64), np.array([], dtype=np.uint64),
+            np.array([5, 9, 13], dtype=np.uint64), np.array([5, 9, 12], dtype=np.uint64),
+            np.array([7], dtype=np.uint64), np.array([5, 9, 12], dtype=np.uint64)]
+    counts = np.array([s.shape[0] for s in sets], dtype=np.int64)
+    digests = set_digests(np.concatenate(sets), counts)
+    assert digests[1] == 0 and (digests[[0, 2, 3, 4, 5]] != 0).all()
+    assert digests[0] == digests[3] == digests[5] != digests[2]
+    alone = [set_digests(s, np.array([s.shape[0]], dtype=np.int64))[0] for s in sets]
+    assert digests.tolist() == alone
+    first, other = identical_sets(digests, counts)
+    assert sorted(zip(first.tolist(), other.tolist(), strict=True)) == [(0, 3), (0, 5)]
+    assert identical_sets(None, counts)[0].shape[0] == 0

@@ -14,6 +14,11 @@ containment reaches ``containment`` and the smaller record has at least
 the linked pairs (union-find, linear in the pairs: the pairs are read block
 by block, never all held at once).  Memory: about 48 bytes per record.
 
+Records with the same fingerprints (:func:`identical_sets`: the same text
+but for case, spacing and punctuation) are linked whatever the ``-m`` cap
+left of their fingerprints: however many copies a text has, they are one
+cluster.
+
 The **representative** of a cluster is its record with the most
 fingerprints (the longest normalised text, so a record that contains the
 others is kept), ties going to the first record in input order.  Clusters
@@ -108,14 +113,43 @@ class Clusters:
         return bool(self.cluster[doc] == 0 or self.representative[doc] == doc)
 
 
-def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds) -> Clusters:
-    """Link the pairs of ``blocks`` that pass ``thresholds`` into clusters."""
+def identical_sets(digests: npt.NDArray[np.uint64] | None, sizes: I64) -> tuple[I64, I64]:
+    """Pairs ``(first, other)`` joining every record to the first record with
+    the same fingerprint set (the same digest and size; a digest of 0 is no
+    set): the copies the cap cannot hide."""
+    if digests is None:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    docs = np.flatnonzero(digests[:sizes.shape[0]] != 0)
+    order = docs[np.lexsort((docs, sizes[docs], digests[docs]))]
+    if order.shape[0] < 2:
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    key_d, key_s = digests[order], sizes[order]
+    start = np.ones(order.shape[0], dtype=bool)
+    start[1:] = (key_d[1:] != key_d[:-1]) | (key_s[1:] != key_s[:-1])
+    first = order[np.flatnonzero(start)[np.cumsum(start) - 1]]
+    copy = ~start
+    return first[copy].astype(np.int64), order[copy].astype(np.int64)
+
+
+def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds,
+                  identical: tuple[I64, I64] | None = None) -> Clusters:
+    """Link the pairs of ``blocks`` that pass ``thresholds`` into clusters, and
+    the ``identical`` pairs (records with the same fingerprints,
+    :func:`identical_sets`) whatever their counted scores: a text copied into
+    more records than the ``-m`` cap shares only capped fingerprints, so its
+    copies share no counted one, yet are one another's duplicates
+    (resemblance and containment 1)."""
     n = sizes.shape[0]
     parent = np.arange(n, dtype=np.int64)
     best_res = np.full(n, -1.0, dtype=np.float32)  # 4 bytes a record: scores need no more
     best_cont = np.full(n, -1.0, dtype=np.float32)
     match = np.full(n, -1, dtype=np.int64)
     pairs = 0
+    if identical is not None and identical[0].shape[0]:
+        ones = np.ones(identical[0].shape[0], dtype=np.float32)
+        _kernels.link(parent, identical[0], identical[1], ones, ones, best_res, best_cont,
+                      match)
+        pairs += identical[0].shape[0]
     for a, b, shared in blocks:
         keep, resemblance, containment = linked(a, b, shared, sizes, thresholds)
         if keep.any():
@@ -148,4 +182,5 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds) -
                     np.maximum(best_cont, 0.0), sizes, pairs)
 
 
-__all__ = ["Block", "Clusters", "LinkFilter", "Thresholds", "cluster_pairs", "linked", "scores"]
+__all__ = ["Block", "Clusters", "LinkFilter", "Thresholds", "cluster_pairs", "identical_sets",
+           "linked", "scores"]

@@ -24,7 +24,13 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.corpus.clusters import Clusters, LinkFilter, Thresholds, cluster_pairs
+from winnow.corpus.clusters import (
+    Clusters,
+    LinkFilter,
+    Thresholds,
+    cluster_pairs,
+    identical_sets,
+)
 from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.options import DedupSettings
 from winnow.corpus.pairs import CorpusPostings, in_records
@@ -116,7 +122,8 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
             None if progress is None else in_records(progress, records)) as pairs:
         if progress is not None:
             progress("clustering", 0, 1)
-        clusters = cluster_pairs(pairs, _sizes(pairs.sizes, records), thresholds)
+        sizes = _sizes(pairs.sizes, records)
+        clusters = cluster_pairs(pairs, sizes, thresholds, identical_sets(pairs.digests, sizes))
         if progress is not None:
             progress("clustering", 1, 1)
     return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)

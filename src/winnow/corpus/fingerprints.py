@@ -131,21 +131,41 @@ def fingerprint_shard(job: ShardJob) -> Iterator[DocBatch]:
 
 def _batch(docs: list[int], texts: list[bytes], config: WinnowConfig) -> DocBatch:
     hashes, counts = batch_hashes(texts, config)
-    return DocBatch(np.array(docs, dtype=np.int64), counts, hashes)
+    return DocBatch(np.array(docs, dtype=np.int64), counts, hashes, set_digests(hashes, counts))
 
 
-def shard_postings(job: ShardJob) -> tuple[U64, I64]:
+def set_digests(hashes: U64, counts: I64) -> U64:
+    """A 64-bit digest of each record's distinct hashes (``hashes`` holds
+    ``counts[i]`` sorted ones per record in turn), never 0; 0 for a record
+    with none.  Two sums of the hashes under different mixings, so the
+    digest depends on the set alone, not on how it is stored."""
+    out = np.zeros(counts.shape[0], dtype=np.uint64)
+    has = counts > 0
+    if not has.any():
+        return out
+    starts = (np.cumsum(counts) - counts)[has]
+    first = hashes * np.uint64(0x9E3779B97F4A7C15)
+    first ^= first >> np.uint64(29)
+    second = (hashes ^ np.uint64(0xD6E8FEB86659FD93)) * np.uint64(0xBF58476D1CE4E5B9)
+    second ^= second >> np.uint64(32)
+    added = np.add.reduceat(first, starts)
+    mixed = np.bitwise_xor.reduceat(second, starts)
+    out[has] = (added ^ ((mixed << np.uint64(17)) | (mixed >> np.uint64(47)))) | np.uint64(1)
+    return out
+
+
+def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
     """Every ``(hash, doc)`` row of one shard as two arrays (for a process pool,
-    which cannot return a generator)."""
-    hashes: list[U64] = []
-    docs: list[I64] = []
-    for batch in fingerprint_shard(job):
-        hashes.append(batch.hashes)
-        docs.append(batch.owners())
-    if not hashes:
-        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
-    return np.concatenate(hashes), np.concatenate(docs)
+    which cannot return a generator), and its records with their set digests."""
+    batches = list(fingerprint_shard(job))
+    if not batches:
+        none = np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
+    digests = [b.digests for b in batches if b.digests is not None]
+    return (np.concatenate([b.hashes for b in batches]),
+            np.concatenate([b.owners() for b in batches]),
+            np.concatenate([b.docs for b in batches]), np.concatenate(digests))
 
 
 __all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "record_hashes",
-           "shard_postings"]
+           "set_digests", "shard_postings"]

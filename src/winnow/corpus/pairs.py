@@ -14,6 +14,7 @@ at a time, so its memory does not grow with the corpus.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import numpy as np
 import numpy.typing as npt
@@ -42,11 +43,12 @@ class CorpusPostings(Postings):
         self.keep = keep
 
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
-        gathered = self.gather(progress)
+        hashes, owners, digests = self.gather(progress)
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
-        sums = count_postings(*gathered, self.documents, cap)  # distinct rows per record
-        del gathered
+        sums = replace(count_postings(hashes, owners, self.documents, cap),  # distinct rows
+                       digests=digests)
+        del hashes, owners
         if progress is not None:
             progress("pairs", 1, 1)
         return sums
@@ -54,17 +56,20 @@ class CorpusPostings(Postings):
     def shards(self, layout: Layout) -> Shards:
         return Shards(self.jobs, fingerprint_shard)
 
-    def gather(self, progress: Progress | None) -> tuple[U64, I64]:
-        """Every record's fingerprints: ``(hash, record)`` rows."""
+    def gather(self, progress: Progress | None) -> tuple[U64, I64, U64]:
+        """Every record's fingerprints: ``(hash, record)`` rows, and the digest
+        of each record's set (:func:`~winnow.corpus.fingerprints.set_digests`)."""
         pool = make_pool(self.workers, len(self.jobs))
         hashes, owners = [], []
+        digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
         try:
             results = parallel_map(shard_postings, self.jobs, stage="records", progress=None,
                                    executor=pool)
-            for job, (h, o) in zip(self.jobs, results, strict=True):
+            for job, (h, o, docs, sets) in zip(self.jobs, results, strict=True):
                 hashes.append(h)
                 owners.append(o)
+                digests[docs] = sets
                 done += job.records
                 if progress is not None:
                     progress("records", done, self.documents)
@@ -73,7 +78,7 @@ class CorpusPostings(Postings):
                 pool.shutdown()
         all_hashes = np.concatenate(hashes) if hashes else np.zeros(0, np.uint64)
         all_owners = np.concatenate(owners) if owners else np.zeros(0, np.int64)
-        return all_hashes, all_owners
+        return all_hashes, all_owners, digests
 
 
 def in_records(progress: Progress, records: int) -> Progress:

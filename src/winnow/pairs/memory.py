@@ -40,6 +40,7 @@ class MemorySums:
     counts: SharedCounts
     capped: U64
     stats: dict[str, int]
+    digests: U64 | None = None
 
     def excluded(self) -> U64:
         return self.capped

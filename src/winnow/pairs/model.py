@@ -29,6 +29,10 @@ class DocBatch:
     docs: I64
     counts: I64
     hashes: U64
+    #: a digest of each document's distinct hashes (0 for none), when the
+    #: reader gives one: documents with the same set have the same digest,
+    #: and the engines hand them back (:attr:`PairSums.digests`)
+    digests: U64 | None = None
 
     def owners(self) -> I64:
         """The document of every hash."""
@@ -123,6 +127,13 @@ class PairSums(Protocol):
 
     @property
     def stats(self) -> dict[str, int]: ...
+
+    @property
+    def digests(self) -> U64 | None:
+        """Per document, the digest of its distinct hashes its reader gave in
+        :class:`DocBatch` objects (0 for a document without one), or ``None``
+        where the reader gave none."""
+        ...
 
     def excluded(self) -> U64: ...
 

@@ -90,7 +90,7 @@ def count_pairs(
         shards = runner.map(write_shard, [
             ShardTask(store, i, item, fingerprint, plan.partitions, plan.row_budget)
             for i, item in enumerate(inputs)], "prints", progress)
-        distinct = _distinct_sizes(store, shards, documents)
+        distinct, digests = _distinct_sizes(store, shards, documents)
         n_docs = distinct.shape[0]
         base_set = np.unique(np.zeros(0, np.uint64) if base is None
                              else np.asarray(base, dtype=np.uint64))
@@ -105,7 +105,7 @@ def count_pairs(
         pairs = _merge(runner, store, plan, parts, n_docs, progress, keep)
     finally:
         runner.close()
-    return _result(store, plan, distinct, sizes, weights, parts, pairs)
+    return _result(store, plan, distinct, sizes, weights, parts, pairs, digests)
 
 
 def _claim(store: Store, identity: dict[str, Any], name: str, stale: tuple[str, ...]) -> None:
@@ -138,18 +138,26 @@ def _digest(values: npt.NDArray[Any] | None) -> str:
     return hashlib.sha256(np.ascontiguousarray(values).tobytes()).hexdigest()
 
 
-def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None) -> I64:
+def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None
+                    ) -> tuple[I64, U64 | None]:
     """Distinct fingerprints per document id, from every shard's document file
-    (read one at a time: the driver holds 8 bytes per document here)."""
+    (read one at a time: the driver holds 8 bytes per document here), and
+    the digests of the documents' hash sets where every shard's reader gave
+    them (:class:`~winnow.pairs.DocBatch`; another 8 bytes a document)."""
     filesystem, _ = store.fs()
     largest = max((s.max_doc for s in shards), default=-1)
     n_docs = largest + 1 if documents is None else documents
     if largest >= n_docs:
         raise ShardedRunError(f"document id {largest} >= documents = {n_docs}")
     out = np.full(n_docs, -1, dtype=np.int64)
+    digests: U64 | None = np.zeros(n_docs, dtype=np.uint64)
     for i in range(len(shards)):
         table = pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
                               filesystem=filesystem)
+        if "digest" not in table.column_names:
+            digests = None
+        elif digests is not None:
+            digests[table.column("doc").to_numpy()] = table.column("digest").to_numpy()
         docs = table.column("doc").to_numpy()
         if docs.shape[0] and int(docs.min()) < 0:
             raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
@@ -157,7 +165,7 @@ def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None
             raise ShardedRunError("a document id was yielded twice: ids must be unique")
         out[docs] = table.column("distinct").to_numpy()
     release_memory()  # what reading the files took
-    return np.maximum(out, 0, out=out)  # ids never yielded: no fingerprints
+    return np.maximum(out, 0, out=out), digests  # ids never yielded: no fingerprints
 
 
 def _count(runner: Runner, store: Store, plan: ShardPlan, shards: list[ShardDone],
@@ -204,11 +212,11 @@ def _kept(store: Store, plan: ShardPlan, distinct: I64, n_docs: int) -> tuple[I6
 
 
 def _result(store: Store, plan: ShardPlan, distinct: I64, sizes: I64, weights: F64,
-            parts: list[PartitionDone], pairs: list[int]) -> PairSums:
+            parts: list[PartitionDone], pairs: list[int], digests: U64 | None) -> PairSums:
     """The run's sums: the kept sizes and weights, the merged pairs, the statistics."""
     n_docs = distinct.shape[0]
     stats = {"documents": n_docs, "fingerprints": int(distinct.sum()),
              "kept": int(sizes.sum()), "ignored_common": sum(p.capped for p in parts),
              "distinct_hashes": sum(p.distinct for p in parts),
              "pairs_sharing": sum(pairs)}
-    return PairSums(store, plan.partitions, sizes, distinct, weights, stats)
+    return PairSums(store, plan.partitions, sizes, distinct, weights, stats, digests)

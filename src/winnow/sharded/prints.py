@@ -131,10 +131,13 @@ def write_shard(task: ShardTask[Any]) -> ShardDone:
     buffer = _Buffer(task)
     docs: list[int] = []
     counts: list[int] = []
+    digests: list[U64] = []
     for item in task.fingerprint(task.input):
         if isinstance(item, DocBatch):  # distinct already
             docs.extend(item.docs.tolist())
             counts.extend(item.counts.tolist())
+            if item.digests is not None:
+                digests.append(item.digests)
             buffer.add(item.owners(), item.hashes)
             continue
         doc, hashes = item
@@ -144,8 +147,10 @@ def write_shard(task: ShardTask[Any]) -> ShardDone:
         buffer.add(np.full(distinct.shape[0], int(doc), dtype=np.int64), distinct)
     buffer.flush()
     store.makedirs("docs")
-    pq.write_table(pa.table({"doc": pa.array(docs, pa.int64()),
-                             "distinct": pa.array(counts, pa.int64())}),
+    columns = {"doc": pa.array(docs, pa.int64()), "distinct": pa.array(counts, pa.int64())}
+    if digests and sum(d.shape[0] for d in digests) == len(docs):
+        columns["digest"] = pa.array(np.concatenate(digests), pa.uint64())
+    pq.write_table(pa.table(columns),
                    store.path("docs", f"{task_name('prints', task.index)}.parquet"),
                    filesystem=store.fs()[0])
     done = ShardDone(buffer.files, buffer.partition_rows, len(docs), max(docs, default=-1))

@@ -54,6 +54,7 @@ class PairSums:
     distinct: I64
     weight_totals: F64
     stats: dict[str, int]
+    digests: U64 | None = None
 
     def blocks(self, rows: int = BLOCK_ROWS) -> Iterator[PairBlock]:
         """Every pair, in ``(a, b)`` order, ``rows`` at most per block."""

@@ -63,6 +63,7 @@ class IndexSums:
     postings: IndexPostings
     cap: int
     _pairs: PairCounts | None = field(default=None, repr=False)
+    digests: None = None  #: the index keeps no digests of its documents' sets
 
     def pair_counts(self) -> PairCounts:
         if self._pairs is None:
