@@ -82,6 +82,52 @@ def test_syntax_error_falls_back_to_the_lexer() -> None:
     assert doc.stream.units.tolist() == lexed.stream.units.tolist()
 
 
+C_BODY = ('{ int s = 0; for (int i = 0; i < 9; i++) { if (i % 2 == 0) s += i; } '
+          'printf("%d", s); }')
+
+
+def _labels(source: str, name: str = "x.c") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    doc = make_document(source.encode(), name, frontend="structural")
+    return tuple(doc.stream.labels[u] for u in doc.stream.units.tolist()), doc.warnings
+
+
+def test_local_syntax_errors_are_read_around_not_lexed() -> None:
+    """SOCO's C files lost their names (``int () {``, ``FILE* ;``): tree-sitter
+    recovers, and the front-end reads what it placed instead of lexing."""
+    intact, _ = _labels("int main() " + C_BODY)
+    assert intact[0] == "func" and "loop" in intact and "if" in intact
+    for broken in ("int () " + C_BODY,  # a missing name
+                   "int main() " + C_BODY.replace("for", "@@ for")):  # a stray token
+        labels, warnings = _labels(broken)
+        assert warnings == ()
+        assert labels == intact, broken
+
+
+def test_statements_inside_an_error_node_are_kept() -> None:
+    """``() { ... }`` at file level is an ERROR node holding a block: its
+    statements are read (without the function around them)."""
+    intact, _ = _labels("int main() " + C_BODY)
+    labels, warnings = _labels("() " + C_BODY)
+    assert warnings == ()
+    assert labels == intact[1:-1]
+
+
+def test_unplaced_bytes_count_stray_tokens_and_missing_nodes() -> None:
+    from winnow.frontends.structural.recovery import unplaced_bytes, usable
+    from winnow.frontends.structural.tables import parser_for
+
+    def unplaced(source: bytes) -> int:
+        return unplaced_bytes(parser_for("c").parse(source).root_node)
+
+    assert unplaced(b"int main() { return 0; }") == 0
+    assert unplaced(b"int main() { int x = 1; @@ ; return x; }") == 2
+    assert unplaced(b"int () { return 0; }") == 1  # the missing name
+    garbage = b"int main() { return 0; } ) ) ) } } = = = + + + ; ; while while"
+    root = parser_for("c").parse(garbage).root_node
+    assert not usable(root, len(garbage))
+    assert usable(root, 100 * len(garbage))
+
+
 def test_deep_nesting_falls_back_without_crashing() -> None:
     source = ("class A { int f() { return " + "(" * 3000 + "1" + ")" * 3000 + "; } }").encode()
     doc = make_document(source, "x.java", frontend="structural")

@@ -8,9 +8,12 @@ official tree-sitter grammar, converted to the language-neutral tree of
 statements, members and declarations in canonical order, equivalent forms
 made one, helpers called once inlined) and emitted as tokens of the neutral
 alphabet, whose offsets point into the original bytes as the code
-front-end's do.  Other languages, files with syntax errors and anything the
-front-end cannot process go through the code front-end's lexer instead, with
-a warning: a file is never lost.
+front-end's do.  A file with syntax errors is read as far as tree-sitter's
+error recovery placed it (:mod:`~winnow.frontends.structural.recovery`);
+other languages, files whose parse left more than
+:data:`~winnow.frontends.structural.recovery.MAX_UNPLACED` of their bytes
+unplaced and anything the front-end cannot process go through the code
+front-end's lexer instead, with a warning: a file is never lost.
 """
 
 from __future__ import annotations
@@ -51,17 +54,19 @@ def languages_in(names: Iterable[str], sample: int = 5000) -> set[str]:
 def structural_stream(decoded: Decoded, language: str) -> Stream:
     """The normalised stream of decoded source in a :func:`supports` language.
 
-    Raises :class:`SyntaxError` when the parse has errors (the caller lexes
-    instead).
+    Raises :class:`SyntaxError` when the parse's errors leave too much of the
+    file unplaced (:func:`~winnow.frontends.structural.recovery.usable`; the
+    caller lexes instead).
     """
     from winnow.frontends.structural.convert import Converter
     from winnow.frontends.structural.emit import emit
     from winnow.frontends.structural.program import normalise_file
+    from winnow.frontends.structural.recovery import usable
     from winnow.frontends.structural.tables import TABLES, parser_for
 
     text = decoded.utf8
     tree = parser_for(language).parse(text)
-    if tree.root_node.has_error:
+    if not usable(tree.root_node, len(text)):
         raise SyntaxError("syntax errors")
     table = TABLES[language]
     converter = Converter(table, text)
