@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from winnow.cli.main import main
-from winnow.frontends import make_document
+from winnow.frontends import FrontEndOptions, make_document
 from winnow.frontends.structural import supports
 
 PROGRAMS = {
@@ -87,7 +87,9 @@ C_BODY = ('{ int s = 0; for (int i = 0; i < 9; i++) { if (i % 2 == 0) s += i; } 
 
 
 def _labels(source: str, name: str = "x.c") -> tuple[tuple[str, ...], tuple[str, ...]]:
-    doc = make_document(source.encode(), name, frontend="structural")
+    """The neutral stream's labels (without the lexer's tokens) and the warnings."""
+    doc = make_document(source.encode(), name, frontend="structural",
+                        options=FrontEndOptions(lexical=False))
     return tuple(doc.stream.labels[u] for u in doc.stream.units.tolist()), doc.warnings
 
 
@@ -212,6 +214,89 @@ def test_cross_language_switch_forces_the_neutral_alphabet(tmp_path: Path) -> No
     assert forced == automatic
 
 
+def test_explicit_structural_front_end_across_languages_drops_the_lexer(
+        tmp_path: Path) -> None:
+    """Within one language the structural stream goes on with the lexer's
+    tokens; across languages they cannot match, so a mixed batch is read in
+    the neutral alphabet only, with or without ``--frontend structural``."""
+    automatic, _ = _compare(tmp_path)
+    explicit, note = _compare(tmp_path, "--frontend", "structural")
+    assert "across languages" in note
+    assert explicit == automatic
+
+
+ORIGINAL = """public class T6 {
+    public static void main(String[] args) {
+        java.util.Scanner input = new java.util.Scanner(System.in);
+        int[] num = new int[10];
+        for (int i = 0; i < 10; i++) {
+            System.out.print("Read a number: ");
+            num[i] = input.nextInt();
+        }
+        for (int i = 9; i >= 0; i--) {
+            System.out.println(num[i]);
+        }
+    }
+}
+"""
+#: IR-Plag task 6's independent solutions: the same program, written otherwise
+INDEPENDENT = """import java.util.Scanner;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner sc = new Scanner(System.in);
+        int numbers[] = new int[10];
+        for (int i = 0; i < 10; ++i) {
+            System.out.print("Read a number: ");
+            numbers[i] = sc.nextInt();
+        }
+        for (int i = 9; i >= 0; i -= 1) {
+            System.out.println(numbers[i]);
+        }
+    }
+}
+"""
+
+
+def test_lexer_tokens_rank_a_copy_above_an_independent_rewrite(tmp_path: Path) -> None:
+    """Normalised, an independent solution of a textbook task is the original;
+    the lexer's tokens after the neutral ones keep the copy (comments and
+    layout changed) above it."""
+    (tmp_path / "a.java").write_text(ORIGINAL, encoding="utf-8")
+    (tmp_path / "b.java").write_text("// my work\n" + ORIGINAL.replace("    ", "\t"),
+                                     encoding="utf-8")
+    (tmp_path / "c.java").write_text(INDEPENDENT, encoding="utf-8")
+
+    def similarity(*extra: str) -> dict[str, float]:
+        result = CliRunner().invoke(main, ["compare", str(tmp_path), "--each", "--format",
+                                           "json", "--frontend", "structural", *extra])
+        assert result.exit_code == 0, result.output
+        pairs = json.loads(result.output[result.output.index("{"):])["pairs"]
+        return {"".join(sorted(p["file_a"][0] + p["file_b"][0])): p["similarity"]
+                for p in pairs}
+
+    neutral = similarity("--frontend-option", "lexical=false")
+    assert neutral["ab"] == neutral["ac"] == 1.0  # a tie
+    both = similarity()
+    assert both["ab"] == 1.0
+    assert both["ac"] < both["ab"] - 0.03  # the tie broken (0.93 when written)
+
+
+def test_with_lexical_appends_the_lexer_stream_under_other_ids() -> None:
+    name, source = PROGRAMS["java"]
+    neutral = make_document(source.encode(), name, frontend="structural",
+                            options=FrontEndOptions(lexical=False)).stream
+    lexed = make_document(source.encode(), name, frontend="code").stream
+    both = make_document(source.encode(), name, frontend="structural").stream
+    n = len(neutral)
+    assert len(both) == n + len(lexed)
+    assert both.units[:n].tolist() == neutral.units.tolist()
+    assert both.starts[n:].tolist() == lexed.starts.tolist()
+    assert not set(both.units[n:].tolist()) & set(neutral.units.tolist())
+    assert [both.labels[u] for u in both.units[n:].tolist()] == [
+        lexed.labels[u] for u in lexed.units.tolist()]
+
+
 def test_long_blocks_and_deep_elif_chains_stay_fast() -> None:
     import time
 
@@ -246,4 +331,11 @@ def test_tokens_command_shows_the_structural_stream(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "front-end structural, language java" in result.output
     line = next(li for li in result.output.splitlines() if "number % 10" in li)
+    # the neutral tokens, then the lexer's tokens of the same line
+    assert line.rstrip().endswith("| assign ID % ID NUM int ID = ID % NUM ;")
+    neutral = CliRunner().invoke(main, ["tokens", "--frontend", "structural",
+                                        "--frontend-option", "lexical=false",
+                                        str(tmp_path / "a.java")])
+    assert neutral.exit_code == 0, neutral.output
+    line = next(li for li in neutral.output.splitlines() if "number % 10" in li)
     assert line.rstrip().endswith("| assign ID % ID NUM")

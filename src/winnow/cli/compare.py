@@ -75,8 +75,10 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
 def _cross_language(subs: list[SubmissionSource], args: CompareArgs) -> bool:
     """Whether the batch must be read again to be compared across languages:
     files in several languages of the structural front-end with no
-    ``--frontend``/``--lang`` (``--cross-language`` reads them so from the
-    start); says so on standard error, naming the alphabet."""
+    ``--frontend`` (or ``--frontend structural``, whose tokens within one
+    language include the lexer's) and no ``--lang`` (``--cross-language``
+    reads them so from the start); says so on standard error, naming the
+    alphabet."""
     from winnow.frontends.structural import ALPHABET_NAME, languages_in
 
     if args.frontend not in (None, "structural") or args.lang is not None:
@@ -87,7 +89,7 @@ def _cross_language(subs: list[SubmissionSource], args: CompareArgs) -> bool:
     listed = ", ".join(sorted(found)) or "none"
     click.echo(f"winnow: comparing across languages ({listed}) in the language-neutral "
                f"alphabet {ALPHABET_NAME} (structural front-end)", err=True)
-    return args.frontend is None and not args.cross_language
+    return not args.cross_language  # read again without the lexer's tokens
 
 
 def check_lang(result: ComparisonResult, lang: str | None) -> None:
