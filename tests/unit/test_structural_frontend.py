@@ -130,6 +130,21 @@ def test_unplaced_bytes_count_stray_tokens_and_missing_nodes() -> None:
     assert usable(root, 100 * len(garbage))
 
 
+@pytest.mark.parametrize("name, source", [
+    ("x.py", b"# helper\ndef area(w, h):\n    return w * h  # product\n\nprint(area(2, 3))\n"),
+    ("x.c", b"#include <stdio.h>\n// helper\nint area(int w, int h) {\n  return w * h;\n}\n"),
+])
+def test_cr_only_line_endings_give_the_lf_stream(name: str, source: bytes) -> None:
+    """A CR-only file must not turn into one comment or one preprocessor line
+    (a copy saved with old-Mac line endings would hide)."""
+    lf = make_document(source, name, frontend="structural")
+    cr = make_document(source.replace(b"\n", b"\r"), name, frontend="structural")
+    assert cr.warnings == lf.warnings == ()
+    assert cr.stream.units.tolist() == lf.stream.units.tolist()
+    assert cr.stream.starts.tolist() == lf.stream.starts.tolist()
+    assert "return" in [lf.stream.labels[u] for u in lf.stream.units.tolist()]
+
+
 def test_deep_nesting_falls_back_without_crashing() -> None:
     source = ("class A { int f() { return " + "(" * 3000 + "1" + ")" * 3000 + "; } }").encode()
     doc = make_document(source, "x.java", frontend="structural")

@@ -18,6 +18,7 @@ front-end's lexer instead, with a warning: a file is never lost.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
@@ -32,6 +33,9 @@ from winnow.model import Stream
 
 __all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_stream",
            "supports", "with_lexical"]
+
+#: A CR not followed by LF: it ends a line as LF does (as in the code front-end).
+_LONE_CR = re.compile(rb"\r(?!\n)")
 
 #: XORed into the code front-end's unit ids in :func:`with_lexical`, so that
 #: they never equal the neutral alphabet's ids of the same label (``ID``).
@@ -70,6 +74,8 @@ def structural_stream(decoded: Decoded, language: str) -> Stream:
     from winnow.frontends.structural.tables import TABLES, parser_for
 
     text = decoded.utf8
+    if b"\r" in text:  # an old-Mac CR-only file: its lines, not one comment
+        text = _LONE_CR.sub(b"\n", text)  # byte for byte: offsets do not move
     tree = parser_for(language).parse(text)
     if not usable(tree.root_node, len(text)):
         raise SyntaxError("syntax errors")
