@@ -229,6 +229,28 @@ def test_cross_language_switch_forces_the_neutral_alphabet(tmp_path: Path) -> No
     assert forced == automatic
 
 
+def test_cross_language_note_is_in_the_json_header_and_the_html_report(
+        tmp_path: Path) -> None:
+    (tmp_path / "a.java").write_text(JAVA_REVERSE, encoding="utf-8")
+    (tmp_path / "b.py").write_text(PYTHON_REVERSE, encoding="utf-8")
+    (tmp_path / "c.py").write_text(PYTHON_REVERSE.replace("10", "16"), encoding="utf-8")
+    files = [str(tmp_path / n) for n in ("a.java", "b.py", "c.py")]
+    result = CliRunner().invoke(main, ["compare", *files, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    header = json.loads(result.output[result.output.index("{"):])["parameters"]
+    assert header["cross_language"] == {"languages": ["java", "python"],
+                                        "alphabet": "winnow-neutral-1",
+                                        "frontend": "structural"}
+    one = CliRunner().invoke(main, ["compare", *files[1:], "--format", "json"])
+    assert "cross_language" not in json.loads(one.output[one.output.index("{"):])["parameters"]
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["compare", *files, "--report", str(page)])
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "across languages <b>java, python in the alphabet winnow-neutral-1 (structural " \
+        "front-end)</b>" in html
+
+
 def test_explicit_structural_front_end_across_languages_drops_the_lexer(
         tmp_path: Path) -> None:
     """Within one language the structural stream goes on with the lexer's
