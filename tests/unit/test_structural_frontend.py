@@ -145,6 +145,59 @@ def test_cr_only_line_endings_give_the_lf_stream(name: str, source: bytes) -> No
     assert "return" in [lf.stream.labels[u] for u in lf.stream.units.tolist()]
 
 
+#: A project translation (benchmarks/translations/case-03/p3.kt) with random
+#: edits: tree-sitter-kotlin's error recovery took a minute of CPU on it.
+RUNAWAY_KOTLIN = (
+    b'import java.util.Scanner\n'
+    b'\n'
+    b'un main() {\n'
+    b'    valc = Scanner(System.`in`)\n'
+    b'    var berat = 0.0\n'
+    b'    var inci = 0.0\n'
+    b'    var tinggi = 0.0\n'
+    b'  \\  var bmi = 0.0\n'
+    b'    var feet = 0.0   print("Enter weigh@t in pounds: ")\n'
+    b'    berat = sc.nextDouble()\n'
+    b'    print("Enter feet: ")\n'
+    b'    feet = sc.nextDouble()\n'
+    b'    print("Enter inches: ")\n'
+    b'    inci = sc.nextD;ouble()  tinggi = feet * 12 + inci\n'
+    b'    bmi = ber/*at * 0.#45359237 / ((tinggi * 0.0254) * (tinggi * 0.0254))\n'
+    b'    println("BMI is " +bmi)\n'
+    b'    if (bmi < 18.5) {\n'
+    b'        println("Underweight")\n'
+    b'    } else ifbmi < 25) {\n'
+    b'        printl("Normal")\n'
+    b'    } else if (bmi < 30) {\n'
+    b'    (    print#ln("Overweight")\n'
+    b'    } else {\n'
+    b'        println("Obese")\n'
+    b'    }\n'
+    b'}\n'
+)
+
+
+def test_a_runaway_parse_is_stopped_and_the_file_lexed() -> None:
+    import time
+
+    start = time.process_time()
+    doc = make_document(RUNAWAY_KOTLIN, "x.kt", frontend="structural")
+    assert time.process_time() - start < 20  # the budget is 2 s (+1 s per MB)
+    assert any("parsing took over 2 s of CPU time: lexed" in w for w in doc.warnings)
+    lexed = make_document(RUNAWAY_KOTLIN, "x.kt", frontend="code")
+    assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+
+
+def test_parse_budget_stops_the_parser_not_a_quick_parse() -> None:
+    from winnow.frontends.structural.recovery import ParseTooSlow, parse
+    from winnow.frontends.structural.tables import parser_for
+
+    source = b"class A { int f() { return 1; } }\n" * 100
+    assert not parse(parser_for("java"), source).root_node.has_error
+    with pytest.raises(ParseTooSlow):
+        parse(parser_for("java"), source, budget=0.0)
+
+
 def test_deep_nesting_falls_back_without_crashing() -> None:
     source = ("class A { int f() { return " + "(" * 3000 + "1" + ")" * 3000 + "; } }").encode()
     doc = make_document(source, "x.java", frontend="structural")

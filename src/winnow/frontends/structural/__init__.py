@@ -29,6 +29,7 @@ from winnow.frontends.code import code_stream, resolve_language
 from winnow.frontends.languages import language_for_path
 from winnow.frontends.sniff import Decoded
 from winnow.frontends.structural.ir import ALPHABET_NAME
+from winnow.frontends.structural.recovery import ParseTooSlow
 from winnow.model import Stream
 
 __all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_stream",
@@ -70,13 +71,13 @@ def structural_stream(decoded: Decoded, language: str) -> Stream:
     from winnow.frontends.structural.convert import Converter
     from winnow.frontends.structural.emit import emit
     from winnow.frontends.structural.program import normalise_file
-    from winnow.frontends.structural.recovery import usable
+    from winnow.frontends.structural.recovery import parse, usable
     from winnow.frontends.structural.tables import TABLES, parser_for
 
     text = decoded.utf8
     if b"\r" in text:  # an old-Mac CR-only file: its lines, not one comment
         text = _LONE_CR.sub(b"\n", text)  # byte for byte: offsets do not move
-    tree = parser_for(language).parse(text)
+    tree = parse(parser_for(language), text)
     if not usable(tree.root_node, len(text)):
         raise SyntaxError("syntax errors")
     table = TABLES[language]
@@ -106,6 +107,8 @@ class StructuralFrontEnd:
                     lexed = code_stream(decoded, language, backend, inp.options)
                     stream = with_lexical(stream, lexed)
                 return Result(stream, language, tuple(warnings))
+            except ParseTooSlow as error:
+                warnings.append(f"{error}: lexed, not parsed (code front-end)")
             except SyntaxError:
                 warnings.append("syntax errors: lexed, not parsed (code front-end)")
             except RecursionError:
