@@ -186,6 +186,9 @@ def test_a_runaway_parse_is_stopped_and_the_file_lexed() -> None:
     assert any("parsing took over 2 s of CPU time: lexed" in w for w in doc.warnings)
     lexed = make_document(RUNAWAY_KOTLIN, "x.kt", frontend="code")
     assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+    # the (cached) parser was reset: the next Kotlin file parses on its own
+    name, source = PROGRAMS["kotlin"]
+    assert make_document(source.encode(), name, frontend="structural").warnings == ()
 
 
 def test_parse_budget_stops_the_parser_not_a_quick_parse() -> None:
@@ -196,6 +199,22 @@ def test_parse_budget_stops_the_parser_not_a_quick_parse() -> None:
     assert not parse(parser_for("java"), source).root_node.has_error
     with pytest.raises(ParseTooSlow):
         parse(parser_for("java"), source, budget=0.0)
+    again = parse(parser_for("java"), b"class B { }")  # not the rest of the old parse
+    assert not again.root_node.has_error and again.root_node.end_byte == 11
+
+
+def test_threads_parse_with_parsers_of_their_own() -> None:
+    import threading
+
+    from winnow.frontends.structural.tables import parser_for
+
+    here = parser_for("java")
+    assert parser_for("java") is here
+    seen: list[object] = []
+    thread = threading.Thread(target=lambda: seen.append(parser_for("java")))
+    thread.start()
+    thread.join()
+    assert seen and seen[0] is not here
 
 
 def test_deep_nesting_falls_back_without_crashing() -> None:

@@ -45,21 +45,25 @@ def parse_budget(size: int) -> float:
 
 def parse(parser: Any, text: bytes, budget: float | None = None) -> Any:
     """``parser.parse(text)``, stopped with :class:`ParseTooSlow` after
-    ``budget`` CPU seconds (default :func:`parse_budget`).  tree-sitter only
-    reports progress when it reads its input through a callback."""
+    ``budget`` seconds of this thread's CPU time (default
+    :func:`parse_budget`).  tree-sitter only reports progress when it reads
+    its input through a callback; the parser is reset after a cancelled
+    parse (else its next parse would go on with the old text)."""
     limit = parse_budget(len(text)) if budget is None else budget
-    start = time.process_time()
+    start = time.thread_time()  # this thread's: other threads' work must not count
 
     def read(offset: int, _point: object) -> bytes:
         return text[offset:offset + 65536]
 
     def progress(_offset: int, _has_error: bool) -> bool:  # True cancels the parse
-        return time.process_time() - start > limit
+        return time.thread_time() - start > limit
 
     try:
         return parser.parse(read, progress_callback=progress)
     except ValueError as error:  # "Parsing failed": cancelled by progress()
-        if time.process_time() - start > limit:
+        # a cancelled parser resumes the old parse on its next call unless reset
+        parser.reset()
+        if time.thread_time() - start > limit:
             raise ParseTooSlow(f"parsing took over {limit:.0f} s of CPU time") from error
         raise
 
