@@ -1,6 +1,7 @@
 """The structural front-end's accuracy beyond benchmarks/accuracy.py.
 
-    .venv/bin/python benchmarks/structural.py hjc851 [--data DIR] [-m N] [--frontend F ...]
+    .venv/bin/python benchmarks/structural.py hjc851 [--data DIR] [-m N] [--neutral-only]
+        [--frontend F ...]
     .venv/bin/python benchmarks/structural.py translations [--frontend F ...]
 
 ``hjc851``: on ``hjc851-dataset2`` (each SPPlagiarise variant against each
@@ -14,8 +15,9 @@ IR-Plag originals with translations written for this project (Python,
 Kotlin): label 1 for a translation of the original or of one of its
 plagiarised copies, 0 for a translation of an independent solution.  Scores
 come from one ``winnow compare`` of the Java originals and all translations
-(the neutral alphabet: ``--frontend structural``); it prints the ROC AUC
-per target language, and the same for Java against Java with the same labels
+(the neutral alphabet only, as ``winnow compare`` reads a batch in several
+languages: ``--frontend structural --frontend-option lexical=false``); it
+prints the ROC AUC per target language, and the same for Java against Java with the same labels
 (``java_same``: the original against the Java files the translations were
 made from) as the same-language reference.
 """
@@ -34,6 +36,7 @@ import numpy as np
 
 from harness import uptime
 from winnow.evaluation import compare_labelled, labelled_submissions, load_labels, pair_key
+from winnow.frontends.options import FrontEndOptions
 from winnow.matching import CompareOptions
 from winnow.matching.options import default_configs
 from winnow.sources.submissions import ReadOptions
@@ -43,11 +46,13 @@ DATA = HERE.parents[2] / "shared" / "data"  # ../shared/data from the project ro
 
 
 def scores(labels_path: Path, root: Path, frontend: str | None, include: tuple[str, ...] = (),
-           max_occurrences: float | None = None, literal_k: int | None = None
-           ) -> tuple[list[dict[str, str]], list[float]]:
-    """Every labelled pair (its CSV row) and its similarity, from one comparison."""
+           max_occurrences: float | None = None, literal_k: int | None = None,
+           lexical: bool = True) -> tuple[list[dict[str, str]], list[float]]:
+    """Every labelled pair (its CSV row) and its similarity, from one comparison
+    (``lexical``: the structural front-end's option of that name)."""
     labels = load_labels(labels_path)
-    read = ReadOptions(frontend=frontend, include=include)
+    read = ReadOptions(frontend=frontend, include=include,
+                       options=FrontEndOptions(lexical=lexical))
     subs = labelled_submissions(labels, root, read)
     config, per_frontend = default_configs(subs, read)
     options = CompareOptions(max_occurrences=max_occurrences)
@@ -73,7 +78,7 @@ def hjc851(args: argparse.Namespace) -> None:
     for frontend in args.frontend:
         start = time.perf_counter()
         rows, values = scores(root / "labels.csv", root, frontend or None, ("*.java",),
-                              args.m, args.literal_k)
+                              args.m, args.literal_k, not args.neutral_only)
         negatives = np.asarray([v for r, v in zip(rows, values, strict=True)
                                 if r["label"] == "0"])
         cut = float(np.percentile(negatives, 99))
@@ -102,7 +107,8 @@ def translations(args: argparse.Namespace) -> None:
         shutil.copyfile(labels, root / "labels.csv")
         for frontend in args.frontend:
             rows, values = scores(root / "labels.csv", root, frontend or None,
-                                  max_occurrences=args.m, literal_k=args.literal_k)
+                                  max_occurrences=args.m, literal_k=args.literal_k,
+                                  lexical=False)
             by_lang: dict[str, tuple[list[float], list[float]]] = {}
             for row, value in zip(rows, values, strict=True):
                 pos, neg = by_lang.setdefault(row["lang"], ([], []))
@@ -119,6 +125,9 @@ def main() -> None:
     parser.add_argument("-m", type=float, default=None,
                         help="max occurrences (MOSS -m); compare's default when left out")
     parser.add_argument("--literal-k", type=int, default=None, help="the literal channel's k")
+    parser.add_argument("--neutral-only", action="store_true",
+                        help="hjc851: the structural front-end without the lexer's tokens "
+                             "(--frontend-option lexical=false)")
     parser.add_argument("--frontend", action="append",
                         help="front-end to compare with (repeatable; '' = default)")
     args = parser.parse_args()

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from winnow.cli.main import main
-from winnow.frontends import make_document
+from winnow.frontends import FrontEndOptions, make_document
 from winnow.frontends.structural import supports
 
 PROGRAMS = {
@@ -80,6 +80,141 @@ def test_syntax_error_falls_back_to_the_lexer() -> None:
     lexed = make_document(source, "x.java", frontend="code")
     assert any("syntax errors" in w for w in doc.warnings)
     assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+
+
+C_BODY = ('{ int s = 0; for (int i = 0; i < 9; i++) { if (i % 2 == 0) s += i; } '
+          'printf("%d", s); }')
+
+
+def _labels(source: str, name: str = "x.c") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The neutral stream's labels (without the lexer's tokens) and the warnings."""
+    doc = make_document(source.encode(), name, frontend="structural",
+                        options=FrontEndOptions(lexical=False))
+    return tuple(doc.stream.labels[u] for u in doc.stream.units.tolist()), doc.warnings
+
+
+def test_local_syntax_errors_are_read_around_not_lexed() -> None:
+    """SOCO's C files lost their names (``int () {``, ``FILE* ;``): tree-sitter
+    recovers, and the front-end reads what it placed instead of lexing."""
+    intact, _ = _labels("int main() " + C_BODY)
+    assert intact[0] == "func" and "loop" in intact and "if" in intact
+    for broken in ("int () " + C_BODY,  # a missing name
+                   "int main() " + C_BODY.replace("for", "@@ for")):  # a stray token
+        labels, warnings = _labels(broken)
+        assert warnings == ()
+        assert labels == intact, broken
+
+
+def test_statements_inside_an_error_node_are_kept() -> None:
+    """``() { ... }`` at file level is an ERROR node holding a block: its
+    statements are read (without the function around them)."""
+    intact, _ = _labels("int main() " + C_BODY)
+    labels, warnings = _labels("() " + C_BODY)
+    assert warnings == ()
+    assert labels == intact[1:-1]
+
+
+def test_unplaced_bytes_count_stray_tokens_and_missing_nodes() -> None:
+    from winnow.frontends.structural.recovery import unplaced_bytes, usable
+    from winnow.frontends.structural.tables import parser_for
+
+    def unplaced(source: bytes) -> int:
+        return unplaced_bytes(parser_for("c").parse(source).root_node)
+
+    assert unplaced(b"int main() { return 0; }") == 0
+    assert unplaced(b"int main() { int x = 1; @@ ; return x; }") == 2
+    assert unplaced(b"int () { return 0; }") == 1  # the missing name
+    garbage = b"int main() { return 0; } ) ) ) } } = = = + + + ; ; while while"
+    root = parser_for("c").parse(garbage).root_node
+    assert not usable(root, len(garbage))
+    assert usable(root, 100 * len(garbage))
+
+
+@pytest.mark.parametrize("name, source", [
+    ("x.py", b"# helper\ndef area(w, h):\n    return w * h  # product\n\nprint(area(2, 3))\n"),
+    ("x.c", b"#include <stdio.h>\n// helper\nint area(int w, int h) {\n  return w * h;\n}\n"),
+])
+def test_cr_only_line_endings_give_the_lf_stream(name: str, source: bytes) -> None:
+    """A CR-only file must not turn into one comment or one preprocessor line
+    (a copy saved with old-Mac line endings would hide)."""
+    lf = make_document(source, name, frontend="structural")
+    cr = make_document(source.replace(b"\n", b"\r"), name, frontend="structural")
+    assert cr.warnings == lf.warnings == ()
+    assert cr.stream.units.tolist() == lf.stream.units.tolist()
+    assert cr.stream.starts.tolist() == lf.stream.starts.tolist()
+    assert "return" in [lf.stream.labels[u] for u in lf.stream.units.tolist()]
+
+
+#: A project translation (benchmarks/translations/case-03/p3.kt) with random
+#: edits: tree-sitter-kotlin's error recovery took a minute of CPU on it.
+RUNAWAY_KOTLIN = (
+    b'import java.util.Scanner\n'
+    b'\n'
+    b'un main() {\n'
+    b'    valc = Scanner(System.`in`)\n'
+    b'    var berat = 0.0\n'
+    b'    var inci = 0.0\n'
+    b'    var tinggi = 0.0\n'
+    b'  \\  var bmi = 0.0\n'
+    b'    var feet = 0.0   print("Enter weigh@t in pounds: ")\n'
+    b'    berat = sc.nextDouble()\n'
+    b'    print("Enter feet: ")\n'
+    b'    feet = sc.nextDouble()\n'
+    b'    print("Enter inches: ")\n'
+    b'    inci = sc.nextD;ouble()  tinggi = feet * 12 + inci\n'
+    b'    bmi = ber/*at * 0.#45359237 / ((tinggi * 0.0254) * (tinggi * 0.0254))\n'
+    b'    println("BMI is " +bmi)\n'
+    b'    if (bmi < 18.5) {\n'
+    b'        println("Underweight")\n'
+    b'    } else ifbmi < 25) {\n'
+    b'        printl("Normal")\n'
+    b'    } else if (bmi < 30) {\n'
+    b'    (    print#ln("Overweight")\n'
+    b'    } else {\n'
+    b'        println("Obese")\n'
+    b'    }\n'
+    b'}\n'
+)
+
+
+def test_a_runaway_parse_is_stopped_and_the_file_lexed() -> None:
+    import time
+
+    start = time.process_time()
+    doc = make_document(RUNAWAY_KOTLIN, "x.kt", frontend="structural")
+    assert time.process_time() - start < 20  # the budget is 2 s (+1 s per MB)
+    assert any("parsing took over 2 s of CPU time: lexed" in w for w in doc.warnings)
+    lexed = make_document(RUNAWAY_KOTLIN, "x.kt", frontend="code")
+    assert doc.stream.units.tolist() == lexed.stream.units.tolist()
+    # the (cached) parser was reset: the next Kotlin file parses on its own
+    name, source = PROGRAMS["kotlin"]
+    assert make_document(source.encode(), name, frontend="structural").warnings == ()
+
+
+def test_parse_budget_stops_the_parser_not_a_quick_parse() -> None:
+    from winnow.frontends.structural.recovery import ParseTooSlow, parse
+    from winnow.frontends.structural.tables import parser_for
+
+    source = b"class A { int f() { return 1; } }\n" * 100
+    assert not parse(parser_for("java"), source).root_node.has_error
+    with pytest.raises(ParseTooSlow):
+        parse(parser_for("java"), source, budget=0.0)
+    again = parse(parser_for("java"), b"class B { }")  # not the rest of the old parse
+    assert not again.root_node.has_error and again.root_node.end_byte == 11
+
+
+def test_threads_parse_with_parsers_of_their_own() -> None:
+    import threading
+
+    from winnow.frontends.structural.tables import parser_for
+
+    here = parser_for("java")
+    assert parser_for("java") is here
+    seen: list[object] = []
+    thread = threading.Thread(target=lambda: seen.append(parser_for("java")))
+    thread.start()
+    thread.join()
+    assert seen and seen[0] is not here
 
 
 def test_deep_nesting_falls_back_without_crashing() -> None:
@@ -166,6 +301,111 @@ def test_cross_language_switch_forces_the_neutral_alphabet(tmp_path: Path) -> No
     assert forced == automatic
 
 
+def test_cross_language_note_is_in_the_json_header_and_the_html_report(
+        tmp_path: Path) -> None:
+    (tmp_path / "a.java").write_text(JAVA_REVERSE, encoding="utf-8")
+    (tmp_path / "b.py").write_text(PYTHON_REVERSE, encoding="utf-8")
+    (tmp_path / "c.py").write_text(PYTHON_REVERSE.replace("10", "16"), encoding="utf-8")
+    files = [str(tmp_path / n) for n in ("a.java", "b.py", "c.py")]
+    result = CliRunner().invoke(main, ["compare", *files, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    header = json.loads(result.output[result.output.index("{"):])["parameters"]
+    assert header["cross_language"] == {"languages": ["java", "python"],
+                                        "alphabet": "winnow-neutral-1",
+                                        "frontend": "structural"}
+    one = CliRunner().invoke(main, ["compare", *files[1:], "--format", "json"])
+    assert "cross_language" not in json.loads(one.output[one.output.index("{"):])["parameters"]
+    page = tmp_path / "report.html"
+    result = CliRunner().invoke(main, ["compare", *files, "--report", str(page)])
+    assert result.exit_code == 0, result.output
+    html = page.read_text(encoding="utf-8")
+    assert "across languages <b>java, python in the alphabet winnow-neutral-1 (structural " \
+        "front-end)</b>" in html
+
+
+def test_explicit_structural_front_end_across_languages_drops_the_lexer(
+        tmp_path: Path) -> None:
+    """Within one language the structural stream goes on with the lexer's
+    tokens; across languages they cannot match, so a mixed batch is read in
+    the neutral alphabet only, with or without ``--frontend structural``."""
+    automatic, _ = _compare(tmp_path)
+    explicit, note = _compare(tmp_path, "--frontend", "structural")
+    assert "across languages" in note
+    assert explicit == automatic
+
+
+ORIGINAL = """public class T6 {
+    public static void main(String[] args) {
+        java.util.Scanner input = new java.util.Scanner(System.in);
+        int[] num = new int[10];
+        for (int i = 0; i < 10; i++) {
+            System.out.print("Read a number: ");
+            num[i] = input.nextInt();
+        }
+        for (int i = 9; i >= 0; i--) {
+            System.out.println(num[i]);
+        }
+    }
+}
+"""
+#: IR-Plag task 6's independent solutions: the same program, written otherwise
+INDEPENDENT = """import java.util.Scanner;
+
+public class Main {
+    public static void main(String[] args) {
+        Scanner sc = new Scanner(System.in);
+        int numbers[] = new int[10];
+        for (int i = 0; i < 10; ++i) {
+            System.out.print("Read a number: ");
+            numbers[i] = sc.nextInt();
+        }
+        for (int i = 9; i >= 0; i -= 1) {
+            System.out.println(numbers[i]);
+        }
+    }
+}
+"""
+
+
+def test_lexer_tokens_rank_a_copy_above_an_independent_rewrite(tmp_path: Path) -> None:
+    """Normalised, an independent solution of a textbook task is the original;
+    the lexer's tokens after the neutral ones keep the copy (comments and
+    layout changed) above it."""
+    (tmp_path / "a.java").write_text(ORIGINAL, encoding="utf-8")
+    (tmp_path / "b.java").write_text("// my work\n" + ORIGINAL.replace("    ", "\t"),
+                                     encoding="utf-8")
+    (tmp_path / "c.java").write_text(INDEPENDENT, encoding="utf-8")
+
+    def similarity(*extra: str) -> dict[str, float]:
+        result = CliRunner().invoke(main, ["compare", str(tmp_path), "--each", "--format",
+                                           "json", "--frontend", "structural", *extra])
+        assert result.exit_code == 0, result.output
+        pairs = json.loads(result.output[result.output.index("{"):])["pairs"]
+        return {"".join(sorted(p["file_a"][0] + p["file_b"][0])): p["similarity"]
+                for p in pairs}
+
+    neutral = similarity("--frontend-option", "lexical=false")
+    assert neutral["ab"] == neutral["ac"] == 1.0  # a tie
+    both = similarity()
+    assert both["ab"] == 1.0
+    assert both["ac"] < both["ab"] - 0.03  # the tie broken (0.93 when written)
+
+
+def test_with_lexical_appends_the_lexer_stream_under_other_ids() -> None:
+    name, source = PROGRAMS["java"]
+    neutral = make_document(source.encode(), name, frontend="structural",
+                            options=FrontEndOptions(lexical=False)).stream
+    lexed = make_document(source.encode(), name, frontend="code").stream
+    both = make_document(source.encode(), name, frontend="structural").stream
+    n = len(neutral)
+    assert len(both) == n + len(lexed)
+    assert both.units[:n].tolist() == neutral.units.tolist()
+    assert both.starts[n:].tolist() == lexed.starts.tolist()
+    assert not set(both.units[n:].tolist()) & set(neutral.units.tolist())
+    assert [both.labels[u] for u in both.units[n:].tolist()] == [
+        lexed.labels[u] for u in lexed.units.tolist()]
+
+
 def test_long_blocks_and_deep_elif_chains_stay_fast() -> None:
     import time
 
@@ -200,4 +440,11 @@ def test_tokens_command_shows_the_structural_stream(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "front-end structural, language java" in result.output
     line = next(li for li in result.output.splitlines() if "number % 10" in li)
+    # the neutral tokens, then the lexer's tokens of the same line
+    assert line.rstrip().endswith("| assign ID % ID NUM int ID = ID % NUM ;")
+    neutral = CliRunner().invoke(main, ["tokens", "--frontend", "structural",
+                                        "--frontend-option", "lexical=false",
+                                        str(tmp_path / "a.java")])
+    assert neutral.exit_code == 0, neutral.output
+    line = next(li for li in neutral.output.splitlines() if "number % 10" in li)
     assert line.rstrip().endswith("| assign ID % ID NUM")

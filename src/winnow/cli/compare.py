@@ -51,7 +51,8 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget for the whole run
     subs = load_submissions(paths, each=each, read_options=read, run=run)
     subs += load_submissions(archive, each=each, role="archive", read_options=read, run=run)
-    if _cross_language(subs, args):  # read again, every file in the neutral alphabet
+    reread, across = _cross_language(subs, args)
+    if reread:  # read again, every file in the neutral alphabet
         args = replace(args, cross_language=True)
         read = args.read_options()
         run = RunBudget(read.limits.max_run_bytes)
@@ -65,29 +66,38 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
     if progress.enabled:
         say_if_compiling()
     try:
-        return compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
-                       progress=progress, frontend_configs=chosen.frontend_configs,
-                       engine=engine)
+        result = compare(subs, chosen.config, chosen.options, base=base, jobs=chosen.jobs,
+                         progress=progress, frontend_configs=chosen.frontend_configs,
+                         engine=engine)
     finally:
         progress.close()
+    if across is None:
+        return result
+    # the JSON header and the HTML report's run facts say so too
+    return replace(result, parameters={**result.parameters, "cross_language": across})
 
 
-def _cross_language(subs: list[SubmissionSource], args: CompareArgs) -> bool:
+def _cross_language(subs: list[SubmissionSource], args: CompareArgs
+                    ) -> tuple[bool, dict[str, Any] | None]:
     """Whether the batch must be read again to be compared across languages:
     files in several languages of the structural front-end with no
-    ``--frontend``/``--lang`` (``--cross-language`` reads them so from the
-    start); says so on standard error, naming the alphabet."""
+    ``--frontend`` (or ``--frontend structural``, whose tokens within one
+    language include the lexer's) and no ``--lang`` (``--cross-language``
+    reads them so from the start); says so on standard error, naming the
+    alphabet.  Also the note for the result's parameters (``cross_language``:
+    the languages found and the alphabet), ``None`` when not across languages."""
     from winnow.frontends.structural import ALPHABET_NAME, languages_in
 
     if args.frontend not in (None, "structural") or args.lang is not None:
-        return False
+        return False, None
     found = languages_in(f.location for sub in subs for f in sub.files)
     if not args.cross_language and len(found) < 2:
-        return False
+        return False, None
     listed = ", ".join(sorted(found)) or "none"
     click.echo(f"winnow: comparing across languages ({listed}) in the language-neutral "
                f"alphabet {ALPHABET_NAME} (structural front-end)", err=True)
-    return args.frontend is None and not args.cross_language
+    note = {"languages": sorted(found), "alphabet": ALPHABET_NAME, "frontend": "structural"}
+    return not args.cross_language, note  # read again without the lexer's tokens
 
 
 def check_lang(result: ComparisonResult, lang: str | None) -> None:

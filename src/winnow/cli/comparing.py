@@ -4,7 +4,7 @@ and what they resolve to: typed objects, never a dict of strings."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, replace
 from typing import Any, TypeVar
 
 import click
@@ -115,11 +115,13 @@ class CompareArgs:
     def read_options(self) -> ReadOptions:
         """The :class:`ReadOptions` of these options (for loading the submissions)."""
         frontend = self.frontend
-        if self.cross_language and frontend is None:
-            frontend = "structural"  # the language-neutral alphabet
+        options = build_frontend_options(self.unit, self.frontend_options)
+        if self.cross_language and frontend in (None, "structural"):
+            frontend = "structural"  # the language-neutral alphabet, and only it
+            options = replace(options, lexical=False)
         return ReadOptions(
             frontend=frontend, lang=self.lang,
-            options=build_frontend_options(self.unit, self.frontend_options),
+            options=options,
             include=self.include, exclude=self.exclude,
             max_file_bytes=self.max_file_mb << 20)
 

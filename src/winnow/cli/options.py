@@ -246,7 +246,8 @@ def _auto_is_default(ctx: click.Context, param: click.Parameter, value: str | No
 FRONTEND_OPTION_HELP = (
     "A front-end option (repeatable): keep_case, keep_punctuation, keep_whitespace, "
     "keep_identifiers, keep_literals, notebook_markdown=true keep what the front-end "
-    "normally drops; unit=words.")
+    "normally drops; unit=words; lexical=false: the structural front-end's "
+    "language-neutral tokens only, not followed by the lexer's.")
 
 
 def frontend_option_flag(func: F) -> F:

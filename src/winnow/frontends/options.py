@@ -17,7 +17,9 @@ class FrontEndOptions:
     Text: ``unit`` is one character (default) or one word; case, punctuation
     and whitespace are dropped unless kept.  Code: identifiers collapse to one
     symbol and literals to one symbol per kind unless kept.  Notebooks: code
-    cells only unless ``notebook_markdown``.
+    cells only unless ``notebook_markdown``.  Structural: the code front-end's
+    tokens follow the neutral ones unless ``lexical`` is false (comparisons
+    across languages turn it off).
     """
 
     unit: Unit = "chars"
@@ -27,6 +29,7 @@ class FrontEndOptions:
     keep_identifiers: bool = False
     keep_literals: bool = False
     notebook_markdown: bool = False
+    lexical: bool = True
 
     def __post_init__(self) -> None:
         if self.unit not in ("chars", "words"):

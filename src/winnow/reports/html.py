@@ -55,7 +55,7 @@ SHOWN_CONFIG = (("k", "k"), ("t", "t"), ("method", "method"))
 SHOWN_PARAMETERS = (
     ("frontend", "front-end"), ("similarity", "ranked by"),
     ("max_occurrences_resolved", "-m"), ("top", "top"), ("min_similarity", "min similarity"),
-    ("cluster_threshold", "cluster threshold"),
+    ("cluster_threshold", "cluster threshold"), ("cross_language", "across languages"),
 )
 _PAIR_PAGE = re.compile(r"pair-[0-9]+\.html")
 _MOSS_PAGE = re.compile(r"match[0-9]+\.html")
@@ -109,7 +109,15 @@ def _parameters(result: ComparisonResult) -> list[tuple[str, str]]:
     shown = [(label, result.config[key]) for key, label in SHOWN_CONFIG if key in result.config]
     shown += [(label, result.parameters[key]) for key, label in SHOWN_PARAMETERS
               if result.parameters.get(key) is not None]
-    return [(label, str(value)) for label, value in shown]
+    return [(label, _shown(value)) for label, value in shown]
+
+
+def _shown(value: Any) -> str:
+    """A parameter as the header shows it (``cross_language``'s note in words)."""
+    if isinstance(value, dict) and "alphabet" in value:
+        return (f"{', '.join(map(str, value.get('languages', ())))} in the alphabet "
+                f"{value['alphabet']} ({value.get('frontend', 'structural')} front-end)")
+    return str(value)
 
 
 def _common(namer: Namer, home: str, single: bool, report: str) -> dict[str, Any]:

@@ -8,26 +8,39 @@ official tree-sitter grammar, converted to the language-neutral tree of
 statements, members and declarations in canonical order, equivalent forms
 made one, helpers called once inlined) and emitted as tokens of the neutral
 alphabet, whose offsets point into the original bytes as the code
-front-end's do.  Other languages, files with syntax errors and anything the
-front-end cannot process go through the code front-end's lexer instead, with
-a warning: a file is never lost.
+front-end's do.  A file with syntax errors is read as far as tree-sitter's
+error recovery placed it (:mod:`~winnow.frontends.structural.recovery`);
+other languages, files whose parse left more than
+:data:`~winnow.frontends.structural.recovery.MAX_UNPLACED` of their bytes
+unplaced and anything the front-end cannot process go through the code
+front-end's lexer instead, with a warning: a file is never lost.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 import numpy as np
+import numpy.typing as npt
 
 from winnow.frontends.base import Input, Result
 from winnow.frontends.code import code_stream, resolve_language
 from winnow.frontends.languages import language_for_path
 from winnow.frontends.sniff import Decoded
 from winnow.frontends.structural.ir import ALPHABET_NAME
+from winnow.frontends.structural.recovery import ParseTooSlow
 from winnow.model import Stream
 
 __all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_stream",
-           "supports"]
+           "supports", "with_lexical"]
+
+#: A CR not followed by LF: it ends a line as LF does (as in the code front-end).
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+#: XORed into the code front-end's unit ids in :func:`with_lexical`, so that
+#: they never equal the neutral alphabet's ids of the same label (``ID``).
+_LEXICAL_MASK = np.uint32(0x9E3779B9)
 
 
 def supports(language: str) -> bool:
@@ -51,17 +64,21 @@ def languages_in(names: Iterable[str], sample: int = 5000) -> set[str]:
 def structural_stream(decoded: Decoded, language: str) -> Stream:
     """The normalised stream of decoded source in a :func:`supports` language.
 
-    Raises :class:`SyntaxError` when the parse has errors (the caller lexes
-    instead).
+    Raises :class:`SyntaxError` when the parse's errors leave too much of the
+    file unplaced (:func:`~winnow.frontends.structural.recovery.usable`; the
+    caller lexes instead).
     """
     from winnow.frontends.structural.convert import Converter
     from winnow.frontends.structural.emit import emit
     from winnow.frontends.structural.program import normalise_file
+    from winnow.frontends.structural.recovery import parse, usable
     from winnow.frontends.structural.tables import TABLES, parser_for
 
     text = decoded.utf8
-    tree = parser_for(language).parse(text)
-    if tree.root_node.has_error:
+    if b"\r" in text:  # an old-Mac CR-only file: its lines, not one comment
+        text = _LONE_CR.sub(b"\n", text)  # byte for byte: offsets do not move
+    tree = parse(parser_for(language), text)
+    if not usable(tree.root_node, len(text)):
         raise SyntaxError("syntax errors")
     table = TABLES[language]
     converter = Converter(table, text)
@@ -86,7 +103,12 @@ class StructuralFrontEnd:
         if supports(language):
             try:
                 stream = structural_stream(decoded, language)
+                if inp.options.lexical:
+                    lexed = code_stream(decoded, language, backend, inp.options)
+                    stream = with_lexical(stream, lexed)
                 return Result(stream, language, tuple(warnings))
+            except ParseTooSlow as error:
+                warnings.append(f"{error}: lexed, not parsed (code front-end)")
             except SyntaxError:
                 warnings.append("syntax errors: lexed, not parsed (code front-end)")
             except RecursionError:
@@ -97,3 +119,27 @@ class StructuralFrontEnd:
                                 "(code front-end)")
         stream = code_stream(decoded, language, backend, inp.options)
         return Result(stream, language, tuple(warnings))
+
+
+def with_lexical(neutral: Stream, lexed: Stream) -> Stream:
+    """The neutral stream followed by the code front-end's stream of the same
+    file, its unit ids remapped (XOR :data:`_LEXICAL_MASK`) so that the two
+    halves share no id; the offsets of both point into the same bytes.
+
+    A pair's score is then about a third the normalised programs' likeness
+    and two thirds their tokens' (the lexer gives about twice as many units),
+    in both channels (the literal channel goes on the same way).
+    """
+    def ids(units: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
+        return units.astype(np.uint32) ^ _LEXICAL_MASK
+
+    neutral_literal = (neutral.literal_units if neutral.literal_units is not None
+                       else neutral.units)
+    lexed_literal = lexed.literal_units if lexed.literal_units is not None else lexed.units
+    labels = dict(neutral.labels)
+    labels.update({int(np.uint32(unit) ^ _LEXICAL_MASK): label
+                   for unit, label in lexed.labels.items()})
+    return Stream(np.concatenate([neutral.units.astype(np.uint32), ids(lexed.units)]),
+                  np.concatenate([neutral.starts, lexed.starts]),
+                  np.concatenate([neutral.ends, lexed.ends]), labels,
+                  np.concatenate([neutral_literal.astype(np.uint32), ids(lexed_literal)]))

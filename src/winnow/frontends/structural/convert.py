@@ -33,7 +33,9 @@ class Converter:
         return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
 
     def role(self, node: Node) -> str:
-        return self.table.roles.get(node.type, "")
+        """The node type's role in the language's table; ``error`` for the
+        ``ERROR`` nodes of a parse with syntax errors (:mod:`.recovery`)."""
+        return self.table.roles.get(node.type, "error" if node.is_error else "")
 
     def named(self, node: Node) -> list[Node]:
         return [c for c in node.named_children if self.role(c) != "drop"]
@@ -66,6 +68,9 @@ class Converter:
                 node.named_children[0]) != "block":  # fun f() = expression
             value = self.expr(node.named_children[0])
             return [N("return", node.start_byte, node.end_byte, [value])]
+        if role == "error":  # the well-formed constructs it holds; stray tokens vanish
+            return [s for child in self.named(node) if child.child_count
+                    for s in self.stmts(child)]
         if role in ("block", "module", "body", "fbody"):
             out: list[N] = []
             for child in self.named(node):
@@ -99,7 +104,7 @@ class Converter:
         if role in ("block", "module", "body") or role in _STMT:
             return N("block", node.start_byte, node.end_byte, self.stmts(node))
         kids = [self.expr(c) for c in self.named(node)]
-        if role == "unwrap" and len(kids) == 1:
+        if role in ("unwrap", "error") and len(kids) == 1:
             return kids[0]
         if not kids and not node.is_named:
             return leaf("other", node.start_byte, node.end_byte)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
@@ -332,10 +333,25 @@ TABLES: dict[str, Table] = {t.language: t for t in (JAVA, PYTHON, C, CPP, CSHARP
 
 
 @cache
-def parser_for(language: str) -> Any:
-    """A tree-sitter parser for one of :data:`TABLES` (imports its grammar wheel)."""
+def _grammar(language: str) -> Any:
+    """The tree-sitter ``Language`` of one of :data:`TABLES` (imports its wheel)."""
     import tree_sitter
 
     table = TABLES[language]
     module = importlib.import_module(table.module)
-    return tree_sitter.Parser(tree_sitter.Language(getattr(module, table.function)()))
+    return tree_sitter.Language(getattr(module, table.function)())
+
+
+_PARSERS = threading.local()
+
+
+def parser_for(language: str) -> Any:
+    """This thread's tree-sitter parser for one of :data:`TABLES` (a parser
+    holds the state of its parse: threads must not share one)."""
+    import tree_sitter
+
+    parsers: dict[str, Any] = _PARSERS.__dict__.setdefault("by_language", {})
+    parser = parsers.get(language)
+    if parser is None:
+        parser = parsers[language] = tree_sitter.Parser(_grammar(language))
+    return parser
