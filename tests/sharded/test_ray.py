@@ -10,7 +10,7 @@ import pytest
 
 from tests.sharded.helpers import assert_same_as_in_memory, in_memory
 from winnow.sharded import ShardPlan, count_pairs
-from winnow.sharded.plan import Store
+from winnow.sharded.plan import ROW_BUDGET, Store
 from winnow.sharded.synthetic import synthetic_prints, synthetic_shards
 
 ray = pytest.importorskip("ray")
@@ -84,4 +84,4 @@ def test_the_stage_counts_on_ray_as_in_memory(ray_cluster: None, tmp_path: Path)
     choice = EngineChoice("ray", workdir=tmp_path / "run", partitions=3)
     with count_pairs(postings, 25, choice) as sums:
         assert_same_as_in_memory(sums, in_memory(STAGE_SHARDS, 25, base, archive))
-    assert postings.asked == ["shards of 524288 rows"]
+    assert postings.asked == [f"shards of {ROW_BUDGET} rows"]

@@ -28,6 +28,7 @@ from winnow.pairs import (
     engine_named,
 )
 from winnow.parallel import Progress
+from winnow.sharded.plan import ROW_BUDGET
 from winnow.sharded.synthetic import SyntheticShard, synthetic_prints, synthetic_shards
 from winnow.sif.postings import IndexPostings
 
@@ -89,7 +90,7 @@ def test_every_engine_gives_the_reference_sums(tmp_path: Path, engine: str,
     assert flat == list(zip(all_pairs.a.tolist(), all_pairs.b.tolist(),
                             all_pairs.shared.tolist(), strict=True))
     assert postings.asked == (["in-memory"] if engine == "in-memory"
-                              else ["shards of 524288 rows"])
+                              else [f"shards of {ROW_BUDGET} rows"])
     assert stats["pairs_sharing"] == len(all_pairs)
 
 
@@ -129,7 +130,7 @@ def test_auto_picks_by_the_postings_rows(tmp_path: Path) -> None:
     large = SyntheticPostings(SHARDS, N)
     large.rows = SHARDED_ROWS + 1  # as a client's estimate would say
     with count_pairs(large, 25, EngineChoice(workdir=tmp_path / "run", **SMALL)):
-        assert large.asked == ["shards of 524288 rows"]
+        assert large.asked == [f"shards of {ROW_BUDGET} rows"]
 
 
 def test_unknown_engines_are_refused_by_name() -> None:

@@ -66,10 +66,11 @@ ENGINES: tuple[str, ...] = ("local-sharded", "ray")
 FORMAT_VERSION = 2
 
 #: Rows of (hash, doc) a stage-1 task buffers before it writes them out
-#: (64 bytes each at the sort: 32 MiB).  Below the rows of one input shard of
-#: ``dedup`` (16 MB of text, about a million rows), so a stage-1 task's
-#: memory does not depend on how the inputs happen to be cut.
-ROW_BUDGET = 1 << 19
+#: (64 bytes each at the sort: 64 MiB).  About the rows of one input shard of
+#: ``dedup`` (16 MB of text, about a million rows), so that a shard writes
+#: one file per partition, and a stage-1 task's memory does not depend on
+#: how the inputs happen to be cut.
+ROW_BUDGET = 1 << 20
 
 #: Rows a stage-2 task reads at once from its partition (a window of the
 #: hash range): its arrays are about 60 bytes a row (about 250 MB).
@@ -96,8 +97,11 @@ MERGE_ROWS = 1 << 19
 #: Fingerprint rows per hash partition when the number of partitions is
 #: chosen from the input's size (:func:`partitions_for`): a stage-2 task then
 #: holds about as many rows, and about as many pairs per row, whatever the
-#: corpus.
-PARTITION_ROWS = 1 << 20
+#: corpus.  The files a run writes grow with the square of the partitions
+#: (stage 2 writes one per partition and bucket): at 2^20 rows a partition,
+#: a million corpus records made 6,800 files, whose creation, opening and
+#: removal cost more than the counting.
+PARTITION_ROWS = 1 << 21
 
 #: The most hash partitions a run has.
 MAX_PARTITIONS = 4096
