@@ -13,6 +13,7 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import uninterrupted
 from winnow.config import DEFAULT_SEED
 from winnow.engine.hashing import HashArray, as_units, hash_base, hash_key
 from winnow.errors import InvalidConfig
@@ -151,10 +152,11 @@ def winnow_units(
         raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
     if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
         raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
-    hashes, positions = _compiled().winnow_fused(
-        as_units(units), int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed)),
-        int(w), robust,
-    )
+    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
+        hashes, positions = _compiled().winnow_fused(
+            as_units(units), int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed)),
+            int(w), robust,
+        )
     out = np.empty(positions.shape[0], dtype=FINGERPRINT_DTYPE)
     out["hash"] = hashes
     out["pos"] = positions
@@ -173,10 +175,11 @@ def winnow_units_distinct(
     if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
         raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
     edges = np.ascontiguousarray(bounds, dtype=np.int64)
-    hashes, counts = _compiled().winnow_distinct(
-        as_units(units), edges, int(k), np.uint64(hash_key(seed)),
-        np.uint64(hash_base(seed)), int(w), robust,
-    )
+    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
+        hashes, counts = _compiled().winnow_distinct(
+            as_units(units), edges, int(k), np.uint64(hash_key(seed)),
+            np.uint64(hash_base(seed)), int(w), robust,
+        )
     return hashes, counts
 
 

@@ -27,6 +27,7 @@ import math
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import uninterrupted
 from winnow.matching import _kernels
 from winnow.pairs.memory import MemorySums
 from winnow.tables import SharedCounts, idf_weights
@@ -58,8 +59,9 @@ def repeated(hashes: U64) -> tuple[Bools, int]:
     if n == 0:
         return np.zeros(0, dtype=bool), 0
     slots = 1 << max(4, (n + n // 2).bit_length())
-    mask, distinct = _kernels.repeated_rows(np.ascontiguousarray(hashes, dtype=np.uint64),
-                                            slots)
+    with uninterrupted():  # two values come back (winnow.compiled.uninterrupted)
+        mask, distinct = _kernels.repeated_rows(np.ascontiguousarray(hashes, dtype=np.uint64),
+                                                slots)
     return mask, int(distinct)
 
 
@@ -166,7 +168,8 @@ def count_shared(
     groups = np.repeat(np.arange(starts.shape[0], dtype=np.int64), sizes)
     owners = owners.astype(np.int64, copy=False)
     pairing = np.repeat((sizes >= 2) & (sizes <= limit), sizes)  # rows that make pairs
-    owner_ptr, owner_groups = _kernels.owner_csr(owners[pairing], groups[pairing], n_owners)
+    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
+        owner_ptr, owner_groups = _kernels.owner_csr(owners[pairing], groups[pairing], n_owners)
     del groups, pairing
     archive = (np.zeros(n_owners, dtype=bool) if excluded_owner_pairs is None
                else excluded_owner_pairs.astype(bool))
