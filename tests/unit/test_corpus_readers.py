@@ -117,3 +117,27 @@ def test_missing_and_broken_inputs_are_problems_not_failures(tmp_path: Path) -> 
                                    Fields())
     assert [p.path for p in problems] == [str(tmp_path / "none.jsonl"), str(broken)]
     assert sum(s.count for s in shards) == 40 and shards[0].first == 0
+
+
+@pytest.mark.parametrize("id_field", ["id", None])
+def test_record_texts_are_the_texts_of_the_usable_records(tmp_path: Path,
+                                                          id_field: str | None) -> None:
+    lines = [b'{"id": 1, "text": "plain"}', b"", b"   ", b"not json", b"[1, 2]", b"null",
+             b'{"text": "no id"}', b'{"id": true, "text": "a bool id"}',
+             b'{"id": 123456789012345678901234567890, "text": "a huge id"}',
+             b'{"id": 2.5, "text": "a float id"}', b'{"id": 3, "text": 7}',
+             b'{"id": 4, "text": "\\ud800 lone"}', b'{"id": 5, "text": NaN}',
+             b'\xef\xbb\xbf{"id": 6, "text": "bom"}', b'{"id": 7, "text": "caf\\u00e9"}',
+             b'{"id": "8", "text": "x", "text": "last"}', b"[" * 2000 + b"]" * 2000,
+             b'{"id": 9, "text": "' + b"y" * 5000 + b'"}', b'{"id": 10, "text": "\xff"}',
+             b'{"id": 11, "text": null}', b'{"id": [1], "text": "a list id"}']
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    fields = Fields("text", id_field, max_bytes=4096)
+    shards, problems = plan_shards([str(path)], fields)
+    assert not problems
+    expected = [(r.doc, r.text.encode("utf-8")) for shard in shards
+                for r in read_shard(shard, fields) if isinstance(r, Record)]
+    got = [pair for shard in shards for pair in readers.record_texts(shard, fields)]
+    assert got == expected
+    assert len(expected) >= 6  # usable and unusable lines both

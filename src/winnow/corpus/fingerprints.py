@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
-from winnow.corpus.readers import Fields, Record, Shard, read_shard
+from winnow.corpus.readers import Fields, Shard, record_texts
 from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
 from winnow.frontends.text import char_units, leads_with_mark
@@ -116,15 +116,13 @@ def fingerprint_shard(job: ShardJob) -> Iterator[DocBatch]:
     docs: list[int] = []
     texts: list[bytes] = []
     size = 0
-    for record in read_shard(job.shard, job.fields):
-        if isinstance(record, Record):
-            data = record.text.encode("utf-8")
-            docs.append(record.doc)
-            texts.append(data)
-            size += len(data) + 1
-            if size >= BATCH_BYTES:
-                yield _batch(docs, texts, job.config)
-                docs, texts, size = [], [], 0
+    for doc, data in record_texts(job.shard, job.fields):
+        docs.append(doc)
+        texts.append(data)
+        size += len(data) + 1
+        if size >= BATCH_BYTES:
+            yield _batch(docs, texts, job.config)
+            docs, texts, size = [], [], 0
     if docs:
         yield _batch(docs, texts, job.config)
 
