@@ -199,17 +199,21 @@ def run_rensa(folder: Path, jobs: int, engine: str) -> I64:
 
 def components(n: int, left: I64, right: I64) -> I64:
     """Cluster labels of records joined by pairs: 1 + the smallest record of the
-    cluster, 0 for a record in no pair (the labels :func:`run_minhash` gives)."""
-    from scipy.sparse import coo_matrix  # type: ignore[import-untyped]
-    from scipy.sparse.csgraph import connected_components  # type: ignore[import-untyped]
-
-    graph = coo_matrix((np.ones(left.shape[0], dtype=np.int8), (left, right)), shape=(n, n))
-    _, component = connected_components(graph, directed=False)
-    smallest = np.full(int(component.max(initial=0)) + 1, n, dtype=np.int64)
-    np.minimum.at(smallest, component, np.arange(n))
+    cluster, 0 for a record in no pair (the labels :func:`run_minhash` gives).
+    Minimum-label propagation with pointer jumping, in numpy alone."""
+    label = np.arange(n, dtype=np.int64)
+    while True:
+        low = np.minimum(label[left], label[right])
+        new = label.copy()
+        np.minimum.at(new, left, low)
+        np.minimum.at(new, right, low)
+        new = new[new]
+        if np.array_equal(new, label):
+            break
+        label = new
     linked = np.zeros(n, dtype=bool)
     linked[left] = linked[right] = True
-    return np.where(linked, smallest[component] + 1, 0).astype(np.int64)
+    return np.where(linked, label + 1, 0).astype(np.int64)
 
 
 def one(args: argparse.Namespace) -> None:
