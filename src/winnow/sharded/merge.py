@@ -25,7 +25,7 @@ import pyarrow.parquet as pq
 from winnow.pairs.model import PairFilter
 from winnow.parallel import release_memory
 from winnow.sharded.pairs import PAIR_SCHEMA, by_pair
-from winnow.sharded.plan import ROW_GROUP, Store, read_range, stage_task, task_name
+from winnow.sharded.plan import PARQUET, ROW_GROUP, Store, read_range, stage_task, task_name
 
 COLUMNS = ("a", "b", "shared", "weight", "df_sum")
 
@@ -91,7 +91,7 @@ def merge_bucket(task: MergeTask) -> int:
     span = task.hi - task.lo
     pairs = 0
     sizes = None if task.keep is None or task.sizes is None else store.read_array(task.sizes)
-    with pq.ParquetWriter(temporary, PAIR_SCHEMA, filesystem=filesystem) as writer:
+    with pq.ParquetWriter(temporary, PAIR_SCHEMA, filesystem=filesystem, **PARQUET) as writer:
         for window in range(windows if task.files else 0):
             lo = task.lo + window * span // windows
             hi = task.lo + (window + 1) * span // windows

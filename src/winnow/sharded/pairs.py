@@ -36,6 +36,7 @@ from winnow.parallel import release_memory
 from winnow.sharded.plan import (
     PAIR_BUFFER,
     PAIR_SLICE,
+    PARQUET,
     ROW_GROUP,
     Store,
     bucket_of,
@@ -189,7 +190,7 @@ class _Writers:
             store.makedirs(folder)
             name = f"{folder}/{task_name('pairs', self.task.partition)}.parquet"
             self.open[q] = pq.ParquetWriter(store.path(name), PAIR_SCHEMA,
-                                            filesystem=store.fs()[0])
+                                            filesystem=store.fs()[0], **PARQUET)
             self.files[q] = name
         return self.open[q]
 
@@ -214,7 +215,7 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     writers = _Writers(task)
     store.makedirs("kept")
     kept = pq.ParquetWriter(store.path("kept", f"{name}.parquet"), KEPT_SCHEMA,
-                            filesystem=store.fs()[0])
+                            filesystem=store.fs()[0], **PARQUET)
     windows = max(1, -(-task.rows // task.window_rows))
     try:
         for window in range(windows if task.files else 0):

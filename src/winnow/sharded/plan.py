@@ -106,6 +106,13 @@ PARTITION_ROWS = 1 << 21
 #: The most hash partitions a run has.
 MAX_PARTITIONS = 4096
 
+#: How a run writes its Parquet files: neither compressed nor dictionary
+#: encoded.  They are read once or twice and removed, and their columns are
+#: mostly random 64-bit hashes: a million ``(hash, doc)`` rows took 0.071 s
+#: to write and 0.028 s to read with Snappy and a dictionary of documents,
+#: 0.025 s and 0.006 s plain, for 8 % more bytes.
+PARQUET: dict[str, Any] = {"compression": "none", "use_dictionary": False}
+
 #: Rows per Parquet row group: the unit a window skips or reads (a window
 #: reads at most two row groups per file beyond its own rows).
 ROW_GROUP = 1 << 15

@@ -22,7 +22,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from winnow.pairs import DocBatch, Reader
-from winnow.sharded.plan import ROW_GROUP, Store, partition_of, stage_task, task_name
+from winnow.sharded.plan import PARQUET, ROW_GROUP, Store, partition_of, stage_task, task_name
 
 Item = TypeVar("Item")
 U64 = npt.NDArray[np.uint64]
@@ -100,9 +100,8 @@ class _Buffer:
             store.makedirs(folder)
             table = pa.table({"hash": pa.array(h[lo:hi], pa.uint64()),
                               "doc": pa.array(d[lo:hi], pa.int64())})
-            # a dictionary for the documents only: random hashes never repeat
             pq.write_table(table, store.path(folder, name), filesystem=filesystem,
-                           row_group_size=ROW_GROUP, use_dictionary=["doc"])
+                           row_group_size=ROW_GROUP, **PARQUET)
             self.files.setdefault(p, []).append(f"{folder}/{name}")
             self.partition_rows[p] += hi - lo
         self.chunk += 1
