@@ -181,7 +181,8 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
         if keep is not None and out_path is not None:
             rows = _write_corpus(run, out_path, corpus_kind == "parquet", bad, bar)
         else:
-            rows = read_back(run, on_bad=bad, sink=_Writing(run, bar))
+            rows = read_back(run, on_bad=bad,
+                             progress=lambda done, total: bar("writing", done, total))
     finally:
         bar.close()
     if report_path is not None or keep is None:

@@ -41,8 +41,10 @@ from winnow.corpus.readers import (
     Shard,
     plan_shards,
     read_shard,
+    record_ids,
 )
 from winnow.errors import InputError
+from winnow.fileio import printable
 from winnow.pairs import EngineChoice, count_pairs
 from winnow.parallel import Progress
 
@@ -166,17 +168,41 @@ Sink = Callable[[Shard, Record | BadRecord, bool], None]
 
 
 def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = None,
-              sink: Sink | None = None) -> list[DuplicateRow]:
+              sink: Sink | None = None,
+              progress: Callable[[int, int], None] | None = None) -> list[DuplicateRow]:
     """Read the inputs again: every clustered record's row (by cluster, the
     representative first, then input order), each bad record to ``on_bad``,
-    every slot to ``sink``.  A bad record is never a duplicate: the corpus keeps it."""
+    every slot to ``sink``.  A bad record is never a duplicate: the corpus keeps it.
+    ``progress(done, total)`` follows the slots read.  Without a sink no
+    record is built: a line is parsed for its id alone
+    (:func:`~winnow.corpus.readers.record_ids`)."""
     clusters = run.clusters
     names: dict[int, str] = {}
     found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
     run.records = 0
+    if sink is None:  # names and bad records only: no record needs building
+        for shard in run.shards:
+            shown = printable(shard.path)
+            for slot in record_ids(shard, run.settings.fields):
+                run.records += 1
+                if progress is not None and run.records % 4096 == 0:
+                    progress(run.records, run.slots)
+                if isinstance(slot, BadRecord):
+                    if on_bad is not None:
+                        on_bad(slot)
+                elif clusters.cluster[slot[0]]:
+                    names[slot[0]] = slot[1]
+                    found.append((slot[0], shown, slot[2]))
+        if progress is not None:
+            progress(run.slots, run.slots)
+        rows = [_row(doc, path, line, clusters, names) for doc, path, line in found]
+        rows.sort(key=lambda r: (r.cluster, not r.kept))
+        return rows
     for shard in run.shards:
         for item in read_shard(shard, run.settings.fields):
             run.records += 1
+            if progress is not None and run.records % 4096 == 0:
+                progress(run.records, run.slots)
             if isinstance(item, BadRecord):
                 if on_bad is not None:
                     on_bad(item)
