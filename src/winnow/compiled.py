@@ -67,8 +67,9 @@ def uninterrupted() -> Iterator[None]:
     arrives just after it, where raising is safe.  Two system calls: use it
     around calls of a millisecond or more, not in per-item loops.
     """
-    if threading.current_thread() is not threading.main_thread():
-        yield  # signals are handled by the main thread only
+    if threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "pthread_sigmask"):
+        yield  # signals are handled by the main thread only; Windows has no masks
         return
     held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
     try:
