@@ -1,7 +1,10 @@
 """One way to compile the hot loops: numba's nopython JIT, cached when possible.
 
 Every compiled kernel in the package (engine, front-ends, sniffing, matching)
-is decorated with :func:`jit`.
+is decorated with :func:`jit`; the calls that take a kernel's several arrays
+back run :func:`uninterrupted`.  Importing this module does not load numba
+(the kernel modules do, as they decorate), so a caller that may never run a
+kernel can import it.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from numba import njit
-
 
 def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     """``numba.njit(**options)`` with the on-disk cache when one can be written.
@@ -25,6 +26,8 @@ def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     instead of failing.  The compiled function is typed ``Any``: numba
     dispatchers accept any argument types they can compile for.
     """
+
+    from numba import njit
 
     def decorate(func: Callable[..., Any]) -> Any:
         try:
@@ -50,12 +53,19 @@ def uncached(*kernels: Any) -> int:
 
 
 #: The signals a run ends on by raising an exception in its main thread.
-STOPS = frozenset({signal.SIGINT, signal.SIGTERM})
+STOPS = (signal.SIGINT, signal.SIGTERM)
+#: Signals that arrived inside :func:`uninterrupted` blocks, not yet handled.
+_held: list[int] = []
+
+
+def _hold(signum: int, frame: object) -> None:
+    _held.append(signum)
 
 
 @contextmanager
 def uninterrupted() -> Iterator[None]:
-    """Hold Ctrl-C and SIGTERM back from this thread while the block runs.
+    """Keep Python's Ctrl-C and SIGTERM handlers from running inside the block;
+    a signal that arrives meanwhile is handled as the block ends.
 
     A Python signal handler runs where the interpreter next checks for
     signals, which can be inside numba's conversion of a kernel's results to
@@ -63,16 +73,29 @@ def uninterrupted() -> Iterator[None]:
     ``SystemExit`` of a SIGTERM handler) then comes back wrapped in a
     ``SystemError``, or, for a kernel that returns several arrays, crashes
     the process (a segmentation fault in 1 of 5 runs stopped with SIGTERM
-    while fingerprinting).  Blocked during the call, the signal waits and
-    arrives just after it, where raising is safe.  Two system calls: use it
-    around calls of a millisecond or more, not in per-item loops.
+    while fingerprinting).  So the block runs with handlers that only note
+    the signal, and the real one is called once the block is over, where
+    raising is safe.  (Blocking the signal would not do: another thread, a
+    pool's or a library's, takes it, and the main thread still runs the
+    handler at its next check.)  A signal with the default action (SIGTERM
+    without a handler) still ends the process at once: no Python code runs.
+    Four ``sigaction`` calls: use it around calls of a millisecond or more.
     """
-    if threading.current_thread() is not threading.main_thread() \
-            or not hasattr(signal, "pthread_sigmask"):
-        yield  # signals are handled by the main thread only; Windows has no masks
+    if threading.current_thread() is not threading.main_thread():
+        yield  # handlers run in the main thread only; nothing to hold here
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)
+    saved: dict[int, Callable[[int, Any], Any]] = {}
+    for stop in STOPS:
+        handler = signal.getsignal(stop)
+        if callable(handler) and handler is not _hold:
+            saved[stop] = handler
+            signal.signal(stop, _hold)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for held_signal, handler in saved.items():
+            signal.signal(held_signal, handler)
+        arrived = [number for number in _held if number in saved]
+        _held[:] = [number for number in _held if number not in saved]
+        if arrived:
+            saved[arrived[0]](arrived[0], None)
