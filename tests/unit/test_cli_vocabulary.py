@@ -110,7 +110,8 @@ def test_every_command_takes_the_same_max_df_type() -> None:
 
 
 def test_dedup_takes_a_share_of_the_records(tmp_path: Path) -> None:
-    records = [{"text": TEXT * 2}, {"text": TEXT * 2}, {"text": TEXT * 2 + "the end"}]
+    # not identical (identical records are clustered whatever the cap)
+    records = [{"text": TEXT * 2 + end} for end in ("alpha omega", "the end", "fin du texte")]
     data = tmp_path / "c.jsonl"
     data.write_text("".join(json.dumps(r) + "\n" for r in records))
     capped = run("dedup", str(data), "-m", "0.5", "-q")  # 2 of 3 records: nothing pairs

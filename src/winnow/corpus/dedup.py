@@ -181,6 +181,8 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
     found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
     run.records = 0
     if sink is None:  # names and bad records only: no record needs building
+        if progress is not None:
+            progress(0, run.slots)
         for shard in run.shards:
             shown = printable(shard.path)
             for slot in record_ids(shard, run.settings.fields):
