@@ -108,8 +108,9 @@ def test_a_folder_of_text_files(corpus: dict[str, str], tmp_path: Path) -> None:
         (tmp_path / f"{name}.txt").write_text(text)
     code, out, _ = run("dedup", str(tmp_path), "-q", "--engine", "in-memory", "-j", "1")
     assert code == 0
-    assert {json.loads(line)["id"] for line in out.splitlines()} == {
-        "u0.txt", "copy.txt", "short.txt", "host.txt"}
+    rows = [json.loads(line) for line in out.splitlines()]
+    assert {row["id"] for row in rows} == {"u0.txt", "copy.txt", "short.txt", "host.txt"}
+    assert all(row["source"] == str(tmp_path / row["id"]) for row in rows)  # the file's
 
 
 @pytest.mark.parametrize("option", ["--db=x.db", "--link", "--delete", "--apply"])

@@ -143,7 +143,7 @@ def test_record_texts_are_the_texts_of_the_usable_records(tmp_path: Path,
     assert len(expected) >= 6  # usable and unusable lines both
     slots = [item for shard in shards for item in read_shard(shard, fields)]
     ids = [item for shard in shards for item in readers.record_ids(shard, fields)]
-    assert [(s.doc, s.reason) if isinstance(s, BadRecord) else (s.doc, s.id, s.line)
+    assert [(s.doc, s.reason) if isinstance(s, BadRecord) else (s.doc, s.id, s.path, s.line)
             for s in slots] == \
         [(s.doc, s.reason) if isinstance(s, BadRecord) else s for s in ids]
     assert any(isinstance(s, BadRecord) for s in ids)

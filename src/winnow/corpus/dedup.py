@@ -44,7 +44,6 @@ from winnow.corpus.readers import (
     record_ids,
 )
 from winnow.errors import InputError
-from winnow.fileio import printable
 from winnow.pairs import EngineChoice, count_pairs
 from winnow.parallel import Progress
 
@@ -180,28 +179,12 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
     names: dict[int, str] = {}
     found: list[tuple[int, str, int]] = []  # doc, path, line: never the texts
     run.records = 0
-    if sink is None:  # names and bad records only: no record needs building
-        if progress is not None:
-            progress(0, run.slots)
-        for shard in run.shards:
-            shown = printable(shard.path)
-            for slot in record_ids(shard, run.settings.fields):
-                run.records += 1
-                if progress is not None and run.records % 4096 == 0:
-                    progress(run.records, run.slots)
-                if isinstance(slot, BadRecord):
-                    if on_bad is not None:
-                        on_bad(slot)
-                elif clusters.cluster[slot[0]]:
-                    names[slot[0]] = slot[1]
-                    found.append((slot[0], shown, slot[2]))
-        if progress is not None:
-            progress(run.slots, run.slots)
-        rows = [_row(doc, path, line, clusters, names) for doc, path, line in found]
-        rows.sort(key=lambda r: (r.cluster, not r.kept))
-        return rows
+    if progress is not None:
+        progress(0, run.slots)
     for shard in run.shards:
-        for item in read_shard(shard, run.settings.fields):
+        slots = read_shard(shard, run.settings.fields) if sink is not None \
+            else record_ids(shard, run.settings.fields)
+        for item in slots:
             run.records += 1
             if progress is not None and run.records % 4096 == 0:
                 progress(run.records, run.slots)
@@ -211,11 +194,15 @@ def read_back(run: DedupRun, *, on_bad: Callable[[BadRecord], None] | None = Non
                 if sink is not None:
                     sink(shard, item, True)
                 continue
-            if clusters.cluster[item.doc]:
-                names[item.doc] = item.id
-                found.append((item.doc, item.path, item.line))
-            if sink is not None:
-                sink(shard, item, clusters.keeps(item.doc))
+            doc, ident, path, line = item if isinstance(item, tuple) \
+                else (item.doc, item.id, item.path, item.line)
+            if clusters.cluster[doc]:
+                names[doc] = ident
+                found.append((doc, path, line))
+            if sink is not None and isinstance(item, Record):
+                sink(shard, item, clusters.keeps(doc))
+    if progress is not None:
+        progress(run.slots, run.slots)
     rows = [_row(doc, path, line, clusters, names) for doc, path, line in found]
     rows.sort(key=lambda r: (r.cluster, not r.kept))
     return rows

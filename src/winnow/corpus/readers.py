@@ -320,49 +320,44 @@ def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]
 
 def record_texts(shard: Shard, fields: Fields) -> Iterator[tuple[int, bytes]]:
     """``(doc, UTF-8 text)`` of every usable record of ``shard``: the records
-    :func:`read_shard` gives, without building them.  A JSON Lines line that
-    orjson reads as an object with a string text (and a string or integer
-    id, when asked for) is taken at once; any other goes through
-    :func:`parse_json_line`, so the two agree on every line (a test checks
-    it).  Two thirds of the per-record cost of fingerprinting a corpus was
-    building records that only their text was read from."""
-    if shard.kind != "jsonl":
-        for record in read_shard(shard, fields):
-            if isinstance(record, Record):
-                yield record.doc, record.text.encode("utf-8")
-        return
-    loads, name, key = orjson.loads, fields.text, fields.id
-    for i, raw in enumerate(_jsonl_lines(shard, fields.max_bytes)):
-        if i >= shard.count:
-            return
-        if isinstance(raw, int):
-            continue
-        try:
-            value = loads(raw)
-        except orjson.JSONDecodeError:
-            value = None
-        if type(value) is dict:
-            text = value.get(name)
-            if type(text) is str and (key is None or type(value.get(key)) in (str, int)):
-                try:
-                    yield shard.first + i, text.encode("utf-8")
-                    continue
-                except UnicodeEncodeError:  # a lone surrogate: a bad record
-                    continue
-        if raw.strip():
-            record = parse_json_line(raw, shard.first + i, shard.path, shard.line + i, fields)
-            if isinstance(record, Record):
-                yield record.doc, record.text.encode("utf-8")
+    :func:`read_shard` gives, without building them (:func:`_slots`).  Two
+    thirds of the per-record cost of fingerprinting a corpus was building
+    records that only their text was read from."""
+    for slot in _slots(shard, fields):
+        if isinstance(slot, tuple):
+            yield slot[0], slot[2]
+        elif isinstance(slot, Record):
+            yield slot.doc, slot.text.encode("utf-8")
 
 
-def record_ids(shard: Shard, fields: Fields) -> Iterator[tuple[int, str, int] | BadRecord]:
+def record_ids(shard: Shard, fields: Fields
+               ) -> Iterator[tuple[int, str, str, int] | BadRecord]:
     """Every slot of ``shard`` that holds something, in order, as
-    :func:`read_shard` gives it, but a usable record as ``(doc, id, line)``
-    only: what naming the clustered records needs, without building a
-    record per line (the same fast path and fallback as :func:`record_texts`)."""
+    :func:`read_shard` gives it, but a usable record as ``(doc, id, path,
+    line)`` only: what naming the clustered records needs (:func:`_slots`)."""
+    shown = printable(shard.path)
+    for slot in _slots(shard, fields):
+        if isinstance(slot, tuple):
+            doc, line, _, ident = slot
+            yield doc, (None if ident is None else str(ident)) or f"{shown}:{line}", shown, line
+        elif isinstance(slot, Record):
+            yield slot.doc, slot.id, slot.path, slot.line
+        else:
+            yield slot
+
+
+#: A usable JSON Lines record read without building it: ``(doc, line, UTF-8
+#: text, id value or None)``.
+Quick = tuple[int, int, bytes, object]
+
+
+def _slots(shard: Shard, fields: Fields) -> Iterator[Quick | Record | BadRecord]:
+    """The slots :func:`read_shard` gives, a JSON Lines line that orjson reads
+    as an object with a string text (valid UTF-8) and a string or integer id
+    (when asked for) as a :data:`Quick` tuple: any other line goes through
+    :func:`parse_json_line`, so both agree on every line (a test checks it)."""
     if shard.kind != "jsonl":
-        for record in read_shard(shard, fields):
-            yield record if isinstance(record, BadRecord) else (record.doc, record.id, record.line)
+        yield from read_shard(shard, fields)
         return
     shown = printable(shard.path)
     loads, name, key = orjson.loads, fields.text, fields.id
@@ -380,24 +375,16 @@ def record_ids(shard: Shard, fields: Fields) -> Iterator[tuple[int, str, int] | 
         if type(value) is dict:
             text = value.get(name)
             ident = None if key is None else value.get(key)
-            if type(text) is str and (key is None or type(ident) in (str, int)) \
-                    and _encodes(text):
-                yield doc, (None if ident is None else str(ident)) or f"{shown}:{line}", line
-                continue
+            if type(text) is str and (key is None or type(ident) in (str, int)):
+                try:
+                    data = text.encode("utf-8")
+                except UnicodeEncodeError:  # a lone surrogate: parse_json_line names it
+                    data = None
+                if data is not None:
+                    yield doc, line, data, ident
+                    continue
         if raw.strip():
-            record = parse_json_line(raw, doc, shown, line, fields)
-            yield record if isinstance(record, BadRecord) else (doc, record.id, line)
-
-
-def _encodes(text: str) -> bool:
-    """Whether ``text`` is valid UTF-8 (no lone surrogate); ASCII at once."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
+            yield parse_json_line(raw, doc, shown, line, fields)
 
 
 def _oversized(size: int | None, budget: int) -> str:
