@@ -35,14 +35,20 @@ from pathlib import Path
 import numpy as np
 
 from harness import uptime
-from winnow.evaluation import compare_labelled, labelled_submissions, load_labels, pair_key
+from winnow.evaluation import (
+    compare_labelled,
+    labelled_submissions,
+    load_labels,
+    pair_key,
+    roc_auc,
+)
 from winnow.frontends.options import FrontEndOptions
 from winnow.matching import CompareOptions
 from winnow.matching.options import default_configs
 from winnow.sources.submissions import ReadOptions
 
 HERE = Path(__file__).resolve().parent
-DATA = HERE.parents[2] / "shared" / "data"  # ../shared/data from the project root
+DATA = HERE.parents[1] / "shared" / "data"  # ../shared/data from the project root
 
 
 def scores(labels_path: Path, root: Path, frontend: str | None, include: tuple[str, ...] = (),
@@ -66,11 +72,9 @@ def scores(labels_path: Path, root: Path, frontend: str | None, include: tuple[s
     return rows, keyed
 
 
-def roc_auc(positive: list[float], negative: list[float]) -> float:
-    """The chance that a random positive outscores a random negative (ties half)."""
-    pos = np.asarray(positive)[:, None]
-    neg = np.asarray(negative)[None, :]
-    return float(((pos > neg).sum() + 0.5 * (pos == neg).sum()) / (pos.size * neg.size))
+def auc(positive: list[float], negative: list[float]) -> float:
+    """ROC AUC of positive and negative scores (:func:`winnow.evaluation.roc_auc`)."""
+    return roc_auc([1] * len(positive) + [0] * len(negative), [*positive, *negative])
 
 
 def hjc851(args: argparse.Namespace) -> None:
@@ -88,8 +92,8 @@ def hjc851(args: argparse.Namespace) -> None:
                    if r["label"] == "1" and r["level"] == level]
             shares.append(f"L{level} {100 * sum(v > cut for v in pos) / len(pos):.0f} %")
         positives = [v for r, v in zip(rows, values, strict=True) if r["label"] == "1"]
-        auc = roc_auc(positives, list(negatives))
-        print(f"{frontend or 'default':<11} ROC AUC {auc:.3f}; 99th pct of unrelated {cut:.3f}: "
+        area = auc(positives, list(negatives))
+        print(f"{frontend or 'default':<11} ROC AUC {area:.3f}; 99th pct of unrelated {cut:.3f}: "
               f"{', '.join(shares)} ({time.perf_counter() - start:.0f} s, {uptime()})")
 
 
@@ -113,7 +117,7 @@ def translations(args: argparse.Namespace) -> None:
             for row, value in zip(rows, values, strict=True):
                 pos, neg = by_lang.setdefault(row["lang"], ([], []))
                 (pos if row["label"] == "1" else neg).append(value)
-            cells = [f"{lang} {roc_auc(*pn):.3f} ({len(pn[0])}+/{len(pn[1])}-)"
+            cells = [f"{lang} {auc(*pn):.3f} ({len(pn[0])}+/{len(pn[1])}-)"
                      for lang, pn in sorted(by_lang.items())]
             print(f"{frontend or 'default':<11} ROC AUC: {', '.join(cells)}")
 
