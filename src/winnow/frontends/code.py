@@ -68,18 +68,22 @@ def _guess(data: bytes) -> tuple[str, str, list[str]]:
 _LONE_CR = re.compile(rb"\r(?!\n)")
 
 
-def code_stream(decoded: Decoded, language: str, backend: str,
-                options: FrontEndOptions = DEFAULT_OPTIONS) -> Stream:
-    """Tokens of decoded source text, offsets mapped to the original bytes.
+def source_lines(decoded: Decoded) -> bytes:
+    """The decoded UTF-8 text with every lone CR read as LF.
 
     A lone CR ends a line as LF does (old Mac files; Python and most compilers
-    accept them): it is lexed as LF, byte for byte, so offsets do not move.
-    Without this, one ``#`` comment swallowed a CR-only file, an easy way to
-    hide a copy.
+    accept them): byte for byte, so offsets do not move.  Without this, one
+    ``#`` comment swallowed a CR-only file, an easy way to hide a copy.
     """
     text = decoded.utf8
-    if b"\r" in text:
-        text = _LONE_CR.sub(b"\n", text)
+    return _LONE_CR.sub(b"\n", text) if b"\r" in text else text
+
+
+def code_stream(decoded: Decoded, language: str, backend: str,
+                options: FrontEndOptions = DEFAULT_OPTIONS) -> Stream:
+    """Tokens of decoded source text (:func:`source_lines`), offsets mapped to
+    the original bytes."""
+    text = source_lines(decoded)
     fast = FAST_LEXERS.get(language)
     if fast is not None:
         ids, starts, ends, labels = fast.lex(text, options.keep_identifiers,

@@ -18,14 +18,13 @@ front-end's lexer instead, with a warning: a file is never lost.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt
 
 from winnow.frontends.base import Input, Result
-from winnow.frontends.code import code_stream, resolve_language
+from winnow.frontends.code import code_stream, resolve_language, source_lines
 from winnow.frontends.languages import language_for_path
 from winnow.frontends.sniff import Decoded
 from winnow.frontends.structural.ir import ALPHABET_NAME
@@ -34,9 +33,6 @@ from winnow.model import Stream
 
 __all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_stream",
            "supports", "with_lexical"]
-
-#: A CR not followed by LF: it ends a line as LF does (as in the code front-end).
-_LONE_CR = re.compile(rb"\r(?!\n)")
 
 #: XORed into the code front-end's unit ids in :func:`with_lexical`, so that
 #: they never equal the neutral alphabet's ids of the same label (``ID``).
@@ -74,9 +70,7 @@ def structural_stream(decoded: Decoded, language: str) -> Stream:
     from winnow.frontends.structural.recovery import parse, usable
     from winnow.frontends.structural.tables import TABLES, parser_for
 
-    text = decoded.utf8
-    if b"\r" in text:  # an old-Mac CR-only file: its lines, not one comment
-        text = _LONE_CR.sub(b"\n", text)  # byte for byte: offsets do not move
+    text = source_lines(decoded)  # an old-Mac CR-only file: its lines, not one comment
     tree = parse(parser_for(language), text)
     if not usable(tree.root_node, len(text)):
         raise SyntaxError("syntax errors")
