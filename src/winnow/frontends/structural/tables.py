@@ -13,7 +13,7 @@ import importlib
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -23,26 +23,6 @@ from winnow.frontends.structural.walker import Walker
 
 def _no_counted(c: Walker, target: N, source: N) -> tuple[N, N, N] | None:
     return None
-
-
-def _same_call(c: Walker, call: N) -> N:
-    return call
-
-
-@dataclass(frozen=True)
-class Table:
-    """One language's roles, its grammar module and its few special cases."""
-
-    language: str
-    module: str
-    roles: dict[str, str]
-    function: str = "language"
-    ternary_value_first: bool = False
-    #: ``$name`` inside string text is an interpolated name (Kotlin)
-    dollar_names: bool = False
-    counted_loop: Callable[[Walker, N, N], tuple[N, N, N] | None] = _no_counted
-    rewrite_call: Callable[[Walker, N], N] = _same_call
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 # -- special cases ------------------------------------------------------------
@@ -200,6 +180,21 @@ _COMMON = {
     "preproc_include": "import", "using_directive": "import",
 }
 
+@dataclass(frozen=True)
+class Table:
+    """One language's roles, its grammar module and its few special cases."""
+
+    language: str
+    module: str
+    roles: dict[str, str]
+    function: str = "language"
+    ternary_value_first: bool = False
+    #: ``$name`` inside string text is an interpolated name (Kotlin)
+    dollar_names: bool = False
+    counted_loop: Callable[[Walker, N, N], tuple[N, N, N] | None] = _no_counted
+    rewrite_call: Callable[[Walker, N], N] = format_call
+
+
 JAVA = Table("java", "tree_sitter_java", {
     **_COMMON, "program": "module", "class_declaration": "class",
     "interface_declaration": "class", "enum_declaration": "class",
@@ -216,7 +211,7 @@ JAVA = Table("java", "tree_sitter_java", {
     "modifiers": "drop", "marker_annotation": "drop", "annotation": "drop",
     "switch_expression": "switch", "switch_block_statement_group": "case",
     "throws": "drop", "type_parameters": "drop",
-}, rewrite_call=format_call)
+})
 
 PYTHON = Table("python", "tree_sitter_python", {
     **_COMMON, "module": "module", "class_definition": "class", "function_definition": "func",
@@ -241,7 +236,7 @@ C = Table("c", "tree_sitter_c", {
     "preproc_def": "drop", "preproc_function_def": "drop", "primitive_type": "drop",
     "pointer_expression": "unwrap", "sizeof_expression": "call",
     "concatenated_string": "string",
-}, rewrite_call=format_call)
+})
 
 CPP = Table("cpp", "tree_sitter_cpp", {
     **C.roles, "class_specifier": "class", "field_declaration_list": "body",
@@ -249,7 +244,7 @@ CPP = Table("cpp", "tree_sitter_cpp", {
     "declaration_list": "body", "raw_string_literal": "string",
     "qualified_identifier": "field", "template_function": "ident",
     "condition_clause": "paren", "using_declaration": "import",
-}, rewrite_call=format_call)
+})
 
 CSHARP = Table("csharp", "tree_sitter_c_sharp", {
     **_COMMON, "compilation_unit": "module", "class_declaration": "class",
@@ -266,7 +261,7 @@ CSHARP = Table("csharp", "tree_sitter_c_sharp", {
     "file_scoped_namespace_declaration": "unwrap", "prefix_unary_expression": "unary",
     "postfix_unary_expression": "update", "modifier": "drop", "predefined_type": "drop",
     "argument": "unwrap", "string_literal_content": "str_part",
-}, rewrite_call=format_call)
+})
 
 JAVASCRIPT = Table("javascript", "tree_sitter_javascript", {
     **_COMMON, "program": "module", "class_declaration": "class", "class_body": "body",
@@ -277,14 +272,14 @@ JAVASCRIPT = Table("javascript", "tree_sitter_javascript", {
     "augmented_assignment_expression": "assign", "number": "num", "undefined": "null",
     "import_statement": "import", "object": "list", "subscript_expression": "index",
     "field_definition": "decl",
-}, rewrite_call=format_call)
+})
 
 TYPESCRIPT = Table("typescript", "tree_sitter_typescript", {
     **JAVASCRIPT.roles, "type_annotation": "drop", "accessibility_modifier": "drop",
     "public_field_definition": "decl", "interface_declaration": "drop",
     "type_alias_declaration": "drop", "as_expression": "cast",
     "non_null_expression": "paren", "predefined_type": "drop",
-}, function="language_typescript", rewrite_call=format_call)
+}, function="language_typescript")
 
 GO = Table("go", "tree_sitter_go", {
     **_COMMON, "source_file": "module", "function_declaration": "func",
@@ -297,7 +292,7 @@ GO = Table("go", "tree_sitter_go", {
     "package_clause": "drop", "expression_list": "unwrap", "for_clause": "unwrap",
     "literal_value": "list", "composite_literal": "list",
     "interpreted_string_literal_content": "str_part",
-}, rewrite_call=format_call)
+})
 
 KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     **_COMMON, "source_file": "module", "class_declaration": "class",
@@ -326,7 +321,7 @@ KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     "as_expression": "cast", "line_string_literal": "string",
     "multi_line_string_literal": "string", "interpolated_expression": "interp",
     "interpolated_identifier": "interp", "string_template": "string",
-}, counted_loop=kotlin_range, rewrite_call=format_call, dollar_names=True)
+}, counted_loop=kotlin_range, dollar_names=True)
 
 TABLES: dict[str, Table] = {t.language: t for t in (JAVA, PYTHON, C, CPP, CSHARP, JAVASCRIPT,
                                                     TYPESCRIPT, GO, KOTLIN)}
