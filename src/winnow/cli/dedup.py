@@ -17,12 +17,10 @@ from winnow.cli.progress import ProgressBar
 from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.config import MaxDf
 from winnow.corpus import BadRecord, DedupSettings, Fields, find_duplicates, read_back
-from winnow.corpus.dedup import DedupRun, DuplicateRow, Sink
+from winnow.corpus.dedup import DedupRun, DuplicateRow
 from winnow.corpus.passages import DEFAULT_MIN_TOKENS
 from winnow.corpus.readers import (
     MAX_RECORD_BYTES,
-    Record,
-    Shard,
     kind_of,
     parquet_schema_differs,
 )
@@ -192,21 +190,6 @@ def dedup_command(data: tuple[Path, ...], text_field: str, id_field: str | None,
     exit_with(EXIT_SKIPPED if run.problems or bad.count else EXIT_OK)
 
 
-class _Writing:
-    """A sink that shows the ``writing`` stage (records read back), then hands each
-    slot on to ``then`` (the de-duplicated corpus), if any."""
-
-    def __init__(self, run: DedupRun, bar: ProgressBar, then: Sink | None = None) -> None:
-        self.total, self.bar, self.then, self.done = run.slots, bar, then, 0
-
-    def __call__(self, shard: Shard, item: Record | BadRecord, kept: bool) -> None:
-        if self.then is not None:
-            self.then(shard, item, kept)
-        self.done += 1
-        if self.done % 1024 == 0 or self.done == self.total:
-            self.bar("writing", self.done, self.total)
-
-
 class _BadCounter:
     """Names each bad record on standard error and counts them."""
 
@@ -238,14 +221,17 @@ def _write_corpus(run: DedupRun, out_path: Path, parquet: bool,
         raise click.UsageError(f"-o {out_path}: the de-duplicated corpus of "
                                f"{'Parquet' if parquet else 'JSON Lines'} inputs is "
                                f"{'a *.parquet file' if parquet else 'JSON Lines'}")
+    def writing(done: int, total: int) -> None:
+        bar("writing", done, total)
+
     with compressed_output(out_path) as handle:
         if parquet:
             sink = ParquetCorpus(handle)
-            rows = read_back(run, on_bad=bad, sink=_Writing(run, bar, sink))
+            rows = read_back(run, on_bad=bad, sink=sink, progress=writing)
             sink.close()
         else:
-            rows = read_back(run, on_bad=bad, sink=_Writing(
-                run, bar, JsonlCorpus(handle, run.settings.fields)))
+            rows = read_back(run, on_bad=bad, sink=JsonlCorpus(handle, run.settings.fields),
+                             progress=writing)
     return rows
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 import numpy.typing as npt
@@ -160,10 +161,10 @@ def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
     if not batches:
         none = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
-    digests = [b.digests for b in batches if b.digests is not None]
     return (np.concatenate([b.hashes for b in batches]),
             np.concatenate([b.owners() for b in batches]),
-            np.concatenate([b.docs for b in batches]), np.concatenate(digests))
+            np.concatenate([b.docs for b in batches]),
+            np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
 __all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "record_hashes",

@@ -148,10 +148,8 @@ def winnow_units(
     ``robust``) but never holds the array of all hashes: the fast path of
     :func:`winnow.fingerprint`.  Returns a ``FINGERPRINT_DTYPE`` array.
     """
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
-        raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
-    if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
-        raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
+    k = _check_positive("k (noise threshold)", k)
+    w = _check_positive("w", w)
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
         hashes, positions = _compiled().winnow_fused(
             as_units(units), int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed)),
@@ -170,10 +168,8 @@ def winnow_units_distinct(
     """The distinct hashes :func:`winnow_units` selects in each document of a
     batch (document ``d`` is ``units[bounds[d]:bounds[d + 1]]``), sorted, in one
     compiled call: ``(hashes of every document in turn, count per document)``."""
-    if isinstance(k, bool) or not isinstance(k, int | np.integer) or k < 1:
-        raise InvalidConfig([f"k (noise threshold) must be an integer >= 1, got {k!r}"])
-    if isinstance(w, bool) or not isinstance(w, int | np.integer) or w < 1:
-        raise InvalidConfig([f"w must be an integer >= 1, got {w!r}"])
+    k = _check_positive("k (noise threshold)", k)
+    w = _check_positive("w", w)
     edges = np.ascontiguousarray(bounds, dtype=np.int64)
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
         hashes, counts = _compiled().winnow_distinct(

@@ -154,16 +154,16 @@ def _distinct_sizes(store: Store, shards: list[ShardDone], documents: int | None
     for i in range(len(shards)):
         table = pq.read_table(store.path("docs", f"{task_name('prints', i)}.parquet"),
                               filesystem=filesystem)
-        if "digest" not in table.column_names:
-            digests = None
-        elif digests is not None:
-            digests[table.column("doc").to_numpy()] = table.column("digest").to_numpy()
         docs = table.column("doc").to_numpy()
         if docs.shape[0] and int(docs.min()) < 0:
             raise ShardedRunError(f"document ids must be >= 0; got {int(docs.min())}")
         if (out[docs] >= 0).any() or np.unique(docs).shape[0] != docs.shape[0]:
             raise ShardedRunError("a document id was yielded twice: ids must be unique")
         out[docs] = table.column("distinct").to_numpy()
+        if "digest" not in table.column_names:
+            digests = None
+        elif digests is not None:
+            digests[docs] = table.column("digest").to_numpy()
     release_memory()  # what reading the files took
     return np.maximum(out, 0, out=out), digests  # ids never yielded: no fingerprints
 
@@ -183,8 +183,7 @@ def _merge(runner: Runner, store: Store, plan: ShardPlan, parts: list[PartitionD
            n_docs: int, progress: Progress | None, keep: PairFilter | None) -> list[int]:
     tasks = [MergeTask(store, q, [p.files[q] for p in parts if q in p.files],
                        sum(p.rows.get(q, 0) for p in parts),
-                       *bucket_range(q, n_docs, plan.partitions), plan.merge_rows,
-                       keep, None if keep is None else SIZES)
+                       *bucket_range(q, n_docs, plan.partitions), plan.merge_rows, keep)
              for q in range(plan.partitions)]
     return runner.map(merge_bucket, tasks, "merge", progress)
 

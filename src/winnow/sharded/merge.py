@@ -42,8 +42,7 @@ class MergeTask:
     lo: int
     hi: int
     merge_rows: int
-    keep: PairFilter | None = None
-    sizes: str | None = None  #: the run's file of kept sizes, which ``keep`` reads
+    keep: PairFilter | None = None  #: reads the kept sizes the driver wrote (:data:`SIZES`)
 
 
 #: The file of the documents' kept sizes that a merge's pair filter reads.
@@ -90,7 +89,7 @@ def merge_bucket(task: MergeTask) -> int:
     windows = max(1, -(-task.rows // task.merge_rows))
     span = task.hi - task.lo
     pairs = 0
-    sizes = None if task.keep is None or task.sizes is None else store.read_array(task.sizes)
+    sizes = None if task.keep is None else store.read_array(SIZES)
     with pq.ParquetWriter(temporary, PAIR_SCHEMA, filesystem=filesystem, **PARQUET) as writer:
         for window in range(windows if task.files else 0):
             lo = task.lo + window * span // windows
