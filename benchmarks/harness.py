@@ -16,7 +16,8 @@ Wall time is ``time.perf_counter`` around the whole command, start-up included.
 Reading ``smaps_rollup`` walks a process's mappings under its memory lock, so
 the sampling slows what it measures, the more the more processes a command
 runs: every 50 ms, it added 15 % to a sharded ``winnow dedup`` of a million
-records (42.1 s against 36.4 s sampled every 0.5 s, the same PSS to 1 %).
+records (42.1 s against 36.4 s sampled every 0.5 s, the same PSS to 1 %);
+:data:`SAMPLE_S` sits between the two.
 ``VmHWM`` (``tree_hwm_mib``, the kernel's own peak per process) misses no
 spike between samples.
 """

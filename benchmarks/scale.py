@@ -104,26 +104,14 @@ def run_minhash(folder: Path, jobs: int) -> I64:
     lean = [LeanMinHash(seed=1, hashvalues=signatures[i], scheme=scheme) for i in range(n)]
     for i in range(n):
         lsh.insert(i, lean[i], check_duplication=False)
-    parent = np.arange(n)
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = int(parent[x])
-        return x
-
-    linked = np.zeros(n, dtype=bool)
+    left: list[int] = []
+    right: list[int] = []
     for i in range(n):
         for j in lsh.query(lean[i]):
             if j != i:
-                linked[i] = linked[j] = True
-                ri, rj = find(i), find(int(j))
-                if ri != rj:
-                    parent[max(ri, rj)] = min(ri, rj)
-    roots = np.array([find(i) for i in range(n)])
-    labels = np.zeros(n, dtype=np.int64)
-    labels[linked] = roots[linked] + 1
-    return labels
+                left.append(i)
+                right.append(int(j))
+    return components(n, np.array(left, dtype=np.int64), np.array(right, dtype=np.int64))
 
 
 def _rensa_sketches(path: str, size: int, batch: int = 10_000) -> list[Any]:
@@ -153,7 +141,7 @@ def run_rensa(folder: Path, jobs: int, engine: str) -> I64:
     pool forks: a forked child of a process that ran rensa's Rayon threads hung
     in a trial).  Index: ``insert_many`` then ``query_all``
     (every record a query); candidate pairs joined into clusters by connected
-    components (the union-find of :func:`run_minhash`, the same clusters).
+    components (:func:`components`, as for :func:`run_minhash`).
     ``num_bands`` must divide ``num_perm``=128, so datasketch's 25 bands of 5 rows
     for threshold 0.5 are not available: 32 bands of 4 rows (S-curve midpoint
     (1/32)^(1/4) = 0.42) or 16 of 8 (0.71).

@@ -22,8 +22,9 @@ from winnow.pairs.registry import ENGINE_NAMES, EngineName
 DEFAULT_K: Final = 20
 DEFAULT_T: Final = 40
 #: A pair is a near-duplicate at this resemblance ``|Fa ∩ Fb| / |Fa ∪ Fb|``:
-#: twice the highest resemblance of two answers written independently to the
-#: same question (0.114, Clough & Stevenson's corpus, 3,739 such pairs), so
+#: twice the highest resemblance of two answers written independently (to
+#: the same question or not: 0.114, Clough & Stevenson's corpus, 3,739 such
+#: pairs; ``benchmarks/dedup_threshold.py``), so
 #: that text on one topic is not taken for a copy; on ``benchmarks/scale.py``'s
 #: planted pairs it finds 0.977 of the near-duplicates (0.898 of those with
 #: 10 % of their words edited) at precision 1.0, where 0.4 found 0.868.

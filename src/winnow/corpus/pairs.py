@@ -2,7 +2,7 @@
 
 In memory, every input shard is fingerprinted on worker processes
 (:func:`~winnow.corpus.fingerprints.shard_postings`) and the postings
-counted in one sort (:func:`winnow.matching.counting.count_postings`):
+counted in one pass (:func:`winnow.matching.counting.count_postings`):
 fastest for small corpora, memory proportional to the corpus's fingerprints
 (about 24 bytes each, twice while sorting).  A sharded engine
 (:mod:`winnow.sharded`) fingerprints the same shards in its own tasks

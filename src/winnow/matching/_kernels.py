@@ -173,7 +173,7 @@ def pair_sums(
 def repeated_rows(hashes, slots):  # type: ignore[no-untyped-def]
     """Which rows hold a hash that another row holds too, and how many
     distinct hashes there are, in two passes over an open-addressing table
-    of ``slots`` entries (a power of two, at least twice the rows): where a
+    of ``slots`` entries (a power of two, 1.5 to 3 a row): where a
     sort of every row would cost ``O(n log n)`` to find the few hashes in
     more than one row."""
     n = hashes.shape[0]
