@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import uninterrupted
 from winnow.matching import _kernels
 
 I64 = npt.NDArray[np.int64]
@@ -109,10 +110,12 @@ def maximal_runs(
                else np.concatenate([free[f] for f in files]).astype(np.bool_))
     la, lb = np.searchsorted(ids, fa), np.searchsorted(ids, fb)
     order = np.lexsort((pa, pb - pa, lb, la))
-    ra, rb, sa, sb, length, seeds = _kernels.extend_seeds(
-        joined, allowed, np.array([(kgrams or {}).get(f, 1) for f in files], dtype=np.int64),
-        bounds, la[order], pa[order].astype(np.int64), lb[order],
-        pb[order].astype(np.int64), int(min_length))
+    with uninterrupted():  # six arrays come back (winnow.compiled.uninterrupted)
+        ra, rb, sa, sb, length, seeds = _kernels.extend_seeds(
+            joined, allowed,
+            np.array([(kgrams or {}).get(f, 1) for f in files], dtype=np.int64),
+            bounds, la[order], pa[order].astype(np.int64), lb[order],
+            pb[order].astype(np.int64), int(min_length))
     return [Run(files[x], files[y], s, t, n, c) for x, y, s, t, n, c in zip(
         ra.tolist(), rb.tolist(), sa.tolist(), sb.tolist(), length.tolist(), seeds.tolist(),
         strict=True)]
