@@ -254,3 +254,18 @@ def test_field_written_by_a_method_stays_a_field() -> None:
     assert labels("class A { static int c = 0; void f() { c = c + 1; } void g() { "
                   "System.out.println(c); } }") != labels(
         "class A { void f() { c = c + 1; } void g() { int c = 0; System.out.println(c); } }")
+
+
+@pytest.mark.parametrize("made, read", [
+    ("int[] s = {n, 2, 3};", "System.out.println(s.length);"),
+    ('String s = n + "x";', "System.out.println(s.length());"),
+])
+def test_a_length_read_keeps_the_variable_it_reads(made: str, read: str) -> None:
+    """``s.length`` reads ``s``: the assignment it reads is not a dead store."""
+    alone = read.replace("s.", "n.")
+    assert labels(java_main(made + " " + read)) != labels(java_main(alone))
+
+
+def test_python_len_keeps_the_list_it_reads() -> None:
+    assert labels("def f(k):\n    a = [k, 2, 3]\n    print(len(a))\n", "python") != labels(
+        "def f(k):\n    print(len(k))\n", "python")

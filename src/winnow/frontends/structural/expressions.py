@@ -200,7 +200,8 @@ def _field(c: Walker, node: Node) -> N:
     if _is_name_chain(c, node):
         named = c.named(node)
         last = named[-1] if named else node
-        return leaf("id", *span(node), c.text(last))
+        receivers = [name for n in named[:-1] for name in _chain_names(c, n)]
+        return leaf("id", *span(node), c.text(last), " ".join(receivers))
     named = c.named(node)
     return N("field", *span(node), [c.expr(named[0])] if named else [])
 

@@ -37,8 +37,10 @@ class N:
     """One node: a neutral ``kind``, the source bytes ``[start, end)``, children.
 
     ``text`` is an identifier's name or a literal's value (string contents
-    without quotes), used for dependences and the literal channel; ``op``
-    distinguishes operators (``kind`` ``binop``/``cmp``).
+    without quotes), used for dependences and the literal channel; ``reads``
+    the other names an ``id`` reads, space-separated: the receivers of a
+    name chain read as its last name (``a`` of ``a.length``, ``x`` of
+    ``len(x)``), which the stream does not show but the data flow needs.
     """
 
     kind: str
@@ -46,6 +48,7 @@ class N:
     end: int
     kids: list[N] = field(default_factory=list)
     text: str = ""
+    reads: str = ""
 
     def walk(self) -> Iterator[N]:
         """This node and all below it, pre-order (iteratively: trees can be deep)."""
@@ -57,11 +60,12 @@ class N:
 
     def copy(self) -> N:
         """A deep copy (inlining puts one body in a new place)."""
-        return N(self.kind, self.start, self.end, [k.copy() for k in self.kids], self.text)
+        return N(self.kind, self.start, self.end, [k.copy() for k in self.kids], self.text,
+                 self.reads)
 
 
-def leaf(kind: str, start: int, end: int, text: str = "") -> N:
-    return N(kind, start, end, [], text)
+def leaf(kind: str, start: int, end: int, text: str = "", reads: str = "") -> N:
+    return N(kind, start, end, [], text, reads)
 
 
 def names_read(node: N) -> set[str]:
@@ -75,10 +79,12 @@ def names_read(node: N) -> set[str]:
             target = cur.kids[0]
             if target.kind != "id":
                 stack.append(target)
+            out.update(target.reads.split())  # a field target's receivers are read
             stack.extend(cur.kids[1:])
             continue
         if cur.kind == "id":
             out.add(cur.text)
+            out.update(cur.reads.split())
         elif cur.kind == "call" and cur.text:
             out.update(cur.text.split())
         stack.extend(cur.kids)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from winnow.frontends.structural.ir import N, leaf
+from winnow.frontends.structural.ir import N, leaf, names_read
 from winnow.frontends.structural.walker import Walker
 
 
@@ -63,7 +63,8 @@ def format_call(c: Walker, call: N) -> N:
     if converted is not call:
         return converted
     if len(call.kids) == 1 and call.kids[0].text in ("length", "size", "count"):
-        return leaf("id", call.start, call.end, call.kids[0].text)  # s.length() as s.length
+        return leaf("id", call.start, call.end, call.kids[0].text,  # s.length() as s.length
+                    call.text)
     name = call.kids[0].text
     args = call.kids[1:]
     if name in ("format", "formatted") and args and args[0].kind == "str" and len(args) > 1:
@@ -150,7 +151,7 @@ def python_call(c: Walker, call: N) -> N:
     """``len(x)`` reads as a length field (``x.length``); format calls as
     :func:`format_call`."""
     if len(call.kids) == 2 and call.kids[0].text == "len":
-        return leaf("id", call.start, call.end, "len")
+        return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
     return format_call(c, call)
 
 
