@@ -44,6 +44,8 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any, Protocol, TypeVar
 
+from winnow.compiled import prepare_to_fork
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -305,6 +307,8 @@ def make_pool(jobs: int, tasks: int) -> Executor | None:
     if workers <= 1:
         return None
     method = "fork" if sys.platform == "linux" else "spawn"
+    if method == "fork":
+        prepare_to_fork()
     return WorkerPool(workers, multiprocessing.get_context(method), direct=True)
 
 
@@ -339,6 +343,8 @@ def start_pool(jobs: int, *, fork: bool = True, preload: Sequence[str] = ()) -> 
     context = multiprocessing.get_context("fork" if safe else "forkserver")
     if not safe:
         context.set_forkserver_preload(list(preload))
+    if safe:
+        prepare_to_fork()
     pool = WorkerPool(workers, context, direct=safe)
     list(pool.map(_noop, range(workers)))
     return pool

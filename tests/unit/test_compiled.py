@@ -28,3 +28,30 @@ def test_a_kernel_that_has_run_is_cached() -> None:
 
     kgram_hashes(np.arange(20, dtype=np.uint32), 5)
     assert uncached(_kernels.rolling_hashes) == 0
+
+
+def _run(code: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    return done.stdout.strip()
+
+
+def test_prepare_to_fork_sets_up_the_compiler_target_once_numba_is_loaded() -> None:
+    # numba's array functions are registered when its target is set up, not at import
+    out = _run("import sys, numba\n"
+               "from winnow.compiled import prepare_to_fork\n"
+               "print('numba.np.arraymath' in sys.modules)\n"
+               "prepare_to_fork()\n"
+               "print('numba.np.arraymath' in sys.modules)")
+    assert out.split() == ["False", "True"]
+
+
+def test_prepare_to_fork_does_not_load_numba() -> None:
+    out = _run("import sys\n"
+               "from winnow.compiled import prepare_to_fork\n"
+               "prepare_to_fork()\n"
+               "print('numba' in sys.modules)")
+    assert out == "False"
