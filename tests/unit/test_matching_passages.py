@@ -10,7 +10,6 @@ from winnow.matching.passages import (
     Run,
     assemble,
     join_seeds,
-    longest_stretch,
     maximal_runs,
 )
 
@@ -41,14 +40,14 @@ def test_maximal_run_extends_both_ways_and_absorbs_seeds() -> None:
     # three seeds on the same diagonal (offset -2) inside the common run
     pa = np.array([4, 6, 9], dtype=np.int64)
     pb = pa - 2
-    runs = maximal_runs(units, np.zeros(3, np.int64), pa, np.ones(3, np.int64), pb, 3)
+    runs = maximal_runs(units, np.zeros(3, np.int64), pa, np.ones(3, np.int64), pb, 3).as_list()
     assert runs == [Run(0, 1, 4, 2, len("HELLO WORLD"), 3)]
 
 
 def test_runs_shorter_than_min_length_are_dropped() -> None:
     a, b = _units("abXcd"), _units("abYcd")
     runs = maximal_runs({0: a, 1: b}, np.array([0]), np.array([0]), np.array([1]),
-                        np.array([0]), 3)
+                        np.array([0]), 3).as_list()
     assert runs == []
 
 
@@ -57,13 +56,56 @@ def test_masked_units_never_match() -> None:
     b = a.copy()
     a[:3] = -1  # masked as file_info masks base code
     runs = maximal_runs({0: a, 1: b}, np.array([0]), np.array([5]), np.array([1]),
-                        np.array([5]), 1)
+                        np.array([5]), 1).as_list()
     assert runs == [Run(0, 1, 3, 3, 8, 1)]  # stops at the mask
 
 
-def test_longest_stretch() -> None:
-    assert longest_stretch(np.array([True, False, True, True, False])) == (2, 2)
-    assert longest_stretch(np.array([False, False])) == (0, 0)
+def _longest_stretch(free: list[bool]) -> tuple[int, int]:
+    """Start and length of the first longest run of ``True`` (``(0, 0)`` if none)."""
+    best, start = (0, 0), 0
+    for i, value in enumerate([*free, False]):
+        if not value:
+            if i - start > best[1]:
+                best = (start, i - start)
+            start = i + 1
+    return best
+
+
+def _naive_assemble_runs(runs: list[Run], sizes: dict[int, int], min_length: int) -> list[Run]:
+    """The runs :func:`assemble` takes, by the rule in its docstring, one unit at a time."""
+    claimed = {f: [False] * n for f, n in sizes.items()}
+    taken = []
+    for run in sorted(runs, key=lambda r: (-r.length, r.fa, r.sa, r.fb, r.sb)):
+        free = [not (claimed[run.fa][run.sa + i] or claimed[run.fb][run.sb + i])
+                for i in range(run.length)]
+        offset, length = _longest_stretch(free)
+        if length < min(min_length, run.length):
+            continue
+        for i in range(offset, offset + length):
+            claimed[run.fa][run.sa + i] = claimed[run.fb][run.sb + i] = True
+        taken.append(Run(run.fa, run.fb, run.sa + offset, run.sb + offset, length, run.seeds))
+    return taken
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 30),
+                          st.integers(0, 30), st.integers(1, 12), st.integers(1, 3)),
+                max_size=25),
+       st.integers(1, 6), st.integers(0, 4))
+def test_assemble_takes_the_runs_of_the_one_to_one_rule(
+    raw: list[tuple[int, int, int, int, int, int]], min_length: int, gap: int,
+) -> None:
+    sizes = {0: 42, 1: 42, 2: 42}
+    runs = [Run(fa, fb, sa, sb, length, seeds) for fa, fb, sa, sb, length, seeds in raw
+            if fa != fb]
+    taken = _naive_assemble_runs(runs, sizes, min_length)
+    chains = assemble(runs, sizes, gap=gap, min_length=min_length)
+    assert sum(c.matched for c in chains) == sum(r.length for r in taken)
+    assert sum(c.seeds for c in chains) == sum(r.seeds for r in taken)
+    assert len(chains) <= len(taken)
+    for r in taken:  # each run taken lies in one chain, on both sides
+        assert sum(c.fa == r.fa and c.fb == r.fb and c.sa <= r.sa and r.sa + r.length <= c.ea
+                   and c.sb <= r.sb and r.sb + r.length <= c.eb for c in chains) == 1
 
 
 def _spans(runs: list[Run], gap: int = 0, min_length: int = 4) -> list[tuple[int, ...]]:
@@ -128,6 +170,6 @@ def test_maximal_runs_match_a_naive_extension(
     units = {ids[i]: np.array(f, dtype=np.int64) for i, f in enumerate(files)}
     arr = np.array(sorted(seeds), dtype=np.int64).reshape(-1, 4)
     runs = maximal_runs(units, np.array(ids)[arr[:, 0]], arr[:, 2], np.array(ids)[arr[:, 1]],
-                        arr[:, 3], min_length)
+                        arr[:, 3], min_length).as_list()
     got = {(ids.index(r.fa), ids.index(r.fb), r.sa, r.sb, r.length): r.seeds for r in runs}
     assert got == expected

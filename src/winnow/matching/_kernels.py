@@ -199,3 +199,39 @@ def repeated_rows(hashes, slots):  # type: ignore[no-untyped-def]
             s = (s + np.uint64(1)) & mask
         out[i] = counts[s] >= 2
     return out, distinct
+
+
+@jit()
+def claim_runs(
+    claimed: npt.NDArray[np.bool_], start_a: I64, start_b: I64, length: I64, min_length: int,
+) -> tuple[I64, I64]:
+    """Runs taken one-to-one, in the given order (longest first).
+
+    Run ``i`` covers ``claimed[start_a[i]:start_a[i] + length[i]]`` on one
+    side and the same length from ``start_b[i]`` on the other (offsets into
+    one array holding every file's units).  Each run keeps the first longest
+    stretch where neither side is claimed yet, and claims it, unless that
+    stretch is shorter than ``min(min_length, length[i])``.  Returns, per
+    run, the stretch's offset into the run and its length (``-1``: dropped).
+    """
+    n = length.shape[0]
+    offset = np.full(n, -1, dtype=np.int64)
+    kept = np.full(n, -1, dtype=np.int64)
+    for i in range(n):
+        a, b, size = start_a[i], start_b[i], length[i]
+        best_start, best_length, current = 0, 0, 0
+        for j in range(size):
+            if claimed[a + j] or claimed[b + j]:
+                current = 0
+                continue
+            current += 1
+            if current > best_length:
+                best_length, best_start = current, j - current + 1
+        if best_length < min(min_length, size):
+            continue
+        for j in range(best_start, best_start + best_length):
+            claimed[a + j] = True
+        for j in range(best_start, best_start + best_length):
+            claimed[b + j] = True
+        offset[i], kept[i] = best_start, best_length
+    return offset, kept

@@ -23,7 +23,9 @@ Plain functions over numpy arrays; positions are unit indices, half-open.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -49,6 +51,26 @@ class Run:
     sb: int
     length: int
     seeds: int
+
+
+class Runs(NamedTuple):
+    """Runs as arrays, one entry per run (the fields of :class:`Run`)."""
+
+    fa: I64
+    fb: I64
+    sa: I64
+    sb: I64
+    length: I64
+    seeds: I64
+
+    @classmethod
+    def of(cls, runs: Sequence[Run]) -> Runs:
+        columns = [np.array([getattr(r, name) for r in runs], dtype=np.int64)
+                   for name in cls._fields]
+        return cls(*columns)
+
+    def as_list(self) -> list[Run]:
+        return [Run(*row) for row in zip(*(column.tolist() for column in self), strict=True)]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +111,7 @@ def join_seeds(
 def maximal_runs(
     units: dict[int, I64], fa: I64, pa: I64, fb: I64, pb: I64, min_length: int,
     free: dict[int, npt.NDArray[np.bool_]] | None = None, kgrams: dict[int, int] | None = None,
-) -> list[Run]:
+) -> Runs:
     """The maximal exact runs through the seeds, each found once.
 
     ``units[f]`` is file ``f``'s stream.  Each seed is extended left and right while the units
@@ -100,7 +122,7 @@ def maximal_runs(
     (:func:`winnow.matching._kernels.extend_seeds`).
     """
     if fa.shape[0] == 0:
-        return []
+        return Runs.of([])
     files = sorted(units)
     ids = np.array(files, dtype=np.int64)
     sizes = np.array([0] + [units[f].shape[0] for f in files], dtype=np.int64)
@@ -116,44 +138,35 @@ def maximal_runs(
             np.array([(kgrams or {}).get(f, 1) for f in files], dtype=np.int64),
             bounds, la[order], pa[order].astype(np.int64), lb[order],
             pb[order].astype(np.int64), int(min_length))
-    return [Run(files[x], files[y], s, t, n, c) for x, y, s, t, n, c in zip(
-        ra.tolist(), rb.tolist(), sa.tolist(), sb.tolist(), length.tolist(), seeds.tolist(),
-        strict=True)]
+    ids_of = np.asarray(files, dtype=np.int64)
+    return Runs(ids_of[ra], ids_of[rb], sa, sb, length, seeds)
 
 
-def longest_stretch(free: npt.NDArray[np.bool_]) -> tuple[int, int]:
-    """Start and length of the longest run of ``True`` in ``free`` (``(0, 0)`` if none)."""
-    if not free.any():
-        return 0, 0
-    padded = np.concatenate([[False], free, [False]]).astype(np.int8)
-    edges = np.flatnonzero(np.diff(padded))
-    starts, ends = edges[0::2], edges[1::2]
-    best = int(np.argmax(ends - starts))
-    return int(starts[best]), int(ends[best] - starts[best])
-
-
-def assemble(runs: list[Run], sizes: dict[int, int], gap: int, min_length: int = 1
-             ) -> list[Chain]:
+def assemble(runs: Runs | Sequence[Run], sizes: dict[int, int], gap: int,
+             min_length: int = 1) -> list[Chain]:
     """One-to-one runs (longest first), merged into passages; longest passage first.
 
     ``sizes[f]`` is the length in units of file ``f``.  A run overlapping runs
-    already taken is trimmed to its longest stretch free on both sides, and
-    dropped if that is shorter than ``min_length``.
+    already taken is trimmed to its (first) longest stretch free on both
+    sides, and dropped if that is shorter than ``min_length``; the taking is
+    compiled (:func:`winnow.matching._kernels.claim_runs`).
     """
-    claimed = {f: np.zeros(n, dtype=bool) for f, n in sizes.items()}
-    taken: list[Run] = []
-    for run in sorted(runs, key=lambda r: (-r.length, r.fa, r.sa, r.fb, r.sb)):
-        side_a = claimed[run.fa][run.sa:run.sa + run.length]
-        side_b = claimed[run.fb][run.sb:run.sb + run.length]
-        offset, length = longest_stretch(~(side_a | side_b))
-        if length < min(min_length, run.length):
-            continue
-        side_a[offset:offset + length] = True
-        side_b[offset:offset + length] = True
-        taken.append(Run(run.fa, run.fb, run.sa + offset, run.sb + offset, length, run.seeds))
-    taken.sort(key=lambda r: (r.fa, r.fb, r.sa))
+    fa, fb, sa, sb, length, seeds = runs if isinstance(runs, Runs) else Runs.of(runs)
+    files = np.array(sorted(sizes), dtype=np.int64)
+    base = np.cumsum([0] + [sizes[f] for f in files.tolist()]).astype(np.int64)
+    order = np.lexsort((sb, fb, sa, fa, -length))
+    fa, fb, sa, sb, length, seeds = (c[order] for c in (fa, fb, sa, sb, length, seeds))
+    claimed = np.zeros(int(base[-1]), dtype=np.bool_)
+    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
+        offsets, kept = _kernels.claim_runs(
+            claimed, base[np.searchsorted(files, fa)] + sa,
+            base[np.searchsorted(files, fb)] + sb, length, int(min_length))
+    took = kept >= 0
+    taken = Runs(fa[took], fb[took], sa[took] + offsets[took], sb[took] + offsets[took],
+                 kept[took], seeds[took])
+    by_place = np.lexsort((taken.sa, taken.fb, taken.fa))  # stable: ties keep the claim order
     chains: list[Chain] = []
-    for run in taken:
+    for run in Runs(*(column[by_place] for column in taken)).as_list():
         if chains:
             cur = chains[-1]
             if (
