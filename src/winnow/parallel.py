@@ -70,6 +70,13 @@ class Progress(Protocol):
     def __call__(self, stage: str, done: int, total: int, /) -> None: ...
 
 
+#: ``mapper(func, tasks, stage, progress)``: run the module-level ``func`` on
+#: every picklable task somewhere else, results in order, ``progress(stage,
+#: done, total)`` per task finished: a Ray cluster's, say
+#: (:meth:`winnow.sharded.runners.RayRunner.map`).
+Mapper = Callable[[Callable[[Any], Any], list[Any], str, "Progress | None"], list[Any]]
+
+
 def usable_cores() -> int:
     """The cores this process may run on (its CPU affinity where the system has one)."""
     if hasattr(os, "sched_getaffinity"):

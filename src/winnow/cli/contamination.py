@@ -105,13 +105,22 @@ class _BadCounter:
 @click.option("-o", "--output", "out_path", type=click.Path(path_type=Path), default=None,
               metavar="FILE", help="Where the item rows go (default: standard output).")
 @click.option("-j", "--jobs", type=click.IntRange(0), default=0, show_default=True,
-              help="Worker processes (0: every usable core).")
+              help="Worker processes (0: every usable core); with --ray and no "
+                   "--ray-address, the CPUs of the local Ray cluster.")
+@click.option("--ray", "on_ray", is_flag=True,
+              help="Scan the corpus shards as Ray tasks: on a local Ray cluster, or the "
+                   "one at --ray-address (needs the ray extra).")
+@click.option("--ray-address", default=None, metavar="ADDR",
+              help="Join the Ray cluster at ADDR ('auto': the one running on this "
+                   "machine); implies --ray.  Every machine must read the corpus at the "
+                   "paths given.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar and no summary.")
 def contamination_command(eval_paths: tuple[Path, ...], corpus_paths: tuple[Path, ...],
                           text_field: str, id_field: str | None, corpus_text_field: str,
                           corpus_id_field: str | None, k: int, t: int, min_tokens: int,
                           gap: int, locations: int, fmt: str, out_path: Path | None,
-                          jobs: int, quiet: bool) -> None:
+                          jobs: int, on_ray: bool, ray_address: str | None,
+                          quiet: bool) -> None:
     """Find the evaluation items of EVAL in a training corpus: the longest
     shared span, coverage and locations of each item.
 
@@ -135,11 +144,19 @@ def contamination_command(eval_paths: tuple[Path, ...], corpus_paths: tuple[Path
         Fields(text_field, id_field), Fields(corpus_text_field, corpus_id_field), k, t,
         min_tokens=min_tokens, gap=gap, locations=locations, jobs=jobs)
     bar = BytesBar(not quiet and sys.stderr.isatty())
+    runner = None
+    if on_ray or ray_address is not None:  # the same shard tasks as Ray tasks
+        from winnow.sharded.runners import RayRunner
+
+        runner = RayRunner(ray_address, jobs, "--ray")
     try:
         run = scan([str(p) for p in eval_paths], [str(p) for p in corpus_paths], settings,
-                   progress=bar, on_bad=_BadCounter())
+                   progress=bar, on_bad=_BadCounter(),
+                   mapper=None if runner is None else runner.map)
     finally:
         bar.close()
+        if runner is not None:
+            runner.close()
     for problem in run.problems:
         fail(problem)
     with output(out_path) as out:

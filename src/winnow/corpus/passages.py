@@ -46,7 +46,7 @@ from winnow.corpus.passage_spans import spans_shard
 from winnow.corpus.passage_stages import Plan, extend_shard, index_shard, seed_partition
 from winnow.corpus.readers import BadRecord, Fields, Record, Shard, plan_shards, read_shard
 from winnow.errors import InputError, InvalidConfig
-from winnow.parallel import Progress, make_pool, parallel_map
+from winnow.parallel import Mapper, Progress, make_pool, parallel_map
 
 #: A passage is reported from this many words (Lee et al. 2022 remove
 #: repeated substrings of 50 tokens and more).
@@ -193,12 +193,8 @@ def find_passages(paths: list[str], settings: PassageSettings,
             shutil.rmtree(temporary, ignore_errors=True)
 
 
-#: ``mapper(func, tasks, stage, progress)``: run module-level ``func`` on every
-#: picklable task, results in order (``progress(stage, done, total)`` per
-#: task): a Ray cluster's, say (:class:`winnow.sharded.runners.RayRunner`'s
-#: ``map``); the tasks talk only through the working folder, which every
-#: worker must see.
-Mapper = Callable[[Callable[[Any], Any], list[Any], str, Progress | None], list[Any]]
+# A mapper (winnow.parallel.Mapper) runs the stages' tasks elsewhere: they talk
+# only through the working folder, which every worker must see.
 
 
 def _local(jobs: int) -> Mapper:

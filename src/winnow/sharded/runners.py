@@ -62,11 +62,12 @@ class RayRunner:
     """Tasks as Ray tasks on the cluster at ``address`` (``None``: the one this
     process already joined, or a new local one of ``jobs`` CPUs)."""
 
-    def __init__(self, address: str | None, jobs: int) -> None:
+    def __init__(self, address: str | None, jobs: int, option: str = "--pair-engine ray"
+                 ) -> None:
         try:
             import ray
-        except ImportError as exc:  # the extra is not installed
-            raise MissingExtra.of("ray", "--pair-engine ray") from exc
+        except ImportError as exc:  # the extra is not installed: ``option`` needs it
+            raise MissingExtra.of("ray", option) from exc
         self.ray: Any = ray
         self.started = False
         if not ray.is_initialized():

@@ -27,7 +27,7 @@ from winnow.corpus.contamination.spans import ItemTable, item_table, record_span
 from winnow.corpus.contamination.tokens import tokens
 from winnow.corpus.readers import BadRecord, Fields, Record, Shard, plan_shards, read_shard
 from winnow.errors import InputError
-from winnow.parallel import Progress, make_pool, parallel_map
+from winnow.parallel import Mapper, Progress, make_pool, parallel_map
 
 I64 = npt.NDArray[np.int64]
 U64 = npt.NDArray[np.uint64]
@@ -211,12 +211,15 @@ def shard_bytes(shard: Shard, rows: dict[str, int]) -> int:
 def scan(eval_paths: Sequence[str], corpus_paths: Sequence[str],
          settings: ContaminationSettings | None = None, *,
          progress: Progress | None = None,
-         on_bad: Callable[[BadRecord], None] | None = None) -> ContaminationRun:
+         on_bad: Callable[[BadRecord], None] | None = None,
+         mapper: Mapper | None = None) -> ContaminationRun:
     """Scan the corpus at ``corpus_paths`` for the evaluation items at
     ``eval_paths`` (JSON Lines, plain or compressed; Parquet; folders of text
     files).  Bad items and records go to ``on_bad`` (items first, then the
     corpus in input order) and are counted; ``progress("corpus", bytes,
-    total)`` follows the corpus's input bytes."""
+    total)`` follows the corpus's input bytes.  The shards are scanned on
+    ``settings.jobs`` worker processes of this machine, or by ``mapper`` (a
+    Ray cluster's tasks: every machine must read the corpus at its paths)."""
     chosen = settings or ContaminationSettings()
     started = time.perf_counter()
     bad: list[BadRecord] = []
@@ -238,10 +241,17 @@ def scan(eval_paths: Sequence[str], corpus_paths: Sequence[str],
         rows[shard.path] = rows.get(shard.path, 0) + shard.count
     sizes = [shard_bytes(s, rows) for s in shards]
     total, done = sum(sizes), 0
-    pool = make_pool(chosen.jobs, len(jobs))
+    ends = np.cumsum([0, *sizes]).tolist()
+
+    def shards_done(stage: str, finished: int, _tasks: int) -> None:  # a mapper's progress
+        if progress is not None:  # shards finish in any order: about this many bytes
+            progress(stage, int(ends[finished]), total)
+
+    pool = make_pool(chosen.jobs, len(jobs)) if mapper is None else None
     try:
-        results = parallel_map(scan_shard, jobs, stage="corpus", progress=None,
-                               executor=pool, lost=_lost)
+        results = (mapper(scan_shard, jobs, "corpus", shards_done) if mapper is not None
+                   else parallel_map(scan_shard, jobs, stage="corpus", progress=None,
+                                     executor=pool, lost=_lost))
         for size, found in zip(sizes, results, strict=True):
             tally.add(found)
             for record in found.bad:
@@ -249,7 +259,7 @@ def scan(eval_paths: Sequence[str], corpus_paths: Sequence[str],
             run.records += found.records
             run.text_bytes += found.text_bytes
             done += size
-            if progress is not None:
+            if progress is not None and mapper is None:
                 progress("corpus", done, total)
     finally:
         if pool is not None:
