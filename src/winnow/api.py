@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from winnow.config import WinnowConfig
 from winnow.errors import InputError
+from winnow.frontends.options import FrontEndOptions
 from winnow.matching import CompareOptions, ComparisonResult, compare
 from winnow.model import Role
 from winnow.sources.archives import RunBudget
@@ -41,7 +42,8 @@ if TYPE_CHECKING:
 TextSubmission = str | bytes | Mapping[str, str | bytes]
 
 __all__ = ["CompareOptions", "ComparisonResult", "TextSubmission", "compare", "compare_paths",
-           "compare_texts", "dedup_records", "relative_names"]
+           "compare_texts", "cross_language_note", "dedup_records", "neutral_read",
+           "relative_names"]
 
 
 def compare_texts(
@@ -71,6 +73,7 @@ def compare_paths(
     base: Sequence[str | os.PathLike[str]] = (), frontend: str | None = None,
     lang: str | None = None, config: WinnowConfig | None = None,
     options: CompareOptions | None = None, jobs: int = 1, full_paths: bool = False,
+    cross_language: bool = False,
 ) -> ComparisonResult:
     """Compare the submissions at ``paths``, as ``winnow compare PATH ...`` does.
 
@@ -83,20 +86,58 @@ def compare_paths(
     code (``--base``).  ``frontend`` and ``lang`` are ``--frontend`` and
     ``--lang``; ``config``, ``options`` and ``jobs`` those of
     :func:`winnow.matching.compare` (``jobs=0``: all cores, which outside
-    Linux needs the script's ``if __name__ == "__main__":`` guard).  For
-    ``--archive``, ``--include`` and the rest, call
-    :func:`~winnow.sources.submissions.load_submissions` and
+    Linux needs the script's ``if __name__ == "__main__":`` guard).  Files in
+    several languages of the structural front-end are compared across
+    languages, as by ``winnow compare`` (:func:`cross_language_note`; the
+    result's ``parameters["cross_language"]`` says so); ``cross_language``
+    forces it (``--cross-language``).  For ``--archive``, ``--include`` and
+    the rest, call :func:`~winnow.sources.submissions.load_submissions` and
     :func:`~winnow.matching.compare`.
     """
+    names = [os.fspath(p) for p in paths]
     read = ReadOptions(frontend=frontend, lang=lang)
     run = RunBudget(read.limits.max_run_bytes)  # one archive budget, as the CLI's
-    subs = load_submissions([os.fspath(p) for p in paths], each=each, read_options=read,
-                            run=run)
+    subs = load_submissions(names, each=each, read_options=read, run=run)
+    across = cross_language_note(subs, frontend, lang, cross_language)
+    if across is not None:  # read again, every file in the neutral alphabet alone
+        read = neutral_read(read)
+        run = RunBudget(read.limits.max_run_bytes)
+        subs = load_submissions(names, each=each, read_options=read, run=run)
     if not full_paths:
         subs = relative_names(subs)
     starter = load_submissions([os.fspath(p) for p in base], role="base", read_options=read,
                                run=run)
-    return compare(subs, config, options or _options(frontend), base=starter, jobs=jobs)
+    result = compare(subs, config, options or _options(frontend), base=starter, jobs=jobs)
+    if across is None:
+        return result
+    return dataclasses.replace(result, parameters={**result.parameters,
+                                                   "cross_language": across})
+
+
+def cross_language_note(subs: Sequence[SubmissionSource], frontend: str | None,
+                        lang: str | None, forced: bool = False) -> dict[str, Any] | None:
+    """Whether ``subs`` are compared across languages, and the note that says
+    so (``{"languages", "alphabet", "frontend"}``, for the result's
+    ``parameters["cross_language"]``), else ``None``: when their files are in
+    several languages of the structural front-end, or ``forced``, unless a
+    ``frontend`` other than ``structural`` or a ``lang`` was chosen.  Such a
+    batch is read with :func:`neutral_read`'s options."""
+    from winnow.frontends.structural import ALPHABET_NAME, languages_in
+
+    if frontend not in (None, "structural") or lang is not None:
+        return None
+    found = languages_in(f.location for sub in subs for f in sub.files)
+    if not forced and len(found) < 2:
+        return None
+    return {"languages": sorted(found), "alphabet": ALPHABET_NAME, "frontend": "structural"}
+
+
+def neutral_read(read: ReadOptions) -> ReadOptions:
+    """``read`` with every file through the structural front-end's
+    language-neutral alphabet alone (no lexer token matches across languages)."""
+    options = read.options or FrontEndOptions()
+    return dataclasses.replace(read, frontend="structural",
+                               options=dataclasses.replace(options, lexical=False))
 
 
 def relative_names(subs: list[SubmissionSource]) -> list[SubmissionSource]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import click
 
-from winnow.api import relative_names
+from winnow.api import cross_language_note, relative_names
 from winnow.cli.common import exit_with, fail, warn
 from winnow.cli.common import output as common_output
 from winnow.cli.comparing import (
@@ -79,24 +79,16 @@ def run_compare(paths: tuple[str, ...], each: bool, archive: tuple[str, ...],
 
 def _cross_language(subs: list[SubmissionSource], args: CompareArgs
                     ) -> tuple[bool, dict[str, Any] | None]:
-    """Whether the batch must be read again to be compared across languages:
-    files in several languages of the structural front-end with no
-    ``--frontend`` (or ``--frontend structural``, whose tokens within one
-    language include the lexer's) and no ``--lang`` (``--cross-language``
-    reads them so from the start); says so on standard error, naming the
-    alphabet.  Also the note for the result's parameters (``cross_language``:
-    the languages found and the alphabet), ``None`` when not across languages."""
-    from winnow.frontends.structural import ALPHABET_NAME, languages_in
-
-    if args.frontend not in (None, "structural") or args.lang is not None:
+    """Whether the batch must be read again to be compared across languages
+    (:func:`winnow.api.cross_language_note`; ``--cross-language`` reads it so
+    from the start), said on standard error, naming the alphabet; and the
+    note for the result's parameters, ``None`` when not across languages."""
+    note = cross_language_note(subs, args.frontend, args.lang, args.cross_language)
+    if note is None:
         return False, None
-    found = languages_in(f.location for sub in subs for f in sub.files)
-    if not args.cross_language and len(found) < 2:
-        return False, None
-    listed = ", ".join(sorted(found)) or "none"
+    listed = ", ".join(note["languages"]) or "none"
     click.echo(f"winnow: comparing across languages ({listed}) in the language-neutral "
-               f"alphabet {ALPHABET_NAME} (structural front-end)", err=True)
-    note = {"languages": sorted(found), "alphabet": ALPHABET_NAME, "frontend": "structural"}
+               f"alphabet {note['alphabet']} (structural front-end)", err=True)
     return not args.cross_language, note  # read again without the lexer's tokens
 
 
