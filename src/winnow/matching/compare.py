@@ -23,11 +23,21 @@ from functools import partial
 import numpy as np
 
 from winnow.config import WinnowConfig
-from winnow.matching.base import free_starts, in_base
 from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, count_table, literal_config
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.common import many_threshold, shared_code
 from winnow.matching.counting import resolve_cap
+from winnow.matching.head import (
+    TASKS_PER_WORKER,
+    Found,
+    Passages,
+    Settings,
+    TaskResult,
+    in_order,
+    lost_task,
+    run_task,
+    tasks,
+)
 from winnow.matching.model import (
     HISTOGRAM_BINS,
     ComparisonResult,
@@ -36,23 +46,9 @@ from winnow.matching.model import (
     PairResult,
 )
 from winnow.matching.options import CompareOptions, default_configs
-from winnow.matching.pairs import (
-    FileInfo,
-    PairList,
-    file_info,
-    owner_rows,
-    pair_chains,
-    pair_result,
-    to_passages,
-)
-from winnow.matching.prints import (
-    SubmissionLike,
-    load_document,
-    lost_file,
-    prints_with_lengths,
-)
+from winnow.matching.pairs import PairList, pair_result
+from winnow.matching.prints import FileLike, SubmissionLike, load_document
 from winnow.matching.scores import PairScores, pair_scores, rank
-from winnow.matching.shares import Literal, literal_cover, two_channel_units
 from winnow.matching.table import FingerprintTable
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
@@ -164,30 +160,29 @@ def _report_pairs(
 ) -> tuple[PairList, dict[FileKey, Document]]:
     """The reported pairs (``ranking(top=n)``: the best ``n`` by ``score``, 0 = all), with
     passages when asked (for the best ``options.passages_top`` of them), and
-    the documents they show.  The files of those first pairs are read again
-    while the others are ranked."""
+    the documents they show.  The passages of those first pairs are computed
+    by the workers that read their files again, while this process ranks
+    the others (:mod:`winnow.matching.head`)."""
     names = [s.name for s in batch.subs]
     limit = _passages_limit(options)
     head = ranking(top=limit) if options.passages else np.zeros(0, dtype=np.int64)
-    reading = _Reading(batch, np.union1d(scores.a[head], scores.b[head]), run)
-    ranked = head if options.passages and limit == options.top else ranking(top=options.top)
-    infos = reading.infos(table.excluded) if head.shape[0] else {}
-    documents = {(names[f.owner], f.path): f.document for f in infos.values()}
-    rows = owner_rows(infos)
-    units = batch.units()
     ks = [c.k for c in batch.used().values()] or [config.k]
     shortest = min(ks) if options.literal_k == 0 else min(*ks, options.literal_k)
-    computed: list[PairResult] = []
-    literal_units = two_channel_units(infos)
-    for done, i in enumerate(head.tolist(), 1):
-        a, b = int(scores.a[i]), int(scores.b[i])
-        chains = pair_chains(rows, a, b, infos, shortest, gap)
-        computed.append(pair_result(
-            scores, float(score[i]), i, names, units, to_passages(chains, infos),
-            Literal(*literal_cover(chains, infos), literal_units.get(a, 0),
-                    literal_units.get(b, 0))))
-        if run.progress is not None:
-            run.progress("passages", done, head.shape[0])
+    pairs = list(zip(scores.a[head].tolist(), scores.b[head].tolist(), strict=True))
+    heading = _Head(batch, pairs, Settings(batch.configs, batch.default, batch.base,
+                                           table.excluded, shortest, gap), run)
+    ranked = head if options.passages and limit == options.top else ranking(top=options.top)
+    found, read = heading.results()
+    documents: dict[FileKey, Document] = {}
+    for file_id in sorted(read):  # in file order, as the batch lists them
+        doc = read[file_id]
+        if isinstance(doc, Skipped):
+            batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
+        else:
+            documents[(names[int(batch.owner[file_id])], batch.files[file_id].path)] = doc
+    units = batch.units()
+    computed = [pair_result(scores, float(score[i]), i, names, units, passages, literal)
+                for i, (passages, literal) in zip(head.tolist(), found, strict=True)]
     return PairList(scores, score, ranked, names, units, computed), documents
 
 
@@ -226,72 +221,77 @@ def _rank_by_coverage(
     return chosen, {key: doc for key, doc in documents.items() if key[0] in shown}
 
 
-class _Reading:
-    """The files of ``owners`` (those batch kept as documents, or read again),
-    then their masked units and fingerprints (:meth:`infos`).
+class _Head:
+    """The passages of the head ``pairs`` (owner pairs) and the documents of
+    their files (:mod:`winnow.matching.head`).
 
-    On this run's own pool, the files are read by workers forked at once
-    while a thread of this process collects the documents, so that this
-    process goes on (ranking the other pairs) in the meantime.
+    When the batch kept no documents and this run has its own pool, workers
+    forked at once read the files and compute the passages, task by task,
+    while a thread of this process collects them, so that this process goes
+    on (ranking the other pairs) in the meantime; else :meth:`results`
+    computes them here, from the kept documents or files read here.
     """
 
-    def __init__(self, batch: Batch, owners: np.ndarray, run: Run) -> None:
+    def __init__(self, batch: Batch, pairs: list[tuple[int, int]], settings: Settings,
+                 run: Run) -> None:
         used = np.array([p is not None for p in batch.prints], dtype=bool)
-        self.batch, self.run = batch, run
+        owners = np.unique(np.array(pairs, dtype=np.int64).reshape(-1))
+        self.batch, self.run, self.pairs, self.settings = batch, run, pairs, settings
         self.ids: list[int] = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
-        self.missing = [i for i in self.ids if i not in batch.documents]
-        self.read: list[Document | Skipped] = []
+        self.results_by_task: list[tuple[list[int], TaskResult]] = []
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
-        if not self.missing:
+        self.workers = bool(self.ids) and not any(i in batch.documents for i in self.ids)
+        if not self.workers:
             return
-        run.fresh_pool(len(self.missing), start=True)  # forked here, not from the thread
+        files_of: dict[int, list[tuple[int, FileLike]]] = {}
+        for i in self.ids:
+            files_of.setdefault(int(batch.owner[i]), []).append((i, batch.files[i]))
+        run.fresh_pool(len(self.ids), start=True)  # forked here, not from the thread
         if run.executor is None:
-            self._collect()
+            self.workers = False
             return
-        self.thread = threading.Thread(target=self._collect, name="winnow-documents",
+        workers = getattr(run.executor, "workers", 1)
+        self.tasks = tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER)
+        self.thread = threading.Thread(target=self._collect, name="winnow-passages",
                                        daemon=True)
         self.thread.start()
 
     def _collect(self) -> None:
+        done = 0
         try:
-            self.read = list(parallel_map(
-                load_document, [self.batch.files[i] for i in self.missing], stage="documents",
-                progress=self.run.progress, executor=self.run.executor, lost=lost_file))
-        except BaseException as error:  # raised again where the documents are awaited
+            for (indices, _), result in zip(self.tasks, parallel_map(
+                    run_task, [task for _, task in self.tasks], stage="passages",
+                    progress=None, executor=self.run.executor, lost=lost_task), strict=True):
+                self.results_by_task.append((indices, result))
+                done += len(indices)
+                if self.run.progress is not None:
+                    self.run.progress("passages", done, len(self.pairs))
+        except BaseException as error:  # raised again where the passages are awaited
             self.error = error
 
-    def infos(self, excluded: np.ndarray) -> dict[int, FileInfo]:
-        """Masked units and fingerprints (less the ``excluded`` hashes and the
-        base code's) of every file of the owners.
-
-        Base k-grams are marked (:func:`winnow.matching.base.free_starts`) by
-        the same rule that kept base fingerprints out of the shared counts,
-        so a passage holds no k-gram of the starter code and every counted
-        fingerprint seeds one.  Common fingerprints (``-m``) are not masked:
-        they never seed a passage, but a copied passage runs on through the
-        common code inside it.
-        """
+    def results(self) -> tuple[list[Found], dict[int, Document | Skipped]]:
+        """Per head pair (in order), its passages and literal cover; the
+        documents of the files read (or why one could not be), by file id."""
         if self.thread is not None:
             self.thread.join()
-        if self.missing:  # its workers go now, not after the ranking and the passages
+        if self.workers:  # its workers go now, not after the ranking and the CSV
             self.run.fresh_pool(0)
         if self.error is not None:
             raise self.error
+        if self.workers:
+            return in_order(self.results_by_task, len(self.pairs))
         batch = self.batch
-        reread = dict(zip(self.missing, self.read, strict=True))
-        loaded = [batch.documents[i] if i in batch.documents else reread[i] for i in self.ids]
+        read: dict[int, Document | Skipped] = {
+            i: batch.documents[i] if i in batch.documents else load_document(batch.files[i])
+            for i in self.ids}
         batch.documents = {}
-        infos: dict[int, FileInfo] = {}
-        for i, doc in zip(self.ids, loaded, strict=True):
-            if isinstance(doc, Skipped):
-                batch.issues.append(Issue(doc.path, f"{doc.reason} (on second read)"))
-                continue
-            own, literal = batch.config_of(doc.frontend)
-            prints, lengths, first = prints_with_lengths(doc, own, literal)
-            mine = ~in_base(prints["hash"], batch.base)
-            infos[i] = file_info(int(batch.owner[i]), batch.files[i].path, doc, own.k,
-                                 free_starts(doc, batch.base, own), prints[mine], excluded,
-                                 lengths[mine], None if first is None else int(mine[:first].sum()),
-                                 own.t - own.k + 1)
-        return infos
+        infos = {i: self.settings.info(int(batch.owner[i]), batch.files[i].path, doc)
+                 for i, doc in read.items() if not isinstance(doc, Skipped)}
+        passages = Passages(infos, self.settings)
+        found = []
+        for done, (a, b) in enumerate(self.pairs, 1):
+            found.append(passages.of(a, b))
+            if self.run.progress is not None:
+                self.run.progress("passages", done, len(self.pairs))
+        return found, read
