@@ -235,3 +235,70 @@ def claim_runs(
             claimed[b + j] = True
         offset[i], kept[i] = best_start, best_length
     return offset, kept
+
+
+@jit()
+def group_rows(
+    hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.int32], own: npt.NDArray[np.bool_],
+    files: npt.NDArray[np.int32], cap: int, many: int, many_is_base: bool, n_files: int,
+) -> tuple[int, I64, I64, npt.NDArray[np.bool_], I64, I64, I64, int]:
+    """Every grouping of rows sorted by hash, then owner, in one pass.
+
+    A hash's document frequency ``df`` is its distinct owners.  Returns the
+    number of kept postings (distinct ``(hash, owner)`` of hashes with
+    ``df <= cap``), and per row slot: the posting's row, ``df`` and whether
+    any of its rows is outside the base code (``own``; with
+    ``many_is_base`` and ``many >= 2``, never for ``df >= many``); the rows of the hashes
+    past the cap (one per hash); the kept rows per file; the rows of the
+    postings of hashes at least ``many >= 2`` owners hold with some
+    posting outside the base code, capped ones included (``-1`` ends each
+    list); and the number of distinct hashes.
+    """
+    n = hashes.shape[0]
+    post_row = np.empty(n, dtype=np.int64)
+    post_df = np.empty(n, dtype=np.int64)
+    post_own = np.empty(n, dtype=np.bool_)
+    capped_row = np.full(n + 1, -1, dtype=np.int64)
+    many_row = np.full(n + 1, -1, dtype=np.int64)
+    file_prints = np.zeros(n_files, dtype=np.int64)
+    kept = 0
+    n_capped = 0
+    n_many = 0
+    distinct = 0
+    start = 0
+    while start < n:
+        end = start + 1
+        while end < n and hashes[end] == hashes[start]:
+            end += 1
+        distinct += 1
+        df = 1
+        any_own = own[start]
+        for r in range(start + 1, end):
+            if owners[r] != owners[r - 1]:
+                df += 1
+            any_own |= own[r]
+        if df <= cap:
+            r = start
+            while r < end:
+                first = r
+                posting_own = own[r]
+                file_prints[files[r]] += 1
+                r += 1
+                while r < end and owners[r] == owners[first]:
+                    posting_own |= own[r]
+                    file_prints[files[r]] += 1
+                    r += 1
+                post_row[kept] = first
+                post_df[kept] = df
+                post_own[kept] = posting_own and not (many_is_base and 2 <= many <= df)
+                kept += 1
+        else:
+            capped_row[n_capped] = start
+            n_capped += 1
+        if many >= 2 and df >= many and any_own:
+            for r in range(start, end):
+                if r == start or owners[r] != owners[r - 1]:
+                    many_row[n_many] = r
+                    n_many += 1
+        start = end
+    return kept, post_row, post_df, post_own, capped_row, file_prints, many_row, distinct

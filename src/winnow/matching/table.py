@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import uninterrupted
+from winnow.matching import _kernels
 from winnow.matching.counting import count_shared, group_bounds
 from winnow.tables import PairCounts, SharedCounts, idf_weights
 
@@ -58,13 +60,6 @@ def in_sorted(values: U64, sorted_set: U64) -> Bools:
     idx = np.minimum(np.searchsorted(sorted_set, values), sorted_set.shape[0] - 1)
     hit: Bools = sorted_set[idx] == values
     return hit
-
-
-def _changes(sorted_keys: npt.NDArray[np.integer], first: Bools) -> Bools:
-    """``first`` or a change of ``sorted_keys`` from the previous row."""
-    out = first.copy()
-    out[1:] |= sorted_keys[1:] != sorted_keys[:-1]
-    return out
 
 
 def stable_order(hashes: U64) -> I64:
@@ -116,40 +111,23 @@ class _Groups:
 def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int,
            many: int = 0, many_is_base: bool = False) -> _Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash and
-    read every grouping off it.  Large temporaries live only here."""
+    read every grouping off it in one compiled pass
+    (:func:`winnow.matching._kernels.group_rows`)."""
     order = stable_order(hashes)
     h = hashes[order]
-    new_hash = _changes(h, np.zeros(h.shape[0], dtype=bool))
-    if h.shape[0]:
-        new_hash[0] = True
-    o = owners[order]
-    owner_first = _changes(o, new_hash)
-    distinct = int(new_hash.sum())
-    group = (np.cumsum(new_hash, dtype=np.int64) - 1).astype(np.int32)
-    row_df = np.bincount(group[owner_first], minlength=distinct).astype(np.int32)[group]
-    kept = row_df <= cap
-    post = owner_first & kept
-    any_own = np.logical_or.reduceat(own[order], np.flatnonzero(owner_first)) \
-        if h.shape[0] else np.zeros(0, dtype=bool)
-    post_own = any_own[kept[owner_first]]
-    post_df = row_df[post].astype(np.int64)
-    many_hashes, many_owners = np.zeros(0, np.uint64), np.zeros(0, np.int64)
-    if many >= 2:
-        frequent = row_df[owner_first] >= many
-        hash_own = np.zeros(distinct, dtype=bool)  # any holder has it outside the base
-        posting_hash = group[owner_first]
-        np.logical_or.at(hash_own, posting_hash, any_own)
-        chosen = frequent & hash_own[posting_hash]
-        many_hashes = h[owner_first][chosen]
-        many_owners = o[owner_first][chosen].astype(np.int64)
-        if many_is_base:  # starter code from now on: never counted as shared
-            post_own &= ~(post_df >= many)
-    del row_df, owner_first, group
-    file_prints = np.bincount(files[order][kept], minlength=n_files).astype(np.int64)
+    o = owners[order].astype(np.int32, copy=False)
+    with uninterrupted():  # several arrays come back (winnow.compiled.uninterrupted)
+        kept, post_row, post_df, post_own, capped_row, file_prints, many_row, distinct = \
+            _kernels.group_rows(h, o, own[order], files[order].astype(np.int32, copy=False),
+                                int(cap), int(many), bool(many_is_base), int(n_files))
+    del order
+    rows = post_row[:kept]
+    capped = capped_row[:int(np.argmax(capped_row < 0))]
+    chosen = many_row[:int(np.argmax(many_row < 0))]
     return _Groups(
-        hashes=h[post], owners=o[post].astype(np.int64), df=post_df, own=post_own,
-        capped=h[new_hash & ~kept], file_prints=file_prints, distinct=distinct,
-        many_hashes=many_hashes, many_owners=many_owners,
+        hashes=h[rows], owners=o[rows].astype(np.int64), df=post_df[:kept].copy(),
+        own=post_own[:kept].copy(), capped=h[capped], file_prints=file_prints,
+        distinct=int(distinct), many_hashes=h[chosen], many_owners=o[chosen].astype(np.int64),
     )
 
 
