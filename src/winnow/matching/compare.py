@@ -34,6 +34,7 @@ from winnow.matching.head import (
     Settings,
     TaskResult,
     in_order,
+    load_kernels,
     lost_task,
     run_task,
     tasks,
@@ -52,7 +53,7 @@ from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
-from winnow.parallel import Progress, make_pool, parallel_map
+from winnow.parallel import Progress, make_pool, parallel_map, release_memory
 
 __all__ = ["DOCUMENT_BUDGET", "compare", "literal_config"]
 
@@ -111,6 +112,7 @@ def _compare(
     cap = resolve_cap(options.max_occurrences, len(names))
     batch.many, batch.many_is_base = many_threshold(len(names)), options.common_as_base
     table = count_table(batch, cap, engine, run.progress)
+    release_memory()  # the table's sorting space, freed but held: the workers fork next
     if options.common_as_base:  # passages leave it out as they leave the base out
         batch.base = np.union1d(batch.base, table.many_hashes).astype(np.uint64)
     common, common_documents = shared_code(batch, table, table.excluded, names)
@@ -247,6 +249,7 @@ class _Head:
         files_of: dict[int, list[tuple[int, FileLike]]] = {}
         for i in self.ids:
             files_of.setdefault(int(batch.owner[i]), []).append((i, batch.files[i]))
+        load_kernels()  # here, shared by the workers forked next
         run.fresh_pool(len(self.ids), start=True)  # forked here, not from the thread
         if run.executor is None:
             self.workers = False
