@@ -42,12 +42,15 @@ from pathlib import Path
 import corpus
 from harness import PEERS, WINNOW, Run, check, measure, uptime
 
+#: Memory samples of these runs of a few seconds and processes: every 50 ms.
+SHORT_SAMPLE_S = 0.05
+
 
 def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
     """``winnow compare --each folder`` with CSV output to ``out``."""
     command = [*WINNOW, "compare", "--each", str(folder), "-q", "--format", "csv",
                "-o", str(out), *options]
-    run = measure(command)
+    run = measure(command, sample_s=SHORT_SAMPLE_S)
     check(run, "winnow compare")
     return run
 
@@ -56,7 +59,7 @@ def peer_run(peer: str, folder: Path, out: Path) -> Run:
     """One peer adapter over ``folder`` (Python files)."""
     env = dict(os.environ, DOLOS_NODE_OPTIONS="--max-old-space-size=16000")
     run = measure([str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang", "python"],
-                  env=env)
+                  env=env, sample_s=SHORT_SAMPLE_S)
     check(run, peer)
     return run
 

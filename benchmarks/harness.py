@@ -110,8 +110,11 @@ def tree_memory_and_peaks_kib(pid: int) -> tuple[int, int, int]:
 
 
 def measure(command: list[str], *, env: dict[str, str] | None = None,
-            stdout_path: Path | None = None, cwd: Path | None = None) -> Run:
-    """Run ``command`` to completion, sampling its process tree's memory."""
+            stdout_path: Path | None = None, cwd: Path | None = None,
+            sample_s: float = SAMPLE_S) -> Run:
+    """Run ``command`` to completion, sampling its process tree's memory every
+    ``sample_s`` (a command of a few seconds and processes: 50 ms, so that
+    a peak between samples is not missed)."""
     load_before = os.getloadavg()[0]
     out = stdout_path.open("wb") if stdout_path else subprocess.DEVNULL
     err_path = Path(os.environ.get("TMPDIR", "/tmp")) / f"winnow-bench-{os.getpid()}.err"
@@ -126,7 +129,7 @@ def measure(command: list[str], *, env: dict[str, str] | None = None,
             rss, pss, hwm = tree_memory_and_peaks_kib(proc.pid)
             peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
             peak_hwm = max(peak_hwm, hwm)
-            time.sleep(SAMPLE_S)
+            time.sleep(sample_s)
         wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
     if stdout_path and not isinstance(out, int):
