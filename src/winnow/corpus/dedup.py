@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,7 @@ from winnow.corpus.clusters import (
     LinkFilter,
     Thresholds,
     cluster_pairs,
+    gather_candidates,
     identical_sets,
 )
 from winnow.corpus.fingerprints import ShardJob
@@ -43,6 +45,7 @@ from winnow.corpus.readers import (
     read_shard,
     record_ids,
 )
+from winnow.corpus.words import resemblances, word_pair_sets
 from winnow.errors import InputError
 from winnow.pairs import EngineChoice, count_pairs
 from winnow.parallel import Progress
@@ -114,7 +117,9 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     records = sum(s.count for s in shards)
     settings = settings.for_records(records)  # -m as a count of records
     thresholds = Thresholds(settings.similarity, settings.containment,
-                            settings.min_fingerprints)
+                            settings.min_fingerprints,
+                            settings.candidate_similarity if settings.measure == "words"
+                            else None)
     postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
                               settings.jobs, LinkFilter(thresholds))
     choice = engine_choice(settings)
@@ -124,7 +129,14 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
         if progress is not None:
             progress("clustering", 0, 1)
         sizes = _sizes(pairs.sizes, records)
-        clusters = cluster_pairs(pairs, sizes, thresholds, identical_sets(pairs.digests, sizes))
+        identical = identical_sets(pairs.digests, sizes)
+        if thresholds.candidate is None:
+            clusters = cluster_pairs(pairs, sizes, thresholds, identical)
+        else:  # the candidates' word pairs, read once more
+            found = gather_candidates(pairs, sizes, thresholds)
+            sets = word_pair_sets(jobs, np.concatenate(found[:2]), settings.jobs)
+            clusters = cluster_pairs([found], sizes, thresholds, identical,
+                                     partial(resemblances, sets))
         if progress is not None:
             progress("clustering", 1, 1)
     return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)
