@@ -155,15 +155,18 @@ def set_digests(hashes: U64, counts: I64) -> U64:
 
 
 def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
-    """Every ``(hash, doc)`` row of one shard as two arrays (for a process pool,
-    which cannot return a generator), and its records with their set digests."""
+    """Every distinct hash of one shard's records, record after record, with
+    those records, the hashes of each and their set digests: ``(hashes, docs,
+    counts, digests)``, for a process pool (which cannot return a generator).
+    The owner of each hash is ``np.repeat(docs, counts)``: sending the counts
+    instead of an owner per hash halves what goes back to the parent."""
     batches = list(fingerprint_shard(job))
     if not batches:
         none = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
     return (np.concatenate([b.hashes for b in batches]),
-            np.concatenate([b.owners() for b in batches]),
             np.concatenate([b.docs for b in batches]),
+            np.concatenate([b.counts for b in batches]),
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
