@@ -48,7 +48,7 @@ from winnow.corpus.readers import (
 from winnow.corpus.words import resemblances, word_pair_sets
 from winnow.errors import InputError
 from winnow.pairs import EngineChoice, count_pairs
-from winnow.parallel import Progress
+from winnow.parallel import Progress, release_memory
 
 
 @dataclass(frozen=True)
@@ -123,17 +123,20 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
                               settings.jobs, LinkFilter(thresholds))
     choice = engine_choice(settings)
-    with terminate_unwinds(), count_pairs(
-            postings, settings.cap, choice,
-            None if progress is None else in_records(progress, records)) as pairs:
-        if progress is not None:
-            progress("clustering", 0, 1)
-        sizes = _sizes(pairs.sizes, records)
-        identical = identical_sets(pairs.digests, sizes)
-        if thresholds.candidate is None:
-            clusters = cluster_pairs(pairs, sizes, thresholds, identical)
-        else:  # the candidates' word pairs, read once more
-            found = gather_candidates(pairs, sizes, thresholds)
+    with terminate_unwinds():
+        with count_pairs(postings, settings.cap, choice,
+                         None if progress is None else in_records(progress, records)) as pairs:
+            if progress is not None:
+                progress("clustering", 0, 1)
+            sizes = _sizes(pairs.sizes, records)
+            identical = identical_sets(pairs.digests, sizes)
+            if thresholds.candidate is None:
+                clusters = cluster_pairs(pairs, sizes, thresholds, identical)
+            else:
+                found = gather_candidates(pairs, sizes, thresholds)
+        del pairs
+        if thresholds.candidate is not None:  # the pair sums freed: the candidates'
+            release_memory()  # word pairs, their records read once more
             sets = word_pair_sets(jobs, np.concatenate(found[:2]), settings.jobs)
             clusters = cluster_pairs([found], sizes, thresholds, identical,
                                      partial(resemblances, sets))

@@ -56,8 +56,9 @@ UNSPACED = ((0x0E00, 0x0EFF),    # Thai, Lao
             (0xF900, 0xFAFF),    # CJK compatibility ideographs
             (0x20000, 0x3FFFF))  # CJK extensions
 _ASCII_WORD = np.array([chr(c).isalnum() for c in range(128)], dtype=np.bool_)
-#: Texts' UTF-8 bytes read into words together (one front-end pass).
-BATCH_BYTES = 1 << 20
+#: Texts' UTF-8 bytes read into words together (one front-end pass, 20 bytes
+#: of units a byte).
+BATCH_BYTES = 1 << 18
 
 
 def _word_chars(cps: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
@@ -176,6 +177,8 @@ def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> Wor
         if hi > lo:
             tasks.append(WordJob(job, docs[lo:hi]))
     pool = make_pool(workers, len(tasks)) if len(tasks) > 1 else None
+    if pool is not None:
+        batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
     found, hashes, counts = [], [], []
     try:
         for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
