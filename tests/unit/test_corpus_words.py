@@ -146,3 +146,27 @@ def test_a_pair_below_the_candidate_bound_is_never_read(tmp_path: Path) -> None:
 def test_bad_measure_settings_are_refused(field: str, value: object) -> None:
     with pytest.raises(InvalidConfig, match=field):
         DedupSettings(**{field: value})  # type: ignore[arg-type]
+
+
+def test_every_input_kind_gives_the_same_word_pair_resemblance(tmp_path: Path) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rng = random.Random(11)
+    base = [rng.choice(VOCABULARY) + str(rng.randint(0, 99)) for _ in range(100)]
+    texts = [" ".join(base), " ".join(rng.choice(VOCABULARY) for _ in range(80)),
+             edited(base, 8, rng)]
+    jsonl = tmp_path / "r.jsonl"
+    jsonl.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+    parquet = tmp_path / "r.parquet"
+    pq.write_table(pa.table({"text": texts}), parquet)
+    folder = tmp_path / "texts"
+    folder.mkdir()
+    for i, t in enumerate(texts):
+        (folder / f"{i}.txt").write_text(t)
+    runs = [find_duplicates([str(p)], DedupSettings(jobs=1)).clusters
+            for p in (jsonl, parquet, folder)]
+    expected = jaccard(reference_pairs(texts[0]), reference_pairs(texts[2]))
+    for clusters in runs:
+        assert clusters.cluster.tolist() == [1, 0, 1]
+        assert float(clusters.resemblance[2]) == pytest.approx(expected, abs=1e-6)
