@@ -9,7 +9,8 @@ against independent texts linked: the figures behind its defaults.
 1. ``benchmarks/scale.py``'s corpus of N records (built and cached in
    ``WORKDIR/corpus-N``): for each setting, the in-memory engine's
    near-duplicate recall (all, and at 10 % edited words), containment recall
-   and precision (:func:`scale.score`), and the run's seconds.  The default
+   and precision (:func:`scale.score`), the run's seconds and its candidate
+   pairs (those whose word pairs were compared).  The default
    measure (``words``: word-pair resemblance of the pairs whose fingerprint
    resemblance reaches a candidate bound) for every candidate bound and
    similarity, and the fingerprints' resemblance (``fingerprints``) beside it.
@@ -54,7 +55,7 @@ def planted(records: int, workdir: Path, **settings: Any) -> dict[str, float]:
     run = find_duplicates(sorted(glob.glob(str(folder / "part-*.jsonl"))), chosen)
     seconds = time.perf_counter() - start
     return {**scale.score(run.clusters.cluster, dict(np.load(folder / "truth.npz"))),
-            "s": seconds}
+            "s": seconds, "candidates": run.candidates}
 
 
 def independent_resemblances(root: Path) -> tuple[F64, F64]:
@@ -101,7 +102,7 @@ def main() -> None:
           f"{printed.shape[0]:,} independent Clough pairs, highest resemblance: "
           f"fingerprints {printed.max():.3f}, word pairs {worded.max():.3f}")
     print(f"{'measure':<13}{'candidate':>9}{'similarity':>11}{'near':>7}{'near 10%':>9}"
-          f"{'contain':>8}{'prec':>8}{'s':>6} {'independent linked':>18}")
+          f"{'contain':>8}{'prec':>8}{'s':>6}{'candidates':>11} {'independent linked':>18}")
     runs: list[tuple[str, float | None, float]] = [
         ("words", float(c), float(x)) for c in args.candidates.split(",")
         for x in args.similarities.split(",")]
@@ -115,7 +116,8 @@ def main() -> None:
                   else (printed >= candidate) & (worded >= similarity))
         print(f"{measure:<13}{'-' if candidate is None else candidate:>9}{similarity:>11}"
               f"{s['near all']:7.4f}{s['near 10%']:9.4f}{s['containment']:8.3f}"
-              f"{s['precision']:8.5f}{s['s']:6.1f} {int(linked.sum()):>18}", flush=True)
+              f"{s['precision']:8.5f}{s['s']:6.1f}{int(s['candidates']):>11} "
+              f"{int(linked.sum()):>18}", flush=True)
 
 
 if __name__ == "__main__":

@@ -126,6 +126,7 @@ def test_dedup_links_an_edited_copy_by_its_word_pairs(tmp_path: Path) -> None:
     assert float(run.clusters.resemblance[4]) == pytest.approx(expected, abs=1e-6)
     printed = find_duplicates([str(path)], DedupSettings(jobs=1, measure="fingerprints"))
     assert float(printed.clusters.resemblance[4]) < expected - 0.2  # the k-grams lost more
+    assert run.candidates == 1 and printed.candidates == 0  # only the pair (0, 4) was read
     strict = find_duplicates([str(path)], DedupSettings(jobs=1, similarity=0.9))
     assert strict.clusters.cluster.tolist() == [0] * 5
 

@@ -80,6 +80,8 @@ class DedupRun:
     engine: str
     problems: list[InputError] = field(default_factory=list)
     records: int = 0  #: records (usable or bad) found by :func:`read_back`: blank lines are none
+    #: candidate pairs whose word pairs were compared (``measure="words"``)
+    candidates: int = 0
 
     @property
     def slots(self) -> int:
@@ -123,6 +125,7 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
                               settings.jobs, LinkFilter(thresholds))
     choice = engine_choice(settings)
+    candidates = 0
     with terminate_unwinds():
         with count_pairs(postings, settings.cap, choice,
                          None if progress is None else in_records(progress, records)) as pairs:
@@ -137,12 +140,14 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
         del pairs
         if thresholds.candidate is not None:  # the pair sums freed: the candidates'
             release_memory()  # word pairs, their records read once more
+            candidates = int(found[0].shape[0])
             sets = word_pair_sets(jobs, np.concatenate(found[:2]), settings.jobs)
             clusters = cluster_pairs([found], sizes, thresholds, identical,
                                      partial(resemblances, sets))
         if progress is not None:
             progress("clustering", 1, 1)
-    return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)
+    return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems,
+                    candidates=candidates)
 
 
 @contextmanager
