@@ -3,8 +3,10 @@
 Winnowing's fingerprint resemblance estimates the resemblance of two
 records' character k-grams from a sample (about 2 / (w + 1) of them), and
 an edited word changes every k-gram across it: a copy with one word in ten
-edited keeps about 0.43 of its 20-character k-grams (median, benchmark
-corpus), and the sample scatters that from 0.04 to 0.7.  Near-duplicates are
+edited shares about 0.43 of its 20-character k-grams (Jaccard, median,
+benchmark corpus), and the sample scatters that widely (fingerprint
+resemblance 0.04 at the lowest, 0.15 at the 1st percentile, median 0.39).
+Near-duplicates are
 therefore found in two steps: the fingerprints give the *candidate* pairs
 (fingerprint resemblance at least ``candidate_similarity``, or linked by
 containment), and each candidate's resemblance is computed exactly, once,
@@ -17,8 +19,8 @@ words; a record of one word: that word).  Words are the text front-end's:
 NFKC, case-folded, runs of letters and digits with nothing dropped between
 them (spaces and punctuation end a word); in scripts written without spaces
 (Han, kana, Thai, Lao, Khmer, Myanmar) each character is a word.  An edited
-word changes two word pairs, so the same copy keeps about 0.73 of its word
-pairs (at least 0.47 on the benchmark corpus), while texts written
+word changes two word pairs, so the same copies' word-pair resemblance is
+about 0.73 (median; at least 0.47 on the benchmark corpus), while texts written
 independently on one topic share at most about 0.19 of them (Clough &
 Stevenson's answers; ``benchmarks/dedup_threshold.py``).
 
