@@ -6,7 +6,8 @@ counted in one pass (:func:`winnow.matching.counting.count_postings`):
 fastest for small corpora, memory proportional to the corpus's fingerprints
 (16 bytes each, and the counter's hash table: 12 bytes a slot, 1.5 to 3
 slots a fingerprint); the process maps its large arrays apart
-(:func:`winnow.parallel.map_large_allocations`), so that each is given back
+(:func:`winnow.parallel.map_large_allocations`, a setting of the C
+allocator that stays with the calling process), so that each is given back
 to the system when freed.  A sharded engine
 (:mod:`winnow.sharded`) fingerprints the same shards in its own tasks
 (:func:`~winnow.corpus.fingerprints.fingerprint_shard`), writes the
