@@ -3,8 +3,8 @@ against independent texts linked: the figures behind its defaults.
 
     .venv/bin/python benchmarks/dedup_threshold.py [--records 100000]
         [--workdir /tmp/winnow-scale] [--data ../shared/data]
-        [--similarities 0.5,0.4,0.3,0.25] [--candidates 0.05,0.08,0.1,0.12]
-        [--fingerprint-similarities 0.25,0.15,0.1]
+        [--similarities 0.5,0.4,0.35,0.3,0.25] [--candidates 0.05,0.08,0.1]
+        [--fingerprint-similarities 0.4,0.25,0.15,0.1]
 
 1. ``benchmarks/scale.py``'s corpus of N records (built and cached in
    ``WORKDIR/corpus-N``): for each setting, the in-memory engine's
@@ -30,6 +30,7 @@ import csv
 import glob
 import itertools
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -58,8 +59,28 @@ def planted(records: int, workdir: Path, **settings: Any) -> dict[str, float]:
             "s": seconds, "candidates": run.candidates}
 
 
-def independent_resemblances(root: Path) -> tuple[F64, F64]:
-    """Fingerprint and word-pair resemblance of every independent pair."""
+@dataclass
+class Pairs:
+    """Per pair of texts: fingerprint resemblance, containment and the smaller
+    record's fingerprints, and word-pair resemblance."""
+
+    printed: F64
+    contained: F64
+    smaller: F64
+    worded: F64
+
+    def linked(self, measure: str, candidate: float | None, similarity: float) -> int:
+        """How many pairs dedup links (containment 0.8 of 3 fingerprints or more)."""
+        near = ((self.printed >= similarity) if measure == "fingerprints"
+                else (self.printed >= (candidate or 0.0)) & (self.worded >= similarity))
+        return int((near | ((self.contained >= 0.8) & (self.smaller >= 3))).sum())
+
+
+def clough_pairs(root: Path) -> dict[str, Pairs]:
+    """``independent``: every pair of answers written independently (both
+    ``non``, or to different questions); ``derived``: each ``cut``, ``light``
+    and ``heavy`` answer with the source text it was written from; ``unread``:
+    each ``non`` answer with the source its writer did not read."""
     from winnow.corpus.fingerprints import record_hashes
     from winnow.corpus.options import DedupSettings
     from winnow.corpus.readers import Fields
@@ -67,25 +88,36 @@ def independent_resemblances(root: Path) -> tuple[F64, F64]:
 
     config = DedupSettings(Fields("text")).config
     with (root / "labels.csv").open(newline="") as handle:
-        category = {row["file_b"]: row["cat_b"] for row in csv.DictReader(handle)}
+        rows = list(csv.DictReader(handle))
+    category = {row["file_b"]: row["cat_b"] for row in rows}
     answers = sorted(name for name in category if "orig" not in name)
-    texts = {name: (root / name).read_text(errors="replace") for name in answers}
-    prints = {name: set(record_hashes(texts[name], config).tolist()) for name in answers}
-    pairs = {name: set(batch_word_pairs([texts[name].encode()])[0].tolist())
-             for name in answers}
+    names = sorted({*answers, *(row["file_a"] for row in rows)})
+    texts = {name: (root / name).read_text(errors="replace") for name in names}
+    prints = {name: set(record_hashes(texts[name], config).tolist()) for name in names}
+    words = {name: set(batch_word_pairs([texts[name].encode()])[0].tolist())
+             for name in names}
 
     def task(name: str) -> str:
         return name.rsplit("_", 1)[-1]
 
-    def jaccard(x: set[int], y: set[int]) -> float:
-        return len(x & y) / len(x | y) if x | y else 0.0
+    def measured(pairs: list[tuple[str, str]]) -> Pairs:
+        out: list[tuple[float, float, float, float]] = []
+        for a, b in pairs:
+            fa, fb, wa, wb = prints[a], prints[b], words[a], words[b]
+            shared, small = len(fa & fb), min(len(fa), len(fb))
+            out.append((shared / len(fa | fb) if fa | fb else 0.0,
+                        shared / small if small else 0.0, float(small),
+                        len(wa & wb) / len(wa | wb) if wa | wb else 0.0))
+        table = np.array(out, dtype=np.float64).reshape(-1, 4)
+        return Pairs(table[:, 0], table[:, 1], table[:, 2], table[:, 3])
 
-    printed, worded = [], []
-    for a, b in itertools.combinations(answers, 2):
-        if task(a) != task(b) or category[a] == category[b] == "non":
-            printed.append(jaccard(prints[a], prints[b]))
-            worded.append(jaccard(pairs[a], pairs[b]))
-    return np.array(printed), np.array(worded)
+    independent = [(a, b) for a, b in itertools.combinations(answers, 2)
+                   if task(a) != task(b) or category[a] == category[b] == "non"]
+    sources = [(row["file_a"], row["file_b"], row["cat_b"]) for row in rows
+               if "orig" not in row["file_b"]]
+    return {"independent": measured(independent),
+            "derived": measured([(a, b) for a, b, c in sources if c != "non"]),
+            "unread": measured([(a, b) for a, b, c in sources if c == "non"])}
 
 
 def main() -> None:
@@ -93,16 +125,20 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=100_000)
     parser.add_argument("--workdir", type=Path, default=Path("/tmp/winnow-scale"))
     parser.add_argument("--data", type=Path, default=HERE.parents[1] / "shared" / "data")
-    parser.add_argument("--similarities", default="0.5,0.4,0.3,0.25")
-    parser.add_argument("--candidates", default="0.05,0.08,0.1,0.12")
-    parser.add_argument("--fingerprint-similarities", default="0.25,0.15,0.1")
+    parser.add_argument("--similarities", default="0.5,0.4,0.35,0.3,0.25")
+    parser.add_argument("--candidates", default="0.05,0.08,0.1")
+    parser.add_argument("--fingerprint-similarities", default="0.4,0.25,0.15,0.1")
     args = parser.parse_args()
-    printed, worded = independent_resemblances(args.data / "clough-stevenson")
+    clough = clough_pairs(args.data / "clough-stevenson")
+    independent, derived, unread = clough["independent"], clough["derived"], clough["unread"]
     print(f"dedup similarity thresholds ({uptime()}); {args.records:,} planted-pair records; "
-          f"{printed.shape[0]:,} independent Clough pairs, highest resemblance: "
-          f"fingerprints {printed.max():.3f}, word pairs {worded.max():.3f}")
+          f"{independent.printed.shape[0]:,} independent Clough pairs, highest resemblance: "
+          f"fingerprints {independent.printed.max():.3f}, word pairs "
+          f"{independent.worded.max():.3f}; {derived.printed.shape[0]} answers derived from "
+          f"their source, {unread.printed.shape[0]} written without it")
     print(f"{'measure':<13}{'candidate':>9}{'similarity':>11}{'near':>7}{'near 10%':>9}"
-          f"{'contain':>8}{'prec':>8}{'s':>6}{'candidates':>11} {'independent linked':>18}")
+          f"{'contain':>8}{'prec':>8}{'s':>6}{'candidates':>11}{'independent':>12}"
+          f"{'derived':>8}{'unread':>7}")
     runs: list[tuple[str, float | None, float]] = [
         ("words", float(c), float(x)) for c in args.candidates.split(",")
         for x in args.similarities.split(",")]
@@ -112,12 +148,12 @@ def main() -> None:
         extra = {} if candidate is None else {"candidate_similarity": candidate}
         s = planted(args.records, args.workdir, measure=measure, similarity=similarity,
                     **extra)
-        linked = ((printed >= similarity) if candidate is None
-                  else (printed >= candidate) & (worded >= similarity))
         print(f"{measure:<13}{'-' if candidate is None else candidate:>9}{similarity:>11}"
               f"{s['near all']:7.4f}{s['near 10%']:9.4f}{s['containment']:8.3f}"
-              f"{s['precision']:8.5f}{s['s']:6.1f}{int(s['candidates']):>11} "
-              f"{int(linked.sum()):>18}", flush=True)
+              f"{s['precision']:8.5f}{s['s']:6.1f}{int(s['candidates']):>11}"
+              f"{independent.linked(measure, candidate, similarity):>12}"
+              f"{derived.linked(measure, candidate, similarity):>8}"
+              f"{unread.linked(measure, candidate, similarity):>7}", flush=True)
 
 
 if __name__ == "__main__":
