@@ -40,7 +40,7 @@ def test_dedup_records_finds_copies_and_containment_by_id() -> None:
     assert len(kept) == 1 and rows[0] is kept[0]
     assert all(r.representative == kept[0].id and r.source == "<records>" for r in rows)
     assert {r.id: r.line for r in rows} == {"a": 1, "b": 2, "c": 3, "d": 4}
-    assert next(r for r in rows if r.id == "b").similarity > 0.8
+    assert next(r for r in rows if r.id == "b").similarity > 0.75  # 13 of 17 word pairs
     assert next(r for r in rows if r.id == "c").containment == 1.0
     assert winnow.dedup_records({"x": BASE, "y": OTHER}, k=10, t=20) == []
 

@@ -102,3 +102,43 @@ def test_the_cap_drops_fingerprints_of_too_many_records(tmp_path: Path) -> None:
         got = [(int(a), int(b), int(s)) for blk in counted for a, b, s in zip(*blk, strict=True)]
         assert got == expected
         assert len(got) == 15 if cap == 10 else len(got) < 15  # the common part links all
+
+
+def test_shared_rows_finds_the_hashes_of_several_rows_part_by_part() -> None:
+    from winnow.corpus.pairs import shared_rows
+    from winnow.matching.counting import repeated
+
+    rng = np.random.default_rng(5)
+    hashes = rng.integers(0, 1 << 61, 5000, dtype=np.uint64)  # top bits all 0
+    hashes[rng.integers(0, 5000, 700)] = hashes[rng.integers(0, 5000, 700)]
+    mask, distinct = shared_rows(hashes)
+    want, want_distinct = repeated(hashes)
+    assert mask.tolist() == want.tolist() and distinct == want_distinct
+    assert 0 < mask.sum() < 5000
+
+
+def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path) -> None:
+    """The in-memory engine counts only the rows of hashes in several records;
+    sizes, weights and statistics are those of counting every row."""
+    from winnow.matching.counting import count_postings
+
+    rng = random.Random(4)
+    texts = [words(rng, 60) for _ in range(5)]
+    texts += [texts[0] + " " + words(rng, 10), texts[1][:150], texts[2] + texts[3]]
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+    shards, _ = plan_shards([str(path)], Fields())
+    postings = CorpusPostings([ShardJob(s, Fields(), CONFIG) for s in shards], len(texts), 0,
+                              workers=1)
+    hashes, owners, _ = postings.gather(None)
+    for cap in (100, 2):
+        everything = count_postings(hashes, owners, len(texts), cap)
+        counted = postings.in_memory(cap, None)
+        assert counted.sizes.tolist() == everything.sizes.tolist()
+        assert counted.weight_totals.tolist() == everything.weight_totals.tolist()
+        assert counted.stats == everything.stats
+        assert counted.excluded().tolist() == everything.excluded().tolist()
+        got, want = counted.shared_counts(), everything.shared_counts()
+        for name in ("a", "b", "shared", "weight", "df_sum"):
+            assert getattr(got, name).tolist() == getattr(want, name).tolist()
+        assert len(want) > 0

@@ -67,8 +67,8 @@ UNITS = {"records": "rec", "pairs": "task", "merge": "task", "clustering": "step
                    "file's path in its folder).")
 @click.option("--min-similarity", "similarity", type=FRACTION, default=DEFAULTS.similarity,
               show_default=True,
-              help="Resemblance (Jaccard of fingerprints) from which two records are "
-                   "near-duplicates.")
+              help="Resemblance (Jaccard of word pairs, of the pairs that share "
+                   "fingerprints) from which two records are near-duplicates.")
 @click.option("--min-containment", "containment", type=FRACTION,
               default=DEFAULTS.containment, show_default=True,
               help="Share of the smaller record's fingerprints found in the larger one from "

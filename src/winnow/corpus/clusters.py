@@ -8,6 +8,12 @@ From those:
 * containment ``shared / min(|Fa|, |Fb|)``: how much of the smaller record
   is in the larger one (1.0: all of it).
 
+Dedup's default measure of near-duplicates is not the fingerprints'
+resemblance but the exact resemblance of the two records' word pairs,
+computed for the *candidate* pairs alone (:mod:`winnow.corpus.words`;
+:class:`Thresholds`' ``candidate``): the fingerprints' resemblance then
+only chooses the candidates.
+
 A pair is *linked* when its resemblance reaches ``similarity``, or when its
 containment reaches ``containment`` and the smaller record has at least
 ``min_fingerprints`` fingerprints.  Clusters are the connected components of
@@ -27,7 +33,7 @@ are numbered from 1 in the input order of their representatives.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,9 +49,16 @@ Block = tuple[I64, I64, I64]
 
 @dataclass(frozen=True)
 class Thresholds:
+    """``similarity`` applies to the pairs' resemblance: of their fingerprints,
+    or, where ``candidate`` is given, of their word pairs
+    (:mod:`winnow.corpus.words`), computed for the *candidate* pairs alone:
+    those whose fingerprint resemblance reaches ``candidate`` or that are
+    linked by containment."""
+
     similarity: float
     containment: float
     min_fingerprints: int
+    candidate: float | None = None
 
 
 def scores(a: I64, b: I64, shared: I64, sizes: I64) -> tuple[F64, F64]:
@@ -58,19 +71,40 @@ def scores(a: I64, b: I64, shared: I64, sizes: I64) -> tuple[F64, F64]:
     return resemblance, containment
 
 
-def linked(a: I64, b: I64, shared: I64, sizes: I64,
-           thresholds: Thresholds) -> tuple[npt.NDArray[np.bool_], F64, F64]:
-    """Which pairs pass the thresholds, with their resemblance and containment."""
-    resemblance, containment = scores(a, b, shared, sizes)
-    smaller = np.minimum(sizes[a], sizes[b])
-    keep = (resemblance >= thresholds.similarity) | (
-        (containment >= thresholds.containment) & (smaller >= thresholds.min_fingerprints))
+def linked(a: I64, b: I64, shared: I64, sizes: I64, thresholds: Thresholds,
+           resemblance: F64 | None = None) -> tuple[npt.NDArray[np.bool_], F64, F64]:
+    """Which pairs pass the thresholds, with their resemblance and containment;
+    ``resemblance``: the pairs' word-pair resemblance, where ``thresholds``
+    has a ``candidate`` bound (else that of their fingerprints)."""
+    printed, containment = scores(a, b, shared, sizes)
+    if resemblance is None:
+        resemblance = printed
+    keep = (resemblance >= thresholds.similarity) | contained(a, b, containment, sizes,
+                                                              thresholds)
     return keep, resemblance, containment
+
+
+def contained(a: I64, b: I64, containment: F64, sizes: I64,
+              thresholds: Thresholds) -> npt.NDArray[np.bool_]:
+    """Which pairs are linked by containment."""
+    smaller = np.minimum(sizes[a], sizes[b])
+    return (containment >= thresholds.containment) & (smaller >= thresholds.min_fingerprints)
+
+
+def candidates(a: I64, b: I64, shared: I64, sizes: I64,
+               thresholds: Thresholds) -> npt.NDArray[np.bool_]:
+    """The pairs that can be linked: where ``thresholds`` has a ``candidate``
+    bound, those whose fingerprint resemblance reaches it or that are linked
+    by containment; else the linked pairs."""
+    if thresholds.candidate is None:
+        return linked(a, b, shared, sizes, thresholds)[0]
+    printed, containment = scores(a, b, shared, sizes)
+    return (printed >= thresholds.candidate) | contained(a, b, containment, sizes, thresholds)
 
 
 @dataclass(frozen=True)
 class LinkFilter:
-    """The pairs :func:`linked` links: the pair filter dedup gives the pair
+    """The pairs :func:`candidates` keeps: the pair filter dedup gives the pair
     engines (:class:`winnow.pairs.PairFilter`), so that a sharded run writes
     and reads back only those instead of every pair sharing a fingerprint
     (27 million for the million records of ``benchmarks/scale.py``)."""
@@ -78,7 +112,7 @@ class LinkFilter:
     thresholds: Thresholds
 
     def __call__(self, a: I64, b: I64, shared: I64, sizes: I64) -> npt.NDArray[np.bool_]:
-        return linked(a, b, shared, sizes, self.thresholds)[0]
+        return candidates(a, b, shared, sizes, self.thresholds)
 
 
 @dataclass
@@ -131,14 +165,31 @@ def identical_sets(digests: npt.NDArray[np.uint64] | None, sizes: I64) -> tuple[
     return first[copy].astype(np.int64), order[copy].astype(np.int64)
 
 
+def gather_candidates(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds) -> Block:
+    """The pairs of ``blocks`` that :func:`candidates` keeps, in one block."""
+    kept: list[Block] = []
+    for a, b, shared in blocks:
+        keep = candidates(a, b, shared, sizes, thresholds)
+        kept.append((a[keep].astype(np.int64), b[keep].astype(np.int64),
+                     shared[keep].astype(np.int64)))
+    if not kept:
+        none = np.zeros(0, dtype=np.int64)
+        return none, none, none
+    return (np.concatenate([k[0] for k in kept]), np.concatenate([k[1] for k in kept]),
+            np.concatenate([k[2] for k in kept]))
+
+
 def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds,
-                  identical: tuple[I64, I64] | None = None) -> Clusters:
+                  identical: tuple[I64, I64] | None = None,
+                  words: Callable[[I64, I64], F64] | None = None) -> Clusters:
     """Link the pairs of ``blocks`` that pass ``thresholds`` into clusters, and
     the ``identical`` pairs (records with the same fingerprints,
     :func:`identical_sets`) whatever their counted scores: a text copied into
     more records than the ``-m`` cap shares only capped fingerprints, so its
     copies share no counted one, yet are one another's duplicates
-    (resemblance and containment 1)."""
+    (resemblance and containment 1).  ``words(a, b)``: the pairs' word-pair
+    resemblance (:func:`winnow.corpus.words.resemblances`), where
+    ``thresholds`` has a ``candidate`` bound."""
     n = sizes.shape[0]
     parent = np.arange(n, dtype=np.int64)
     best_res = np.full(n, -1.0, dtype=np.float32)  # 4 bytes a record: scores need no more
@@ -151,7 +202,8 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds,
                       match)
         pairs += identical[0].shape[0]
     for a, b, shared in blocks:
-        keep, resemblance, containment = linked(a, b, shared, sizes, thresholds)
+        keep, resemblance, containment = linked(
+            a, b, shared, sizes, thresholds, None if words is None else words(a, b))
         if keep.any():
             pairs += int(np.count_nonzero(keep))
             _kernels.link(parent, a[keep].astype(np.int64), b[keep].astype(np.int64),
@@ -182,5 +234,5 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds,
                     np.maximum(best_cont, 0.0), sizes, pairs)
 
 
-__all__ = ["Block", "Clusters", "LinkFilter", "Thresholds", "cluster_pairs", "identical_sets",
-           "linked", "scores"]
+__all__ = ["Block", "Clusters", "LinkFilter", "Thresholds", "candidates", "cluster_pairs",
+           "contained", "gather_candidates", "identical_sets", "linked", "scores"]

@@ -19,6 +19,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,7 @@ from winnow.corpus.clusters import (
     LinkFilter,
     Thresholds,
     cluster_pairs,
+    gather_candidates,
     identical_sets,
 )
 from winnow.corpus.fingerprints import ShardJob
@@ -43,9 +45,10 @@ from winnow.corpus.readers import (
     read_shard,
     record_ids,
 )
+from winnow.corpus.words import resemblances, word_pair_sets
 from winnow.errors import InputError
 from winnow.pairs import EngineChoice, count_pairs
-from winnow.parallel import Progress
+from winnow.parallel import Progress, release_memory
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,8 @@ class DedupRun:
     engine: str
     problems: list[InputError] = field(default_factory=list)
     records: int = 0  #: records (usable or bad) found by :func:`read_back`: blank lines are none
+    #: candidate pairs whose word pairs were compared (``measure="words"``)
+    candidates: int = 0
 
     @property
     def slots(self) -> int:
@@ -114,20 +119,35 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
     records = sum(s.count for s in shards)
     settings = settings.for_records(records)  # -m as a count of records
     thresholds = Thresholds(settings.similarity, settings.containment,
-                            settings.min_fingerprints)
+                            settings.min_fingerprints,
+                            settings.candidate_similarity if settings.measure == "words"
+                            else None)
     postings = CorpusPostings(jobs, records, estimated_rows(shards, settings.config),
                               settings.jobs, LinkFilter(thresholds))
     choice = engine_choice(settings)
-    with terminate_unwinds(), count_pairs(
-            postings, settings.cap, choice,
-            None if progress is None else in_records(progress, records)) as pairs:
-        if progress is not None:
-            progress("clustering", 0, 1)
-        sizes = _sizes(pairs.sizes, records)
-        clusters = cluster_pairs(pairs, sizes, thresholds, identical_sets(pairs.digests, sizes))
+    candidates = 0
+    with terminate_unwinds():
+        with count_pairs(postings, settings.cap, choice,
+                         None if progress is None else in_records(progress, records)) as pairs:
+            if progress is not None:
+                progress("clustering", 0, 1)
+            sizes = _sizes(pairs.sizes, records)
+            identical = identical_sets(pairs.digests, sizes)
+            if thresholds.candidate is None:
+                clusters = cluster_pairs(pairs, sizes, thresholds, identical)
+            else:
+                found = gather_candidates(pairs, sizes, thresholds)
+        del pairs
+        if thresholds.candidate is not None:  # the pair sums freed: the candidates'
+            release_memory()  # word pairs, their records read once more
+            candidates = int(found[0].shape[0])
+            sets = word_pair_sets(jobs, np.concatenate(found[:2]), settings.jobs)
+            clusters = cluster_pairs([found], sizes, thresholds, identical,
+                                     partial(resemblances, sets))
         if progress is not None:
             progress("clustering", 1, 1)
-    return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems)
+    return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems,
+                    candidates=candidates)
 
 
 @contextmanager

@@ -111,6 +111,14 @@ def _joined_units(texts: Sequence[bytes]) -> tuple[npt.NDArray[np.uint32], I64]:
     return units.cps, np.searchsorted(units.starts, offsets).astype(np.int64)
 
 
+def load_kernels(config: WinnowConfig) -> None:
+    """Fingerprint a short text here, so that this process holds the
+    compiled kernels that fingerprinting needs: worker processes forked
+    after it share their pages instead of each loading its own (about 58 MiB
+    a process, 100,000 records of ``benchmarks/scale.py``)."""
+    batch_hashes([b"kernels loaded before the workers fork " * 4], config)
+
+
 def fingerprint_shard(job: ShardJob) -> Iterator[DocBatch]:
     """The distinct hashes of every usable record of the shard, a batch of
     records at a time (bad records give nothing here; the writer's pass
@@ -155,17 +163,21 @@ def set_digests(hashes: U64, counts: I64) -> U64:
 
 
 def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
-    """Every ``(hash, doc)`` row of one shard as two arrays (for a process pool,
-    which cannot return a generator), and its records with their set digests."""
+    """Every distinct hash of one shard's records, record after record, with
+    those records, the hashes of each and their set digests: ``(hashes, docs,
+    counts, digests)``, for a process pool (which cannot return a generator).
+    The owner of each hash is ``np.repeat(docs, counts)``: sending the counts
+    instead of an owner per hash halves what goes back to the parent."""
     batches = list(fingerprint_shard(job))
     if not batches:
         none = np.zeros(0, dtype=np.int64)
         return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
     return (np.concatenate([b.hashes for b in batches]),
-            np.concatenate([b.owners() for b in batches]),
             np.concatenate([b.docs for b in batches]),
+            np.concatenate([b.counts for b in batches]),
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
-__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "record_hashes",
+__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "load_kernels",
+           "record_hashes",
            "set_digests", "shard_postings"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Final
+from typing import Final, Literal
 
 from winnow.config import DEFAULT_SEED, MaxDf, WinnowConfig, check_max_df, max_df_count
 from winnow.corpus.readers import Fields
@@ -21,14 +21,24 @@ from winnow.pairs.registry import ENGINE_NAMES, EngineName
 #: 0.87, both with precision 1.0 (docs/dedup.md).
 DEFAULT_K: Final = 20
 DEFAULT_T: Final = 40
-#: A pair is a near-duplicate at this resemblance ``|Fa ∩ Fb| / |Fa ∪ Fb|``:
-#: twice the highest resemblance of two answers written independently (to
-#: the same question or not: 0.114, Clough & Stevenson's corpus, 3,739 such
-#: pairs; ``benchmarks/dedup_threshold.py``), so
-#: that text on one topic is not taken for a copy; on ``benchmarks/scale.py``'s
-#: planted pairs it finds 0.977 of the near-duplicates (0.898 of those with
-#: 10 % of their words edited) at precision 1.0, where 0.4 found 0.868.
-DEFAULT_SIMILARITY: Final = 0.25
+#: A pair is a near-duplicate at this resemblance of its word pairs
+#: ``|Pa ∩ Pb| / |Pa ∪ Pb|`` (:mod:`winnow.corpus.words`), chosen with
+#: ``benchmarks/dedup_threshold.py``: from 0.25 to 0.4 it finds the same
+#: planted near-duplicates of ``benchmarks/scale.py`` (0.9996) and links no
+#: two answers written independently in Clough & Stevenson's corpus (the
+#: highest of 3,739 such pairs: 0.188); of the 57 answers revised from a
+#: source text it links 18 with their source at 0.4 (as many as the
+#: fingerprints' 0.25 did, one fewer cut-and-pasted), 22 at 0.35 (at least as
+#: many of each kind), 27 at 0.25.  0.35 keeps 1.9 times the closest
+#: independent pair's resemblance, so that text on one topic is not taken for a copy.
+DEFAULT_SIMILARITY: Final = 0.35
+#: A pair is a candidate, its word pairs read, at this resemblance of its
+#: fingerprints ``|Fa ∩ Fb| / |Fa ∪ Fb|`` (or when linked by containment): low
+#: enough that nearly every copy with 10 % of its words edited reaches it
+#: (their fingerprints' resemblance: 0.04 at the lowest, 0.15 at the 1st
+#: percentile, on ``benchmarks/scale.py``'s corpus), high enough that few pairs
+#: of unrelated records do (they grow with the square of the corpus).
+DEFAULT_CANDIDATE_SIMILARITY: Final = 0.08
 #: ... and one record is contained in the other at this containment
 #: ``|Fa ∩ Fb| / min(|Fa|, |Fb|)``.
 DEFAULT_CONTAINMENT: Final = 0.8
@@ -40,12 +50,21 @@ DEFAULT_MIN_FINGERPRINTS: Final = 3
 DEFAULT_MAX_OCCURRENCES: Final = 100
 
 
+#: What ``similarity`` measures: the word pairs' resemblance of the candidate
+#: pairs (``words``), or the fingerprints' resemblance (``fingerprints``: no
+#: second reading of the candidates' texts; winnow 0.x's measure).
+Measure = Literal["words", "fingerprints"]
+MEASURES: Final = ("words", "fingerprints")
+
+
 @dataclass(frozen=True)
 class DedupSettings:
     """What a run does.  ``similarity`` and ``containment`` are the thresholds
     (a pair passing either is linked), ``max_occurrences`` the ``-m`` cap (a
     count >= 2, a share ``0 < f < 1`` of the records or ``0`` for none,
-    made a count by :meth:`for_records`),
+    made a count by :meth:`for_records`), ``measure`` what ``similarity``
+    applies to (:data:`Measure`), ``candidate_similarity`` the fingerprint
+    resemblance from which a pair's word pairs are compared,
     ``engine`` the pair counter (``auto``: see
     :meth:`winnow.pairs.EngineChoice.resolve`), ``workdir`` the sharded
     engine's folder, ``jobs`` worker processes (``0``: every core)."""
@@ -58,6 +77,8 @@ class DedupSettings:
     containment: float = DEFAULT_CONTAINMENT
     min_fingerprints: int = DEFAULT_MIN_FINGERPRINTS
     max_occurrences: MaxDf = DEFAULT_MAX_OCCURRENCES
+    measure: Measure = "words"
+    candidate_similarity: float = DEFAULT_CANDIDATE_SIMILARITY
     engine: EngineName = "auto"
     workdir: str | None = None
     partitions: int | None = None
@@ -66,7 +87,7 @@ class DedupSettings:
 
     def __post_init__(self) -> None:
         problems = []
-        for name in ("similarity", "containment"):
+        for name in ("similarity", "containment", "candidate_similarity"):
             value = getattr(self, name)
             if not 0 < value <= 1:
                 problems.append(f"{name} must be in (0, 1], got {value!r}")
@@ -82,6 +103,9 @@ class DedupSettings:
                 continue  # chosen from the input's size
             if not isinstance(value, int) or value < low:
                 problems.append(f"{name} must be an integer >= {low}, got {value!r}")
+        if self.measure not in MEASURES:
+            problems.append(f"measure must be one of {', '.join(MEASURES)}, "
+                            f"not {self.measure!r}")
         if self.engine not in ENGINE_NAMES:
             problems.append(f"engine must be one of {', '.join(ENGINE_NAMES)}, "
                             f"not {self.engine!r}")
@@ -112,6 +136,6 @@ class DedupSettings:
         return WinnowConfig(self.k, self.t, "robust", self.seed)
 
 
-__all__ = ["DEFAULT_CONTAINMENT", "DEFAULT_K", "DEFAULT_MAX_OCCURRENCES",
-           "DEFAULT_MIN_FINGERPRINTS", "DEFAULT_SIMILARITY", "DEFAULT_T",
-           "DedupSettings"]
+__all__ = ["DEFAULT_CANDIDATE_SIMILARITY", "DEFAULT_CONTAINMENT", "DEFAULT_K",
+           "DEFAULT_MAX_OCCURRENCES", "DEFAULT_MIN_FINGERPRINTS", "DEFAULT_SIMILARITY",
+           "DEFAULT_T", "MEASURES", "DedupSettings", "Measure"]

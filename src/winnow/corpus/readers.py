@@ -40,7 +40,7 @@ import io
 import json
 import lzma
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Container, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal, cast
@@ -318,12 +318,17 @@ def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]
             yield parse_json_line(raw, doc, shown, line, fields)
 
 
-def record_texts(shard: Shard, fields: Fields) -> Iterator[tuple[int, bytes]]:
+def record_texts(shard: Shard, fields: Fields,
+                 wanted: Container[int] | None = None) -> Iterator[tuple[int, bytes]]:
     """``(doc, UTF-8 text)`` of every usable record of ``shard``: the records
     :func:`read_shard` gives, without building them (:func:`_slots`).  Two
     thirds of the per-record cost of fingerprinting a corpus was building
-    records that only their text was read from."""
-    for slot in _slots(shard, fields):
+    records that only their text was read from.  ``wanted``: only these
+    docs (a JSON line of another is not parsed)."""
+    for slot in _slots(shard, fields, wanted):
+        if wanted is not None and (slot[0] if isinstance(slot, tuple)
+                                   else slot.doc) not in wanted:
+            continue
         if isinstance(slot, tuple):
             yield slot[0], slot[2]
         elif isinstance(slot, Record):
@@ -351,11 +356,13 @@ def record_ids(shard: Shard, fields: Fields
 Quick = tuple[int, int, bytes, object]
 
 
-def _slots(shard: Shard, fields: Fields) -> Iterator[Quick | Record | BadRecord]:
+def _slots(shard: Shard, fields: Fields,
+           wanted: Container[int] | None = None) -> Iterator[Quick | Record | BadRecord]:
     """The slots :func:`read_shard` gives, a JSON Lines line that orjson reads
     as an object with a string text (valid UTF-8) and a string or integer id
     (when asked for) as a :data:`Quick` tuple: any other line goes through
-    :func:`parse_json_line`, so both agree on every line (a test checks it)."""
+    :func:`parse_json_line`, so both agree on every line (a test checks it).
+    ``wanted``: the lines of other docs are skipped unread."""
     if shard.kind != "jsonl":
         yield from read_shard(shard, fields)
         return
@@ -365,6 +372,8 @@ def _slots(shard: Shard, fields: Fields) -> Iterator[Quick | Record | BadRecord]
         if i >= shard.count:
             return
         doc, line = shard.first + i, shard.line + i
+        if wanted is not None and doc not in wanted:
+            continue
         if isinstance(raw, int):
             yield BadRecord(doc, shown, line, _oversized(raw, fields.max_bytes))
             continue

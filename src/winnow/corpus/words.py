@@ -1,0 +1,211 @@
+"""The verified resemblance of candidate pairs: Jaccard of their word pairs.
+
+Winnowing's fingerprint resemblance estimates the resemblance of two
+records' character k-grams from a sample (about 2 / (w + 1) of them), and
+an edited word changes every k-gram across it: a copy with one word in ten
+edited shares about 0.43 of its 20-character k-grams (Jaccard, median,
+benchmark corpus), and the sample scatters that widely (fingerprint
+resemblance 0.04 at the lowest, 0.15 at the 1st percentile, median 0.39).
+Near-duplicates are
+therefore found in two steps: the fingerprints give the *candidate* pairs
+(fingerprint resemblance at least ``candidate_similarity``, or linked by
+containment), and each candidate's resemblance is computed exactly, once,
+from the two texts:
+
+    word-pair resemblance = |Pa ∩ Pb| / |Pa ∪ Pb|
+
+where ``P`` is the set of a record's *word pairs* (each two consecutive
+words; a record of one word: that word).  Words are the text front-end's:
+NFKC, case-folded, runs of letters and digits with nothing dropped between
+them (spaces and punctuation end a word); in scripts written without spaces
+(Han, kana, Thai, Lao, Khmer, Myanmar) each character is a word.  An edited
+word changes two word pairs, so the same copies' word-pair resemblance is
+about 0.73 (median; at least 0.47 on the benchmark corpus), while texts written
+independently on one topic share at most about 0.19 of them (Clough &
+Stevenson's answers; ``benchmarks/dedup_threshold.py``).
+
+The candidates' records are read once more (:func:`word_pair_sets`, one
+task per input shard holding any), their word pairs hashed to 64 bits and
+kept as sorted arrays (8 bytes a word pair of a candidate record, the rest
+of the corpus never held), and each pair's resemblance counted by merging
+the two arrays (:func:`resemblances`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from winnow.corpus import _kernels
+from winnow.corpus.fingerprints import ShardJob
+from winnow.corpus.readers import record_texts
+from winnow.frontends._text_kernels import word_bounds
+from winnow.frontends.text import char_units, leads_with_mark
+from winnow.parallel import make_pool, parallel_map
+
+U64 = npt.NDArray[np.uint64]
+I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
+
+#: Code points of scripts written without spaces: each character is a word.
+UNSPACED = ((0x0E00, 0x0EFF),    # Thai, Lao
+            (0x1000, 0x109F),    # Myanmar
+            (0x1780, 0x17FF),    # Khmer
+            (0x2E80, 0x9FFF),    # CJK radicals, kana, CJK ideographs
+            (0xF900, 0xFAFF),    # CJK compatibility ideographs
+            (0x20000, 0x3FFFF))  # CJK extensions
+_ASCII_WORD = np.array([chr(c).isalnum() for c in range(128)], dtype=np.bool_)
+#: Texts' UTF-8 bytes read into words together (one front-end pass, 20 bytes
+#: of units a byte).
+BATCH_BYTES = 1 << 18
+
+
+def _word_chars(cps: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
+    """Whether each unit continues a word (a letter or digit of a spaced script)."""
+    word = _ASCII_WORD[np.minimum(cps, 127)]
+    high = np.flatnonzero(cps >= 128)
+    if high.shape[0]:
+        distinct, inverse = np.unique(cps[high], return_inverse=True)
+        flags = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=np.bool_)
+        for low, top in UNSPACED:
+            flags &= ~((distinct >= low) & (distinct <= top))
+        word[high] = flags[inverse.reshape(-1)]
+    return word
+
+
+def _mix(first: U64, second: U64) -> U64:
+    """A 64-bit hash of an ordered pair of word hashes."""
+    out = first * np.uint64(0x9E3779B97F4A7C15) + second
+    out ^= out >> np.uint64(31)
+    out *= np.uint64(0xBF58476D1CE4E5B9)
+    out ^= out >> np.uint64(29)
+    return out
+
+
+def batch_word_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
+    """The distinct word-pair hashes of each UTF-8 text, sorted: ``(every
+    text's hashes in turn, count per text)``.  A text of one word has that
+    word's hash; a text of none, nothing."""
+    runs: list[list[bytes]] = []
+    run: list[bytes] = []
+    size = 0
+    for text in texts:  # a text led by a combining mark starts a run: joined after
+        if run and (size >= BATCH_BYTES or leads_with_mark(text)):  # a newline, it
+            runs.append(run)  # would take the newline as its base
+            run, size = [], 0
+        run.append(text)
+        size += len(text) + 1
+    if run:
+        runs.append(run)
+    if not runs:
+        return np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+    done = [_run_pairs(r) for r in runs]
+    return np.concatenate([h for h, _ in done]), np.concatenate([c for _, c in done])
+
+
+def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
+    """:func:`batch_word_pairs` of texts joined into one front-end pass (a
+    newline, which the front-end drops, parts two texts' words)."""
+    units = char_units(b"\n".join(texts))
+    n = units.cps.shape[0]
+    bounds = np.empty(n, dtype=np.int64)
+    words = np.empty(n, dtype=np.uint64)
+    count = int(word_bounds(units.cps, units.starts, units.ends, _word_chars(units.cps),
+                            bounds, words))
+    bounds, words = bounds[:count], words[:count]
+    offsets = np.zeros(len(texts), dtype=np.int64)
+    np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
+    owner = np.searchsorted(offsets, units.starts[bounds], side="right") - 1
+    same = np.zeros(count, dtype=bool)
+    same[:-1] = owner[1:] == owner[:-1]
+    alone = np.bincount(owner, minlength=len(texts))[owner] == 1  # a text of one word
+    values = words.copy()  # a word followed by its text's next: the pair's hash
+    values[same] = _mix(words[:-1][same[:-1]], words[1:][same[:-1]])
+    keep = same | alone
+    values, owner = values[keep], owner[keep].astype(np.int64)
+    counts = np.zeros(len(texts), dtype=np.int64)
+    total = _kernels.distinct_runs(values, owner, counts)
+    return values[:total].copy(), counts
+
+
+@dataclass(frozen=True)
+class WordJob:
+    """The records ``docs`` (sorted) of one shard whose word pairs are wanted."""
+
+    job: ShardJob
+    docs: I64
+
+
+def shard_word_pairs(task: WordJob) -> tuple[I64, U64, I64]:
+    """``(docs, their word-pair hashes in turn, count per doc)`` of the wanted
+    records of one shard (a bad record has none)."""
+    wanted = set(task.docs.tolist())
+    docs: list[int] = []
+    texts: list[bytes] = []
+    for doc, data in record_texts(task.job.shard, task.job.fields, wanted):
+        docs.append(doc)
+        texts.append(data)
+    hashes, counts = batch_word_pairs(texts)
+    return np.array(docs, dtype=np.int64), hashes, counts
+
+
+@dataclass(frozen=True)
+class WordSets:
+    """Sorted word-pair hashes of some records: record ``docs[i]``'s are
+    ``hashes[starts[i]:starts[i + 1]]``."""
+
+    docs: I64
+    starts: I64
+    hashes: U64
+
+    def slots(self, records: I64) -> I64:
+        """Index of each record in :attr:`docs` (-1: none read, a bad record)."""
+        at = np.minimum(np.searchsorted(self.docs, records), max(self.docs.shape[0] - 1, 0))
+        found = (self.docs.shape[0] > 0) & (self.docs[at] == records)
+        return np.where(found, at, -1)
+
+
+def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> WordSets:
+    """The word-pair sets of records ``docs``, each shard holding any read once,
+    on ``workers`` processes (``0``: every core)."""
+    docs = np.unique(docs)
+    tasks = []
+    for job in jobs:
+        first = job.shard.first
+        lo, hi = np.searchsorted(docs, [first, first + job.shard.count])
+        if hi > lo:
+            tasks.append(WordJob(job, docs[lo:hi]))
+    pool = make_pool(workers, len(tasks)) if len(tasks) > 1 else None
+    if pool is not None:
+        batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
+    found, hashes, counts = [], [], []
+    try:
+        for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
+                                    executor=pool):
+            found.append(d)
+            hashes.append(h)
+            counts.append(c)
+    finally:
+        if pool is not None:
+            pool.shutdown()
+    if not found:
+        return WordSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64))
+    order_docs = np.concatenate(found)
+    sizes = np.concatenate(counts)
+    starts = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    np.cumsum(sizes, out=starts[1:])
+    return WordSets(order_docs, starts, np.concatenate(hashes))  # shards in doc order
+
+
+def resemblances(sets: WordSets, a: I64, b: I64) -> F64:
+    """Word-pair resemblance of each pair ``(a[i], b[i])``; 0 where either
+    record has no word pairs."""
+    out = np.zeros(a.shape[0], dtype=np.float64)
+    _kernels.sorted_jaccard(sets.starts, sets.hashes, sets.slots(a), sets.slots(b), out)
+    return out
+
+
+__all__ = ["UNSPACED", "WordSets", "batch_word_pairs", "resemblances", "word_pair_sets"]
