@@ -269,3 +269,156 @@ def test_a_length_read_keeps_the_variable_it_reads(made: str, read: str) -> None
 def test_python_len_keeps_the_list_it_reads() -> None:
     assert labels("def f(k):\n    a = [k, 2, 3]\n    print(len(a))\n", "python") != labels(
         "def f(k):\n    print(len(k))\n", "python")
+
+
+# -- the entry point -----------------------------------------------------------
+JAVA_HELLO = ('public class Hello { public static void main(String[] args) {\n'
+              '  int n = 3; System.out.println("hi " + n); } }')
+
+
+@pytest.mark.parametrize("source, lang", [
+    ('fun main() {\n    val n = 3\n    println("hi " + n)\n}\n', "kotlin"),
+    ('fun main(args: Array<String>) {\n    val n = 3\n    println("hi $n")\n}\n', "kotlin"),
+    ('n = 3\nprint("hi " + str(n))\n', "python"),
+    ('def main():\n    n = 3\n    print(f"hi {n}")\n\n\nmain()\n', "python"),
+    ('def main():\n    n = 3\n    print("hi", n)\n\n\nif __name__ == "__main__":\n    main()\n',
+     "python"),
+])
+def test_the_entry_point_reads_as_one_main_without_parameters(source: str, lang: str) -> None:
+    """Java's class around ``main``, ``main``'s parameters and Python's
+    ``__main__`` guard vanish, and a script's statements read as ``main``'s
+    body: a script and its ``main`` read alike."""
+    java = labels(JAVA_HELLO)
+    assert "class" not in java and "param" not in java and java[0] == "func"
+    if 'print("hi", n)' in source:  # print's arguments, not a concatenation
+        java = labels(JAVA_HELLO.replace('"hi " + n', '"hi ", n').replace("println", "f"))
+    assert labels(source, lang) == java
+
+
+def test_a_class_without_main_and_a_main_called_twice_stay() -> None:
+    assert labels("class A { void f() { g(); } }")[0] == "class"
+    twice = "def main():\n    print(1)\n\n\nmain()\nmain()\n"
+    assert labels(twice, "python")[:2] == ["func", "call"]  # main, then the calls
+
+
+def test_a_global_that_a_function_reads_stays_outside_main() -> None:
+    script = ("limit = 3\n\n\ndef f(n):\n    if n < limit:\n        print(n)\n\n\n"
+              "f(1)\nf(2)\n")
+    # limit stays global: otherwise it would read as main's unused local
+    assert labels(script, "python").count("assign") == 1
+
+
+# -- arrays and lists ------------------------------------------------------------
+@pytest.mark.parametrize("source, lang", [
+    ("fun f(n: Int) {\n    val m = Array(4) { DoubleArray(n) }\n    println(m)\n}\n", "kotlin"),
+    ("def f(n):\n    m = [[0.0] * n for _ in range(4)]\n    print(m)\n", "python"),
+    ("def f(n):\n    m = [[0.0 for j in range(n)] for i in range(4)]\n    print(m)\n", "python"),
+])
+def test_arrays_of_a_size_read_alike(source: str, lang: str) -> None:
+    java = labels("class A { void f(int n) { double[][] m = new double[4][n];"
+                  " System.out.println(m); } }")[1:-1]  # without the class
+    assert labels(source, lang) == java
+
+
+def test_one_dimensional_arrays_read_alike() -> None:
+    java = labels("class A { void f(int n) { int[] a = new int[n]; a[0] = 1;"
+                  " System.out.println(a); } }")[1:-1]
+    assert labels("fun f(n: Int) {\n    val a = IntArray(n)\n    a[0] = 1\n    println(a)\n}\n",
+                  "kotlin") == java
+    assert labels("def f(n):\n    a = [0] * n\n    a[0] = 1\n    print(a)\n", "python") == java
+    # a list of copies of a variable is not an empty array
+    assert labels("def f(n, k):\n    a = [k] * n\n    a[0] = 1\n    print(a)\n",
+                  "python") != labels("def f(n, k):\n    a = [0] * n\n    a[0] = 1\n"
+                                      "    print(a)\n", "python")
+
+
+def test_an_unused_array_vanishes() -> None:
+    same(java_main("int[] a = new int[n]; System.out.println(n);"),
+         java_main("System.out.println(n);"))
+
+
+def test_lists_written_out_read_alike() -> None:
+    java = labels("class A { void f(int n) { int[] a = new int[] {n, 2};"
+                  " System.out.println(a); } }")[1:-1]
+    assert labels("class A { void f(int n) { int[] a = {n, 2}; System.out.println(a); } }"
+                  )[1:-1] == java
+    assert labels("fun f(n: Int) {\n    val a = intArrayOf(n, 2)\n    println(a)\n}\n",
+                  "kotlin") == java
+    assert labels("fun f(n: Int) {\n    val a = listOf(n, 2)\n    println(a)\n}\n",
+                  "kotlin") == java
+    assert labels("def f(n):\n    a = [n, 2]\n    print(a)\n", "python") == java
+
+
+# -- Kotlin ------------------------------------------------------------------------
+def test_kotlin_repeat_reads_as_a_counted_loop() -> None:
+    counted = labels("fun f(n: Int) {\n    for (it in 0 until n) {\n        println(it)\n"
+                     "    }\n}\n", "kotlin")
+    assert labels("fun f(n: Int) {\n    repeat(n) {\n        println(it)\n    }\n}\n",
+                  "kotlin") == counted
+    assert "loop" in counted
+
+
+def test_kotlin_trailing_lambda_is_read() -> None:
+    """``xs.forEach { println(it) }``: the lambda is the call's last argument
+    (it was lost before)."""
+    assert labels("fun f(xs: List<Int>) {\n    xs.forEach { println(it) }\n}\n",
+                  "kotlin") != labels("fun f(xs: List<Int>) {\n    xs.forEach { }\n}\n",
+                                      "kotlin")
+
+
+@pytest.mark.parametrize("loop", ["for (i in a.indices)", "for (i in 0 until a.size)",
+                                  "for (i in 0..a.size - 1)"])
+def test_kotlin_counted_loops_read_as_java_and_python(loop: str) -> None:
+    java = labels("class A { void f(int[] a) { for (int i = 0; i < a.length; i++)"
+                  " System.out.println(a[i]); } }")[1:-1]
+    python = labels("def f(a):\n    for i in range(len(a)):\n        print(a[i])\n", "python")
+    kotlin = labels(f"fun f(a: IntArray) {{\n    {loop} println(a[i])\n}}\n", "kotlin")
+    assert python == java
+    if ".." in loop:  # i <= a.size - 1: the bound differs, the loop does not
+        assert kotlin[:3] == java[:3] and "<=" in kotlin
+    else:
+        assert kotlin == java
+
+
+def test_kotlin_string_templates_read_as_concatenation() -> None:
+    java = labels('class A { void f(int n) { System.out.println("n = " + n + ", next "'
+                  ' + (n + 1)); } }')[1:-1]
+    assert labels('fun f(n: Int) {\n    println("n = $n, next ${n + 1}")\n}\n',
+                  "kotlin") == java
+
+
+def test_self_assignment_vanishes() -> None:
+    same(java_main("n = n; System.out.println(n);"), java_main("System.out.println(n);"))
+    assert labels("class A { int x; A(int x) { this.x = x; } }") != labels(
+        "class A { int x; A(int x) { } }")
+
+
+# -- rules without a test before -------------------------------------------------------
+def test_constant_conditions_keep_the_branch_taken() -> None:
+    same(java_main("if (true) System.out.println(n); else System.out.println(1);"),
+         java_main("System.out.println(n);"))
+    same(java_main("if (false) System.out.println(n); System.out.println(2);"),
+         java_main("System.out.println(2);"))
+
+
+def test_double_negation_reads_as_the_condition() -> None:
+    same(java_main("boolean b = n > 0; if (!!b) System.out.println(n);"),
+         java_main("boolean b = n > 0; if (b) System.out.println(n);"))
+
+
+def test_printf_and_format_read_as_concatenation() -> None:
+    same(java_main('System.out.printf("%d items, %.2f each%n", n, 0.5);'),
+         java_main('System.out.print(n + " items, " + 0.5 + " each");'))
+    same(java_main('String s = String.format("[%s]", n); System.out.println(s);'),
+         java_main('String s = "[" + n + "]"; System.out.println(s);'))
+    same('def f(n):\n    print("{} items".format(n))\n', 'def f(n):\n    print(n + " items")\n',
+         "python")
+
+
+def test_minus_one_is_a_number_counting_down() -> None:
+    java = labels("class A { void f(int[] a) { for (int i = 9; i >= 0; i--)"
+                  " System.out.println(a[i]); } }")[1:-1]
+    assert labels("def f(a):\n    for i in range(9, -1, -1):\n        print(a[i])\n",
+                  "python") == java
+    assert labels("fun f(a: IntArray) {\n    for (i in 9 downTo 0) println(a[i])\n}\n",
+                  "kotlin") == java

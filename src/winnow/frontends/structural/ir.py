@@ -24,6 +24,9 @@ STATEMENTS = frozenset({
 JUMPS = frozenset({"return", "break", "continue", "throw"})
 #: Kinds whose evaluation may have an effect beyond the variables they assign.
 EFFECTS = frozenset({"call", "new", "return", "break", "continue", "throw", "yield"})
+#: The callee's name of the neutral array-making call (:mod:`.arrays`), which
+#: has no effect.
+ARRAY = "[]"
 #: Every kind the converters produce (operators are kinds too: ``+``, ``<`` ...).
 ALPHABET = frozenset({
     *STATEMENTS, "call", "new", "id", "str", "num", "chr", "bool", "null", "field",
@@ -115,7 +118,8 @@ def has_effect(node: N, locals_: set[str]) -> bool:
     """Whether ``node`` may do more than assign the local variables ``locals_``:
     a call, a jump, or a write to a field, an element or a non-local name."""
     for cur in node.walk():
-        if cur.kind in EFFECTS:
+        if cur.kind in EFFECTS and not (cur.kind == "call" and cur.kids
+                                        and cur.kids[0].text == ARRAY):
             return True
         if cur.kind == "assign" and cur.kids:
             target = cur.kids[0]

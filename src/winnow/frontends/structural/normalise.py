@@ -114,6 +114,8 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
                 locals_)
         stmt.kids = [inner]
         return [stmt]
+    if kind == "assign" and len(stmt.kids) == 2 and _no_op_assignment(*stmt.kids):
+        return []
     if kind in ("assign", "return") and len(stmt.kids) >= 1:
         stmt.kids = [expr(k) for k in stmt.kids]
         value = stmt.kids[-1]
@@ -136,6 +138,13 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
     stmt.kids = [N("block", k.start, k.end, block(k.kids, locals_)) if k.kind == "block"
                  else expr(k) for k in stmt.kids]
     return [stmt]
+
+
+def _no_op_assignment(target: N, value: N) -> bool:
+    """``x = x``: Kotlin's ``var n = n`` (a parameter copied into a variable),
+    or a helper's ``var m = start`` once ``start`` reads as the caller's ``m``."""
+    return (target.kind == "id" and value.kind == "id"
+            and (value.text, value.reads) == (target.text, target.reads))
 
 
 def _prompt(stmt: N) -> N | None:

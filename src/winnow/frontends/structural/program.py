@@ -17,16 +17,61 @@ _RANK = {"import": 0, "assign": 1, "class": 2, "func": 3}
 
 def normalise_file(root: N) -> N:
     """The whole file: inline helpers called once, normalise, order."""
+    root.kids = [s for stmt in root.kids for s in _unguarded(stmt)]
     for _ in range(4):
         if not _inline_once(root):
             break
     _fields_to_locals(root)
+    _entry_point(root)
     top_decls = [s for s in root.kids if s.kind in ("import", "func", "class")]
     code = [s for s in root.kids if s.kind not in ("import", "func", "class")]
     decls = members(top_decls, _sort_members)
     local_names = names_written(N("block", root.start, root.end, code))
     root.kids = [*decls, *block(code, local_names)]
     return root
+
+
+# -- the entry point ----------------------------------------------------------
+def _unguarded(stmt: N) -> list[N]:
+    """Python's ``if __name__ == "__main__": body`` reads as ``body``: the
+    script's statements, as the other languages' ``main`` reads."""
+    if stmt.kind != "if" or len(stmt.kids) != 2 or stmt.kids[0].kind != "==":
+        return [stmt]
+    operands = {(k.kind, k.text) for k in stmt.kids[0].kids}
+    if operands != {("id", "__name__"), ("str", "__main__")}:
+        return [stmt]
+    then = stmt.kids[1]
+    return then.kids if then.kind == "block" else [then]
+
+
+def _entry_point(root: N) -> None:
+    """The program's entry point reads as one function ``main()`` without
+    parameters, at the top level: Java's class that holds ``main`` vanishes
+    (its members move to the top level, where Kotlin, Python, C and Go declare
+    them), ``main``'s parameters go (``String[] args``, ``fun main()``), and a
+    script's top-level statements read as the body of ``main`` (those that
+    set a variable a function reads stay global)."""
+    holders = [s for s in root.kids if s.kind == "class" and any(
+        m.kind == "func" and m.text == "main" for m in s.kids)]
+    if len(holders) == 1:
+        at = root.kids.index(holders[0])
+        root.kids[at:at + 1] = holders[0].kids
+    if any(c.kids[0].text == "main" for c in _calls(root)):
+        return
+    mains = [s for s in root.kids if s.kind == "func" and s.text == "main"]
+    if len(mains) == 1:
+        mains[0].kids = [k for k in mains[0].kids if k.kind != "param"]
+        return
+    decls = N("block", root.start, root.end,
+              [s for s in root.kids if s.kind in ("func", "class")])
+    globals_read = names_read(decls)
+    body = [s for s in root.kids if s.kind not in ("import", "func", "class")
+            and not names_written(s) & globals_read]
+    if mains or not body:
+        return
+    root.kids = [s for s in root.kids if not any(s is b for b in body)]
+    root.kids.append(N("func", body[0].start, body[-1].end,
+                       [N("block", body[0].start, body[-1].end, body)], "main"))
 
 
 def _fields_to_locals(root: N) -> None:
