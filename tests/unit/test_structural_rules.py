@@ -302,9 +302,9 @@ def test_a_class_without_main_and_a_main_called_twice_stay() -> None:
 
 
 def test_a_global_that_a_function_reads_stays_outside_main() -> None:
-    script = ("limit = 3\n\n\ndef f(n):\n    if n < limit:\n        print(n)\n\n\n"
+    script = ("seen = [0]\n\n\ndef f(n):\n    if n in seen:\n        print(n)\n\n\n"
               "f(1)\nf(2)\n")
-    # limit stays global: otherwise it would read as main's unused local
+    # seen stays global: otherwise it would read as main's unused local
     assert labels(script, "python").count("assign") == 1
 
 
@@ -422,3 +422,21 @@ def test_minus_one_is_a_number_counting_down() -> None:
                   "python") == java
     assert labels("fun f(a: IntArray) {\n    for (i in 9 downTo 0) println(a[i])\n}\n",
                   "kotlin") == java
+
+
+# -- constants ---------------------------------------------------------------------
+def test_a_named_constant_reads_as_its_literal() -> None:
+    same(java_main("System.out.println(GREETING + n);",
+                   'static final String GREETING = "Hi ";'),
+         java_main('System.out.println("Hi " + n);'))
+    same(java_main('String s = "Hi"; System.out.println(s); System.out.println(s);'),
+         java_main('System.out.println("Hi"); System.out.println("Hi");'))
+    same("LIMIT = 10\n\n\ndef f(n):\n    return n < LIMIT\n", "def f(n):\n    return n < 10\n",
+         "python")
+
+
+def test_a_variable_set_twice_or_a_parameter_is_not_a_constant() -> None:
+    assert labels(java_main("int m = 1; if (n > 3) m = 2; System.out.println(m);")) != labels(
+        java_main("if (n > 3) System.out.println(2); System.out.println(1);"))
+    twice = labels("def f(k):\n    print(k)\n\n\ndef g():\n    k = 3\n    print(k)\n", "python")
+    assert twice.count("NUM") == 1 and twice.count("ID") > 2  # f's k stays a name

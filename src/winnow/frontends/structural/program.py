@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from winnow.frontends.structural.ir import N, names_read, names_written
+from winnow.frontends.structural.ir import N, leaf, names_read, names_written, target_name
 from winnow.frontends.structural.normalise import block, expr, members, signature
 
 #: Never inlined: entry points and methods a runtime calls.  ``main`` is an
@@ -22,6 +22,7 @@ def normalise_file(root: N) -> N:
         if not _inline_once(root):
             break
     _fields_to_locals(root)
+    _propagate_constants(root)
     _entry_point(root)
     top_decls = [s for s in root.kids if s.kind in ("import", "func", "class")]
     code = [s for s in root.kids if s.kind not in ("import", "func", "class")]
@@ -29,6 +30,54 @@ def normalise_file(root: N) -> N:
     local_names = names_written(N("block", root.start, root.end, code))
     root.kids = [*decls, *block(code, local_names)]
     return root
+
+
+# -- constants ----------------------------------------------------------------
+_CONSTANT_KINDS = frozenset({"num", "str", "chr", "bool"})
+
+
+def _scopes(root: N) -> list[N]:
+    """The file, its classes and its functions' bodies: the holders whose own
+    statements run once per entry (not inside a branch or a loop)."""
+    out = [root]
+    for node in root.walk():
+        if node.kind == "class":
+            out.append(node)
+        elif node.kind == "func" and node.kids and node.kids[-1].kind == "block":
+            out.append(node.kids[-1])
+    return out
+
+
+def _propagate_constants(root: N) -> None:
+    """A variable or field set once in the whole file, to a literal, by a
+    statement of its own scope (``static final int N = 10;``, ``s = "Hi";``
+    in ``main``, Python's ``LIMIT = 10``), reads as that literal, and the
+    assignment vanishes: a literal moved into a named constant, or back."""
+    writes: Counter[str] = Counter()
+    bound: set[str] = set()
+    for node in root.walk():
+        if node.kind == "assign" and node.kids:
+            name = target_name(node.kids[0])
+            if name is not None:
+                writes[name] += 1 if node.kids[0].kind == "id" else 2
+        elif node.kind in ("in", "param", "lambda"):
+            bound |= {n.text for n in node.walk() if n.kind in ("id", "param")}
+    constants: dict[str, N] = {}
+    for scope in _scopes(root):
+        for stmt in list(scope.kids):
+            if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
+                    and not stmt.kids[0].reads and stmt.kids[1].kind in _CONSTANT_KINDS
+                    and writes[stmt.kids[0].text] == 1 and stmt.kids[0].text not in bound):
+                constants[stmt.kids[0].text] = stmt.kids[1]
+                scope.kids = [k for k in scope.kids if k is not stmt]
+    if not constants:
+        return
+    for node in root.walk():
+        for i, kid in enumerate(node.kids):
+            if (kid.kind == "id" and not kid.reads and kid.text in constants
+                    and not (node.kind == "call" and i == 0)):
+                value = constants[kid.text]
+                node.kids[i] = leaf(value.kind, kid.start, kid.end, value.text)
 
 
 # -- the entry point ----------------------------------------------------------
