@@ -440,3 +440,28 @@ def test_a_variable_set_twice_or_a_parameter_is_not_a_constant() -> None:
         java_main("if (n > 3) System.out.println(2); System.out.println(1);"))
     twice = labels("def f(k):\n    print(k)\n\n\ndef g():\n    k = 3\n    print(k)\n", "python")
     assert twice.count("NUM") == 1 and twice.count("ID") > 2  # f's k stays a name
+
+
+def test_making_a_reader_of_standard_input_has_no_effect() -> None:
+    """``new Scanner(System.in)`` shows nothing: it moves freely past a prompt."""
+    prompt = 'System.out.print("n? ");'
+    reader = "java.util.Scanner in = new java.util.Scanner(System.in);"
+    read = "int n = in.nextInt(); System.out.println(n);"
+    wrapped = ("java.io.BufferedReader in = new java.io.BufferedReader("
+               "new java.io.InputStreamReader(System.in));")
+    body = labels(f"class A {{ void f() {{ {reader} {prompt} {read} }} }}")
+    assert labels(f"class A {{ void f() {{ {prompt} {reader} {read} }} }}") == body
+    assert labels(f"class A {{ void f() {{ {prompt} {wrapped} {read} }} }}") == labels(
+        f"class A {{ void f() {{ {wrapped} {prompt} {read} }} }}")
+    # a reader of a file is an effect: it stays where it was
+    other = "java.util.Scanner in = new java.util.Scanner(file);"
+    assert labels(f"class A {{ void f() {{ {prompt} {other} {read} }} }}") != labels(
+        f"class A {{ void f() {{ {other} {prompt} {read} }} }}")
+
+
+def test_a_store_the_function_never_reads_vanishes() -> None:
+    loop = "while (n > 0) { r = n % 10; System.out.print(r); n = n / 10; }"
+    same(java_main(f"int r = 0; {loop}"), java_main(f"int r; {loop}"))
+    # read in the next turn of the loop: kept
+    counted = "while (n > 0) { System.out.print(r); r = n % 10; n = n / 10; }"
+    assert labels(java_main(f"int r = 0; {counted}")) != labels(java_main(f"int r; {counted}"))

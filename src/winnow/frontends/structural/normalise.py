@@ -239,6 +239,24 @@ def _dead_stores(stmts: list[N], locals_: set[str]) -> list[N]:
     return out
 
 
+def _dead_at_exit(stmts: list[N], locals_: set[str]) -> list[N]:
+    """A function body's stores that nothing reads before the function ends or
+    another store (``int r = 0; while (..) { r = n % 10; print(r); }``: the
+    loop writes ``r`` before it reads it) vanish, unless the value calls
+    something."""
+    live: set[str] = set()
+    kept: list[N] = []
+    for stmt in reversed(stmts):
+        if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
+                and not stmt.kids[0].reads  # this.x = ..., a field
+                and stmt.kids[0].text in locals_ and stmt.kids[0].text not in live
+                and not has_effect(stmt.kids[1], set())):
+            continue
+        live = (live - exposed_kills([stmt])) | exposed_reads([stmt])
+        kept.append(stmt)
+    return kept[::-1]
+
+
 def _killed_by(stmt: N) -> set[str]:
     return exposed_kills([stmt])
 
@@ -345,6 +363,7 @@ def function(func: N) -> N:
         return func
     local_names = names_written(body) | params
     stmts = block(body.kids, local_names)
+    stmts = _dead_at_exit(stmts, local_names)
     stmts = drop_unused(stmts, params)
     func.kids[-1] = N("block", body.start, body.end, stmts)
     return func
