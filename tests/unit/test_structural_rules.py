@@ -239,8 +239,9 @@ def test_not_equal_without_a_counter_stays() -> None:
 
 def test_helper_with_a_temporary_is_inlined_at_every_call() -> None:
     helper = "static double area(double r) { double a = r * r * 3.14; return a; } "
-    same(java_main("System.out.println(area(n)); System.out.println(area(n) * 2);", helper),
-         java_main("System.out.println(n * n * 3.14); System.out.println(n * n * 3.14 * 2);"))
+    same(java_main("System.out.println(area(n)); System.out.println(area(n + 1) * 2);", helper),
+         java_main("System.out.println(n * n * 3.14);"
+                   " System.out.println((n + 1) * (n + 1) * 3.14 * 2);"))
 
 
 def test_field_read_by_one_method_reads_as_its_local() -> None:
@@ -465,3 +466,16 @@ def test_a_store_the_function_never_reads_vanishes() -> None:
     # read in the next turn of the loop: kept
     counted = "while (n > 0) { System.out.print(r); r = n % 10; n = n / 10; }"
     assert labels(java_main(f"int r = 0; {counted}")) != labels(java_main(f"int r; {counted}"))
+
+
+def test_helper_called_with_the_same_arguments_reads_as_one_temporary() -> None:
+    helper = "static double bmi(double w, double h) { return w / (h * h); } "
+    calls = ('System.out.println("BMI " + bmi(n, 2.0)); if (bmi(n, 2.0) < 18.5) '
+             'System.out.println("low"); else if (bmi(n, 2.0) < 25) System.out.println("ok");')
+    temporary = ('double b = n / (2.0 * 2.0); System.out.println("BMI " + b); if (b < 18.5) '
+                 'System.out.println("low"); else if (b < 25) System.out.println("ok");')
+    same(java_main(calls, helper), java_main(temporary))
+    # an argument written between the calls: each call reads its own value
+    moved = calls.replace("if (bmi", "n = n + 1; if (bmi")
+    assert labels(java_main(moved, helper)) != labels(
+        java_main(temporary.replace("if (b", "n = n + 1; if (b")))

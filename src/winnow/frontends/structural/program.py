@@ -189,14 +189,61 @@ def _inline_once(root: N) -> bool:
         func, holder = defs[0]
         if any(c.kids[0].text == name for c in _calls(func)):
             continue  # recursive (the one call is inside it)
-        inlined = False
-        for parent, stmt in sites.get(name, []):
+        inlined = counts[name] > 1 and _hoist(sites.get(name, []), func)
+        for parent, stmt in [] if inlined else sites.get(name, []):
             inlined |= _inline_in(parent, stmt, func)
         if inlined:
             if not any(c.kids[0].text == name for c in _calls(root)):
                 holder.kids = [m for m in holder.kids if m is not func]
             return True
     return False
+
+
+def _shape(node: N) -> tuple[object, ...]:
+    return (node.kind, node.text, node.reads, tuple(_shape(k) for k in node.kids))
+
+
+def _hoist(sites: list[tuple[N, N]], func: N) -> bool:
+    """A one-expression helper called several times with the same arguments,
+    which nothing writes in between, reads as one temporary set where it is
+    first called (``bmi = w / (h * h); print(bmi); if (bmi < 18.5) ...`` and
+    ``print(bmi(w, h)); if (bmi(w, h) < 18.5) ...`` read alike)."""
+    if not sites:
+        return False
+    parent, first = sites[0]
+    at = next((i for i, s in enumerate(parent.kids) if s is first), None)
+    if at is None or parent.kind != "block":  # not a class's field
+        return False
+    region = parent.kids[at:]
+    calls = [n for s in region for n in s.walk()
+             if _is_local_call(n) and n.kids[0].text == func.text]
+    everywhere = [n for _, s in sites for n in _own_calls(s) if n.kids[0].text == func.text]
+    if len(calls) < 2 or any(not any(c is n for n in calls) for c in everywhere):
+        return False
+    args = calls[0].kids[1:]
+    if any(_shape_list(c.kids[1:]) != _shape_list(args) for c in calls[1:]):
+        return False
+    if names_read(N("block", 0, 0, list(args))) & names_written(N("block", 0, 0, region)):
+        return False
+    value = _value_of(func)
+    if value is None:
+        return False
+    params = [p for p in func.kids if p.kind == "param"]
+    value = _substitute(value, {p.text: a for p, a in zip(params, args, strict=False)})
+    temp = f"{func.text}()"  # no identifier is spelled so
+    for call in calls:
+        for stmt in region:
+            if stmt is call:
+                continue
+            if _replace(stmt, call, leaf("id", call.start, call.end, temp)):
+                break
+    parent.kids.insert(at, N("assign", first.start, first.start,
+                             [leaf("id", first.start, first.start, temp), value]))
+    return True
+
+
+def _shape_list(nodes: list[N]) -> list[tuple[object, ...]]:
+    return [_shape(n) for n in nodes]
 
 
 def _call_sites(root: N) -> dict[str, list[tuple[N, N]]]:
