@@ -479,3 +479,23 @@ def test_helper_called_with_the_same_arguments_reads_as_one_temporary() -> None:
     moved = calls.replace("if (bmi", "n = n + 1; if (bmi")
     assert labels(java_main(moved, helper)) != labels(
         java_main(temporary.replace("if (b", "n = n + 1; if (b")))
+
+
+def test_kotlin_do_while_this_and_raw_strings_read_as_java() -> None:
+    kotlin = ('class A(val n: Int) {\n    fun f() {\n        var i = 0\n        do {\n'
+              '            println(this.n + i)\n            i++\n        } while (i < n)\n'
+              '        println("""n = $n""")\n    }\n}\n')
+    java = ("class A { int n; void f() { int i = 0; do { System.out.println(this.n + i); i++; }"
+            ' while (i < n); System.out.println("n = " + n); } }')
+    assert labels(kotlin, "kotlin") == labels(java)
+    assert "loop" in labels(kotlin, "kotlin")
+
+
+def test_kotlin_throw_and_try_are_read() -> None:
+    """A ``throw`` ends its block (what follows is unreachable), in Kotlin too."""
+    same('fun f(n: Int) {\n    if (n < 0) {\n        throw IllegalStateException("neg")\n'
+         '        println(n)\n    }\n}\n',
+         'fun f(n: Int) {\n    if (n < 0) {\n        throw IllegalStateException("neg")\n'
+         '    }\n}\n', "kotlin")
+    assert "try" in labels("fun f(a: IntArray) {\n    val t = try { a[0] } catch (e: Exception)"
+                           " { 0 }\n    println(t)\n}\n", "kotlin")
