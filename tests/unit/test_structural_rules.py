@@ -499,3 +499,9 @@ def test_kotlin_throw_and_try_are_read() -> None:
          '    }\n}\n', "kotlin")
     assert "try" in labels("fun f(a: IntArray) {\n    val t = try { a[0] } catch (e: Exception)"
                            " { 0 }\n    println(t)\n}\n", "kotlin")
+
+
+def test_a_field_updated_by_a_method_stays() -> None:
+    """``total = total + x`` reads what an earlier call left: not a dead store."""
+    method = labels("class A { int total; void add(int x) { total = total + x; } }")
+    assert "assign" in method

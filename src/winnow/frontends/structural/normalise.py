@@ -243,13 +243,16 @@ def _dead_at_exit(stmts: list[N], locals_: set[str]) -> list[N]:
     """A function body's stores that nothing reads before the function ends or
     another store (``int r = 0; while (..) { r = n % 10; print(r); }``: the
     loop writes ``r`` before it reads it) vanish, unless the value calls
-    something."""
+    something.  Only variables the function writes before it reads them
+    count: ``total = total + x`` may update a field (Java's fields need no
+    ``this.``), whose value outlives the call."""
+    own = locals_ - exposed_reads(stmts)
     live: set[str] = set()
     kept: list[N] = []
     for stmt in reversed(stmts):
         if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
                 and not stmt.kids[0].reads  # this.x = ..., a field
-                and stmt.kids[0].text in locals_ and stmt.kids[0].text not in live
+                and stmt.kids[0].text in own and stmt.kids[0].text not in live
                 and not has_effect(stmt.kids[1], set())):
             continue
         live = (live - exposed_kills([stmt])) | exposed_reads([stmt])
