@@ -158,6 +158,11 @@ def exposed_kills(stmts: list[N]) -> set[str]:
     return _exposed_list(stmts)[1]
 
 
+def exposed(stmts: list[N]) -> tuple[set[str], set[str]]:
+    """:func:`exposed_reads` and :func:`exposed_kills` in one pass."""
+    return _exposed_list(stmts)
+
+
 def _exposed_list(stmts: list[N]) -> tuple[set[str], set[str]]:
     """``(exposed reads, kills)`` of a statement list, in one pass over it."""
     out: set[str] = set()

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
+    exposed,
     exposed_kills,
     exposed_reads,
     has_effect,
@@ -255,7 +256,8 @@ def _dead_at_exit(stmts: list[N], locals_: set[str]) -> list[N]:
                 and stmt.kids[0].text in own and stmt.kids[0].text not in live
                 and not has_effect(stmt.kids[1], set())):
             continue
-        live = (live - exposed_kills([stmt])) | exposed_reads([stmt])
+        reads, kills = exposed([stmt])
+        live = (live - kills) | reads
         kept.append(stmt)
     return kept[::-1]
 
