@@ -505,3 +505,57 @@ def test_a_field_updated_by_a_method_stays() -> None:
     """``total = total + x`` reads what an earlier call left: not a dead store."""
     method = labels("class A { int total; void add(int x) { total = total + x; } }")
     assert "assign" in method
+
+
+# -- a whole program and its translations ----------------------------------------
+JAVA_SQUARES = """public class Squares {
+    static final int N = 10;
+
+    public static void main(String[] args) {
+        int[] squares = new int[N];
+        for (int i = 0; i < N; i++) {
+            squares[i] = i * i;
+        }
+        for (int i = N - 1; i >= 0; i--) {
+            System.out.println("square " + i + " = " + squares[i]);
+        }
+    }
+}
+"""
+PYTHON_SQUARES = """N = 10
+
+
+def main():
+    squares = [0] * N
+    for i in range(N):
+        squares[i] = i * i
+    for i in range(N - 1, -1, -1):
+        print(f"square {i} = {squares[i]}")
+
+
+if __name__ == "__main__":
+    main()
+"""
+KOTLIN_SQUARES = """const val N = 10
+
+fun main() {
+    val squares = IntArray(N)
+    for (i in squares.indices) {
+        squares[i] = i * i
+    }
+    for (i in N - 1 downTo 0) {
+        println("square $i = ${squares[i]}")
+    }
+}
+"""
+
+
+def test_a_program_and_its_translations_read_alike() -> None:
+    """The entry point, a named constant, array making, counted loops in each
+    language's idiom and string templates together: one stream."""
+    java = labels(JAVA_SQUARES)
+    assert labels(PYTHON_SQUARES, "python") == java
+    kotlin = labels(KOTLIN_SQUARES, "kotlin")
+    # squares.indices reads as 0 until squares.size, where Java says N: one ID for a NUM
+    assert len(kotlin) == len(java)
+    assert sum(a != b for a, b in zip(kotlin, java, strict=True)) == 1
