@@ -559,3 +559,11 @@ def test_a_program_and_its_translations_read_alike() -> None:
     # squares.indices reads as 0 until squares.size, where Java says N: one ID for a NUM
     assert len(kotlin) == len(java)
     assert sum(a != b for a, b in zip(kotlin, java, strict=True)) == 1
+
+
+def test_whole_number_arithmetic_on_literals_is_folded() -> None:
+    same(java_main("for (int i = 10 - 1; i >= 0; i--) System.out.println(i * n);"),
+         java_main("for (int i = 9; i >= 0; i--) System.out.println(i * n);"))
+    same(java_main("System.out.println(n * (2 * 3));"), java_main("System.out.println(n * 6);"))
+    assert labels(java_main("System.out.println(n * (2.5 * 3));")) != labels(
+        java_main("System.out.println(n * 7.5);"))  # not whole numbers: kept

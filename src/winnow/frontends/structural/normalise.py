@@ -59,6 +59,9 @@ def signature(node: N) -> tuple[str, ...]:
 def expr(node: N) -> N:
     """Normalise an expression tree, children first."""
     node.kids = [expr(k) for k in node.kids]
+    folded = _folded(node)
+    if folded is not None:
+        return folded
     if node.kind in _FLIP and len(node.kids) == 2:
         node.kind = _FLIP[node.kind]
         node.kids.reverse()
@@ -78,6 +81,23 @@ def expr(node: N) -> N:
             flat.extend(kid.kids if kid.kind == "concat" else [kid])
         node.kids = flat
     return node
+
+
+_FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+
+
+def _folded(node: N) -> N | None:
+    """Whole-number arithmetic on two literals as its value (``N - 1`` with
+    ``N = 10`` as ``9``); small values only, so that no input makes a huge
+    number."""
+    if node.kind not in _FOLD or len(node.kids) != 2:
+        return None
+    values = []
+    for kid in node.kids:
+        if kid.kind != "num" or not kid.text.lstrip("-").isdigit() or len(kid.text) > 9:
+            return None
+        values.append(int(kid.text))
+    return N("num", node.start, node.end, [], str(_FOLD[node.kind](*values)))
 
 
 def _has_string(node: N) -> bool:
