@@ -567,3 +567,19 @@ def test_whole_number_arithmetic_on_literals_is_folded() -> None:
     same(java_main("System.out.println(n * (2 * 3));"), java_main("System.out.println(n * 6);"))
     assert labels(java_main("System.out.println(n * (2.5 * 3));")) != labels(
         java_main("System.out.println(n * 7.5);"))  # not whole numbers: kept
+
+
+def test_a_counter_reused_by_two_loops_is_two_variables() -> None:
+    """Two independent loops may be written in either order; reusing ``i``
+    for both must not pin them to the order they were written in."""
+    first = "int s = 0; for (int i = 0; i < n; i++) s += i;"
+    second = "int t = 0; for (int i = 0; i < 5; i++) t += 2;"
+    second_j = second.replace("(int i", "(int j").replace("i < 5; i++", "j < 5; j++")
+    end = " System.out.println(s + t);"
+    same(java_main(first + " " + second + end), java_main(second_j + " " + first + end))
+    # a value read after the second loop is that loop's: the order still holds
+    reused = java_main("int i = 0; while (i < n) i++; int k = i; i = 0; while (i < 5) i++;"
+                       " System.out.println(k + i);")
+    stream = labels(reused)
+    copy_at = next(i for i in range(len(stream)) if stream[i:i + 3] == ["assign", "ID", "ID"])
+    assert stream.index("loop") < copy_at  # k = i after the loop that counts i

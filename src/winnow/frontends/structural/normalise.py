@@ -28,6 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
+from winnow.frontends.structural import webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
@@ -113,6 +114,7 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     out = _unreachable(out)
     out = _dead_stores(out, locals_)
     out = _early_return(out)
+    webs.split(out, locals_)
     return _reorder(out, locals_)
 
 
