@@ -583,3 +583,11 @@ def test_a_counter_reused_by_two_loops_is_two_variables() -> None:
     stream = labels(reused)
     copy_at = next(i for i in range(len(stream)) if stream[i:i + 3] == ["assign", "ID", "ID"])
     assert stream.index("loop") < copy_at  # k = i after the loop that counts i
+
+
+def test_kotlin_numbers_and_ranges_read_as_numbers_and_loops() -> None:
+    kotlin = labels("fun f(m: Int) {\n    println(m * 1.609)\n    for (i in 1..m) println(i)\n}\n",
+                    "kotlin")
+    java = labels("class A { void f(int m) { System.out.println(m * 1.609);"
+                  " for (int i = 1; i <= m; i++) System.out.println(i); } }")[1:-1]
+    assert kotlin == java
