@@ -103,7 +103,7 @@ def _entry_point(root: N) -> None:
     holders = [s for s in root.kids if s.kind == "class" and any(
         m.kind == "func" and m.text == "main" for m in s.kids)]
     if len(holders) == 1:
-        at = root.kids.index(holders[0])
+        at = next(i for i, s in enumerate(root.kids) if s is holders[0])
         root.kids[at:at + 1] = holders[0].kids
     if any(c.kids[0].text == "main" for c in _calls(root)):
         return
