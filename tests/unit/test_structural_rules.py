@@ -291,8 +291,6 @@ def test_the_entry_point_reads_as_one_main_without_parameters(source: str, lang:
     body: a script and its ``main`` read alike."""
     java = labels(JAVA_HELLO)
     assert "class" not in java and "param" not in java and java[0] == "func"
-    if 'print("hi", n)' in source:  # print's arguments, not a concatenation
-        java = labels(JAVA_HELLO.replace('"hi " + n', '"hi ", n').replace("println", "f"))
     assert labels(source, lang) == java
 
 
@@ -591,3 +589,24 @@ def test_kotlin_numbers_and_ranges_read_as_numbers_and_loops() -> None:
     java = labels("class A { void f(int m) { System.out.println(m * 1.609);"
                   " for (int i = 1; i <= m; i++) System.out.println(i); } }")[1:-1]
     assert kotlin == java
+
+
+def test_python_print_of_several_values_reads_as_a_concatenation() -> None:
+    java = labels('class A { void f(int n, int m) { System.out.println("Sum: " + n + " " + m); } }')
+    assert labels('def f(n, m):\n    print("Sum:", n, m)\n', "python") == java[1:-1]
+    # adjacent literals are one literal: "a" + " " is "a "
+    same(java_main('System.out.println("Sum:" + " " + n);'),
+         java_main('System.out.println("Sum: " + n);'))
+
+
+def test_kotlin_not_null_assertion_reads_as_its_value() -> None:
+    same("fun main() {\n    val n = readLine()!!.toInt()\n    println(n)\n}\n",
+         "fun main() {\n    val n = readln().toInt()\n    println(n)\n}\n", "kotlin")
+
+
+def test_powers_read_alike() -> None:
+    java = labels("class A { double f(double x) { return Math.pow(x, 2) + 1; } }")[1:-1]
+    assert labels("def f(x):\n    return x ** 2 + 1\n", "python") == java
+    assert labels("import kotlin.math.pow\n\nfun f(x: Double): Double {\n"
+                  "    return x.pow(2) + 1\n}\n", "kotlin") == java
+    assert "pow" in java

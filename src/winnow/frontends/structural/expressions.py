@@ -113,6 +113,8 @@ def _unary(c: Walker, node: Node) -> N:
     if op in ("++", "--"):
         return _update(c, node)
     inner = c.expr(named[-1])
+    if op == "!!":  # Kotlin's a!! (not null: the value itself), or !!a
+        return inner
     if op in ("!", "not"):
         return N("not", *span(node), [inner])
     if op == "-":

@@ -79,7 +79,11 @@ def expr(node: N) -> N:
         node.kind = "concat"
         flat: list[N] = []
         for kid in node.kids:
-            flat.extend(kid.kids if kid.kind == "concat" else [kid])
+            for part in kid.kids if kid.kind == "concat" else [kid]:
+                if part.kind == "str" and flat and flat[-1].kind == "str":  # "a " + "b"
+                    flat[-1] = N("str", flat[-1].start, part.end, [], flat[-1].text + part.text)
+                else:
+                    flat.append(part)
         node.kids = flat
     return node
 

@@ -68,6 +68,12 @@ def format_call(c: Walker, call: N) -> N:
                     call.text)
     name = call.kids[0].text
     args = call.kids[1:]
+    if name == "pow" and len(args) == 2:  # Math.pow(a, b), pow(a, b): Python's a ** b
+        return N("pow", call.start, call.end, args)
+    receivers = [n for n in call.text.split() if n != name]
+    if name == "pow" and len(args) == 1 and len(receivers) == 1:  # Kotlin's a.pow(b)
+        return N("pow", call.start, call.end, [leaf("id", call.start, call.start, receivers[0]),
+                                               args[0]])
     if name in ("format", "formatted") and args and args[0].kind == "str" and len(args) > 1:
         return N("concat", call.start, call.end, _split_format(args[0], args[1:]))
     if name in ("printf",) and args and args[0].kind == "str":
@@ -188,6 +194,15 @@ def python_call(c: Walker, call: N) -> N:
     :func:`format_call`."""
     if len(call.kids) == 2 and call.kids[0].text == "len":
         return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
+    if call.kids and call.kids[0].text == "print" and len(call.kids) > 2:
+        # print(a, b) shows a, a space, b: print(a + " " + b)
+        shown: list[N] = []
+        for arg in call.kids[1:]:
+            if shown:
+                shown.append(leaf("str", arg.start, arg.start, " "))
+            shown.append(arg)
+        return N("call", call.start, call.end,
+                 [call.kids[0], N("concat", call.kids[1].start, call.end, shown)], call.text)
     return format_call(c, call)
 
 
