@@ -629,3 +629,23 @@ def test_a_counted_loop_over_the_elements_reads_as_the_element_loop() -> None:
 def test_a_counted_loop_that_needs_its_counter_stays_counted(body: str) -> None:
     assert "in" not in labels(f"class A {{ int f(int[] a) {{ int s = 0; for (int i = 0;"
                               f" i < a.length; i++) {{ {body} }} return s; }} }}")
+
+
+@pytest.mark.parametrize("line", ['r, l = map(float, input("r and l? ").split())',
+                                  'r, l = input("r and l? ").split()',
+                                  'r, l = map(float, input("r and l? ").split(" "))'])
+def test_python_unpacked_reads_read_as_one_read_per_name(line: str) -> None:
+    one_by_one = ('def f():\n    print("r and l? ")\n    r = float(input())\n'
+                  '    l = float(input())\n    print(r * l)\n')
+    same(f"def f():\n    {line}\n    print(r * l)\n", one_by_one, "python")
+
+
+def test_python_swap_is_not_a_read() -> None:
+    assert "call" not in labels("def f(a, b):\n    a, b = b, a\n    return a - b\n", "python")
+
+
+def test_kotlin_destructured_reads_read_as_one_read_per_name() -> None:
+    kotlin = ('fun main() {\n    val (r, l) = readln().split(" ").map { it.toDouble() }\n'
+              '    println(r * l)\n}\n')
+    python = "r, l = map(float, input().split())\nprint(r * l)\n"
+    assert labels(kotlin, "kotlin") == labels(python, "python")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from winnow.frontends.structural import loops, webs
+from winnow.frontends.structural import idioms, loops, webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
@@ -131,6 +131,9 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
         prompt = _prompt(stmt)
         if prompt is not None:
             return [prompt, *statement(stmt, locals_)]
+        reads = idioms.unpacked_reads(stmt)
+        if reads is not None:
+            return [s for read in reads for s in statement(read, locals_)]
     if kind == "expr":
         inner = expr(stmt.kids[0]) if stmt.kids else None
         if inner is None or not has_effect(inner, set()):

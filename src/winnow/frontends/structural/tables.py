@@ -368,7 +368,7 @@ KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     "user_type": "type", "parenthesized_expression": "paren", "as_expression": "cast",
     "throw_expression": "throw", "try_expression": "try",
     "annotated_lambda": "trailing", "lambda_literal": "lambda",
-    "anonymous_function": "lambda",
+    "anonymous_function": "lambda", "multi_variable_declaration": "list",
 }, counted_loop=kotlin_loop, rewrite_call=kotlin_call, dollar_names=True)
 
 TABLES: dict[str, Table] = {t.language: t for t in (JAVA, PYTHON, C, CPP, CSHARP, JAVASCRIPT,
