@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from winnow.cli.main import main
 from winnow.frontends import FrontEndOptions, make_document
-from winnow.frontends.structural import supports
+from winnow.frontends.structural import NEUTRAL_WEIGHT, supports, with_lexical
+from winnow.model import Stream
 
 PROGRAMS = {
     "java": ("x.java", "class A { int f(int n) { int s = 0; for (int i = 0; i < n; i++) "
@@ -107,11 +108,12 @@ def test_local_syntax_errors_are_read_around_not_lexed() -> None:
 
 def test_statements_inside_an_error_node_are_kept() -> None:
     """``() { ... }`` at file level is an ERROR node holding a block: its
-    statements are read (without the function around them)."""
+    statements are read, as statements at file level, which read as the body
+    of ``main`` (the name SOCO deleted there)."""
     intact, _ = _labels("int main() " + C_BODY)
     labels, warnings = _labels("() " + C_BODY)
     assert warnings == ()
-    assert labels == intact[1:-1]
+    assert labels == intact
 
 
 def test_unplaced_bytes_count_stray_tokens_and_missing_nodes() -> None:
@@ -399,13 +401,45 @@ def test_with_lexical_appends_the_lexer_stream_under_other_ids() -> None:
                             options=FrontEndOptions(lexical=False)).stream
     lexed = make_document(source.encode(), name, frontend="code").stream
     both = make_document(source.encode(), name, frontend="structural").stream
-    n = len(neutral)
-    assert len(both) == n + len(lexed)
+    n, w = len(neutral), NEUTRAL_WEIGHT
+    assert len(both) == w * n + len(lexed)
     assert both.units[:n].tolist() == neutral.units.tolist()
-    assert both.starts[n:].tolist() == lexed.starts.tolist()
-    assert not set(both.units[n:].tolist()) & set(neutral.units.tolist())
-    assert [both.labels[u] for u in both.units[n:].tolist()] == [
+    views = [both.units[i * n:(i + 1) * n].tolist() for i in range(w)]
+    for i, view in enumerate(views):  # the same tokens, under ids of each view's own
+        assert [both.labels[u] for u in view] == [neutral.labels[u] for u in views[0]]
+        assert both.starts[i * n:(i + 1) * n].tolist() == neutral.starts.tolist()
+        assert all(not set(view) & set(other) for other in views[:i])
+    assert both.starts[w * n:].tolist() == lexed.starts.tolist()
+    assert not set(both.units[w * n:].tolist()) & set(both.units[:w * n].tolist())
+    assert [both.labels[u] for u in both.units[w * n:].tolist()] == [
         lexed.labels[u] for u in lexed.units.tolist()]
+
+
+def test_the_neutral_weight_moves_a_score_towards_the_tree() -> None:
+    """The independent rewrite below normalises to the original program, its
+    text does not: the more neutral copies, the nearer their likeness is to 1."""
+    def streams(source: str) -> tuple[Stream, Stream]:
+        data = source.encode()
+        return (make_document(data, "x.java", frontend="structural",
+                              options=FrontEndOptions(lexical=False)).stream,
+                make_document(data, "x.java", frontend="code").stream)
+
+    a, b = streams(ORIGINAL), streams(INDEPENDENT)
+    assert a[0].units.tolist() == b[0].units.tolist()
+
+    def likeness(weight: int) -> float:
+        fa = set(_grams(with_lexical(*a, weight=weight)))
+        fb = set(_grams(with_lexical(*b, weight=weight)))
+        return 2 * len(fa & fb) / (len(fa) + len(fb))
+
+    assert likeness(1) < likeness(2) < likeness(NEUTRAL_WEIGHT) <= 1.0
+    with pytest.raises(ValueError):
+        with_lexical(*a, weight=0)
+
+
+def _grams(stream: Stream, k: int = 8) -> list[tuple[int, ...]]:
+    units = stream.units.tolist()
+    return [tuple(units[i:i + k]) for i in range(len(units) - k + 1)]
 
 
 def test_long_blocks_and_deep_elif_chains_stay_fast() -> None:
@@ -443,7 +477,8 @@ def test_tokens_command_shows_the_structural_stream(tmp_path: Path) -> None:
     assert "front-end structural, language java" in result.output
     line = next(li for li in result.output.splitlines() if "number % 10" in li)
     # the neutral tokens, then the lexer's tokens of the same line
-    assert line.rstrip().endswith("| assign ID % ID NUM int ID = ID % NUM ;")
+    assert line.rstrip().endswith("| " + "assign ID % ID NUM " * NEUTRAL_WEIGHT
+                                  + "int ID = ID % NUM ;")
     neutral = CliRunner().invoke(main, ["tokens", "--frontend", "structural",
                                         "--frontend-option", "lexical=false",
                                         str(tmp_path / "a.java")])

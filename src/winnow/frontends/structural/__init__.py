@@ -37,6 +37,12 @@ __all__ = ["ALPHABET_NAME", "StructuralFrontEnd", "languages_in", "structural_st
 #: XORed into the code front-end's unit ids in :func:`with_lexical`, so that
 #: they never equal the neutral alphabet's ids of the same label (``ID``).
 _LEXICAL_MASK = np.uint32(0x9E3779B9)
+#: How many times the neutral tokens come before the lexer's in
+#: :func:`with_lexical`, each time under other ids (:data:`_VIEW_MASKS`): the
+#: weight of the normalised program against its text in a pair's score.
+NEUTRAL_WEIGHT = 4
+_VIEW_MASKS = (np.uint32(0), np.uint32(0x5BD1E995), np.uint32(0x27D4EB2F),
+               np.uint32(0x165667B1))
 
 
 def supports(language: str) -> bool:
@@ -115,25 +121,36 @@ class StructuralFrontEnd:
         return Result(stream, language, tuple(warnings))
 
 
-def with_lexical(neutral: Stream, lexed: Stream) -> Stream:
-    """The neutral stream followed by the code front-end's stream of the same
-    file, its unit ids remapped (XOR :data:`_LEXICAL_MASK`) so that the two
-    halves share no id; the offsets of both point into the same bytes.
+def with_lexical(neutral: Stream, lexed: Stream, weight: int = NEUTRAL_WEIGHT) -> Stream:
+    """The neutral stream ``weight`` times, then the code front-end's stream of
+    the same file; each neutral copy's unit ids XOR a mask of its own
+    (:data:`_VIEW_MASKS`), the lexer's ids XOR :data:`_LEXICAL_MASK`, so that
+    no two parts share an id; the offsets of all point into the same bytes.
 
-    A pair's score is then about a third the normalised programs' likeness
-    and two thirds their tokens' (the lexer gives about twice as many units),
-    in both channels (the literal channel goes on the same way).
+    Fingerprints are counted once per document, so a copy under the same ids
+    would add nothing: under other ids each copy adds the same evidence
+    again.  The lexer gives about twice as many units as the tree, so with
+    ``weight`` 4 a pair's score is about two thirds the normalised programs'
+    likeness and one third their tokens' (the literal channel goes the same
+    way); with ``weight`` 1 one third and two thirds.
     """
-    def ids(units: npt.NDArray[np.integer]) -> npt.NDArray[np.uint32]:
-        return units.astype(np.uint32) ^ _LEXICAL_MASK
+    if not 1 <= weight <= len(_VIEW_MASKS):
+        raise ValueError(f"weight must be 1 to {len(_VIEW_MASKS)}; got {weight}")
+
+    def ids(units: npt.NDArray[np.integer], mask: np.uint32) -> npt.NDArray[np.uint32]:
+        return units.astype(np.uint32) ^ mask
 
     neutral_literal = (neutral.literal_units if neutral.literal_units is not None
                        else neutral.units)
     lexed_literal = lexed.literal_units if lexed.literal_units is not None else lexed.units
-    labels = dict(neutral.labels)
+    masks = _VIEW_MASKS[:weight]
+    labels = {int(np.uint32(unit) ^ mask): label for mask in masks
+              for unit, label in neutral.labels.items()}
     labels.update({int(np.uint32(unit) ^ _LEXICAL_MASK): label
                    for unit, label in lexed.labels.items()})
-    return Stream(np.concatenate([neutral.units.astype(np.uint32), ids(lexed.units)]),
-                  np.concatenate([neutral.starts, lexed.starts]),
-                  np.concatenate([neutral.ends, lexed.ends]), labels,
-                  np.concatenate([neutral_literal.astype(np.uint32), ids(lexed_literal)]))
+    return Stream(np.concatenate([*(ids(neutral.units, m) for m in masks),
+                                  ids(lexed.units, _LEXICAL_MASK)]),
+                  np.concatenate([*(neutral.starts for _ in masks), lexed.starts]),
+                  np.concatenate([*(neutral.ends for _ in masks), lexed.ends]), labels,
+                  np.concatenate([*(ids(neutral_literal, m) for m in masks),
+                                  ids(lexed_literal, _LEXICAL_MASK)]))

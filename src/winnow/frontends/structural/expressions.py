@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from winnow.frontends.structural.arrays import filled, new_array
 from winnow.frontends.structural.ir import N, leaf
 from winnow.frontends.structural.tables import LAYOUT_KEYWORDS
 from winnow.frontends.structural.walker import Walker
@@ -55,7 +56,39 @@ def _binary(c: Walker, node: Node) -> N:
         return N("other", *span(node), [c.expr(n) for n in named])
     op = c.text(named[1]) if len(named) == 3 else c.op_of(node)  # Kotlin: a until b
     left, right = c.expr(named[0]), c.expr(named[-1])
+    if op == "*" and c.table.list_repeat:  # Python's [0] * n: an array of n
+        for one, other in ((left, right), (right, left)):
+            if one.kind == "list" and len(one.kids) == 1:
+                made = filled(one.kids[0], other, *span(node))
+                if made is not None:
+                    return made
     return N(_OPS.get(op, op), *span(node), [left, right])
+
+
+def _comprehension(c: Walker, node: Node) -> N:
+    """Python's ``[0 for _ in range(n)]`` is an array of ``n`` (:func:`filled`);
+    other comprehensions keep their parts."""
+    named = c.named(node)
+    if len(named) == 2 and named[1].type == "for_in_clause":
+        source = c.field(named[1], "right")
+        bound = c.expr(source) if source is not None else None
+        if (bound is not None and bound.kind == "call" and len(bound.kids) == 2
+                and bound.kids[0].text == "range"):
+            made = filled(c.expr(named[0]), bound.kids[1], *span(node))
+            if made is not None:
+                return made
+    return N("other", *span(node), [c.expr(n) for n in named])
+
+
+def _new_array(c: Walker, node: Node) -> N:
+    """Java's ``new int[n][m]`` reads as the neutral array of sizes ``n, m``;
+    ``new int[] {1, 2}`` as the list ``{1, 2}``."""
+    sizes = [c.expr(c.named(d)[0]) for d in c.named(node)
+             if d.type == "dimensions_expr" and c.named(d)]
+    if sizes:
+        return new_array(sizes, *span(node))
+    value = c.field(node, "value")
+    return c.expr(value) if value is not None else _list(c, node)
 
 
 def _compare_chain(c: Walker, node: Node) -> N:
@@ -80,6 +113,8 @@ def _unary(c: Walker, node: Node) -> N:
     if op in ("++", "--"):
         return _update(c, node)
     inner = c.expr(named[-1])
+    if op == "!!":  # Kotlin's a!! (not null: the value itself), or !!a
+        return inner
     if op in ("!", "not"):
         return N("not", *span(node), [inner])
     if op == "-":
@@ -134,6 +169,8 @@ def _call(c: Walker, node: Node) -> N:
             kids.append(c.expr(obj))
     if args is not None:
         kids.extend(_args(c, args))
+    if len(named) > 1 and c.role(named[-1]) == "trailing":  # Kotlin: f(a) { lambda }
+        kids.append(c.expr(named[-1]))
     call = N("call", *span(node), kids, " ".join(receivers))
     rewritten: N = c.table.rewrite_call(c, call)
     return rewritten
@@ -292,5 +329,6 @@ EXPR: dict[str, Callable[[Walker, Node], N]] = {
     "field": _field, "index": _index, "ident": _ident, "type": _ident, "this": _ident,
     "string": _string, "num": _literal("num"), "chr": _literal("chr"),
     "bool": _literal("bool"), "null": _literal("null"), "lambda": _lambda, "list": _list,
-    "cast": _cast, "paren": _unwrap,
+    "cast": _cast, "paren": _unwrap, "trailing": _unwrap, "comprehension": _comprehension,
+    "new_array": _new_array,
 }

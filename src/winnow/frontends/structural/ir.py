@@ -24,6 +24,14 @@ STATEMENTS = frozenset({
 JUMPS = frozenset({"return", "break", "continue", "throw"})
 #: Kinds whose evaluation may have an effect beyond the variables they assign.
 EFFECTS = frozenset({"call", "new", "return", "break", "continue", "throw", "yield"})
+#: The callee's name of the neutral array-making call (:mod:`.arrays`), which
+#: has no effect.
+ARRAY = "[]"
+#: The standard input stream as a name chain reads it (its name, then the
+#: receiver): ``System.in`` (Java; Kotlin's ``System.`in```), ``sys.stdin``,
+#: ``os.Stdin`` (Go), ``Console.In`` (C#), C's ``stdin``.
+STANDARD_INPUT = frozenset({("in", "System"), ("`in`", "System"), ("stdin", "sys"),
+                            ("Stdin", "os"), ("In", "Console"), ("stdin", "")})
 #: Every kind the converters produce (operators are kinds too: ``+``, ``<`` ...).
 ALPHABET = frozenset({
     *STATEMENTS, "call", "new", "id", "str", "num", "chr", "bool", "null", "field",
@@ -115,12 +123,27 @@ def has_effect(node: N, locals_: set[str]) -> bool:
     """Whether ``node`` may do more than assign the local variables ``locals_``:
     a call, a jump, or a write to a field, an element or a non-local name."""
     for cur in node.walk():
-        if cur.kind in EFFECTS:
+        if cur.kind in EFFECTS and not _quiet_call(cur):
             return True
         if cur.kind == "assign" and cur.kids:
             target = cur.kids[0]
             if target.kind != "id" or target.text not in locals_:
                 return True
+    return False
+
+
+def _quiet_call(node: N) -> bool:
+    """A call without an effect of its own: the neutral array, or a reader of
+    the standard input made ready (``new Scanner(System.in)``,
+    ``new BufferedReader(new InputStreamReader(System.in))``)."""
+    if node.kind != "call" or not node.kids:
+        return False
+    if node.kids[0].text == ARRAY:
+        return True
+    while node.kind == "call" and len(node.kids) == 2:
+        node = node.kids[1]
+        if node.kind == "id" and (node.text, node.reads) in STANDARD_INPUT:
+            return True
     return False
 
 
@@ -133,6 +156,11 @@ def exposed_reads(stmts: list[N]) -> set[str]:
 def exposed_kills(stmts: list[N]) -> set[str]:
     """Variables a statement list always writes (on every path through it)."""
     return _exposed_list(stmts)[1]
+
+
+def exposed(stmts: list[N]) -> tuple[set[str], set[str]]:
+    """:func:`exposed_reads` and :func:`exposed_kills` in one pass."""
+    return _exposed_list(stmts)
 
 
 def _exposed_list(stmts: list[N]) -> tuple[set[str], set[str]]:

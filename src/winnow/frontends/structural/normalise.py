@@ -28,9 +28,11 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
+from winnow.frontends.structural import idioms, loops, webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
+    exposed,
     exposed_kills,
     exposed_reads,
     has_effect,
@@ -58,6 +60,9 @@ def signature(node: N) -> tuple[str, ...]:
 def expr(node: N) -> N:
     """Normalise an expression tree, children first."""
     node.kids = [expr(k) for k in node.kids]
+    folded = _folded(node)
+    if folded is not None:
+        return folded
     if node.kind in _FLIP and len(node.kids) == 2:
         node.kind = _FLIP[node.kind]
         node.kids.reverse()
@@ -74,9 +79,30 @@ def expr(node: N) -> N:
         node.kind = "concat"
         flat: list[N] = []
         for kid in node.kids:
-            flat.extend(kid.kids if kid.kind == "concat" else [kid])
+            for part in kid.kids if kid.kind == "concat" else [kid]:
+                if part.kind == "str" and flat and flat[-1].kind == "str":  # "a " + "b"
+                    flat[-1] = N("str", flat[-1].start, part.end, [], flat[-1].text + part.text)
+                else:
+                    flat.append(part)
         node.kids = flat
     return node
+
+
+_FOLD = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+
+
+def _folded(node: N) -> N | None:
+    """Whole-number arithmetic on two literals as its value (``N - 1`` with
+    ``N = 10`` as ``9``); small values only, so that no input makes a huge
+    number."""
+    if node.kind not in _FOLD or len(node.kids) != 2:
+        return None
+    values = []
+    for kid in node.kids:
+        if kid.kind != "num" or not kid.text.lstrip("-").isdigit() or len(kid.text) > 9:
+            return None
+        values.append(int(kid.text))
+    return N("num", node.start, node.end, [], str(_FOLD[node.kind](*values)))
 
 
 def _has_string(node: N) -> bool:
@@ -89,9 +115,10 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     out: list[N] = []
     for stmt in stmts:
         out.extend(statement(stmt, locals_))
-    out = _unreachable(out)
+    out = _unreachable(loops.element_loops(out))
     out = _dead_stores(out, locals_)
     out = _early_return(out)
+    webs.split(out, locals_)
     return _reorder(out, locals_)
 
 
@@ -104,6 +131,9 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
         prompt = _prompt(stmt)
         if prompt is not None:
             return [prompt, *statement(stmt, locals_)]
+        reads = idioms.unpacked_reads(stmt)
+        if reads is not None:
+            return [s for read in reads for s in statement(read, locals_)]
     if kind == "expr":
         inner = expr(stmt.kids[0]) if stmt.kids else None
         if inner is None or not has_effect(inner, set()):
@@ -114,6 +144,8 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
                 locals_)
         stmt.kids = [inner]
         return [stmt]
+    if kind == "assign" and len(stmt.kids) == 2 and _no_op_assignment(*stmt.kids):
+        return []
     if kind in ("assign", "return") and len(stmt.kids) >= 1:
         stmt.kids = [expr(k) for k in stmt.kids]
         value = stmt.kids[-1]
@@ -136,6 +168,13 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
     stmt.kids = [N("block", k.start, k.end, block(k.kids, locals_)) if k.kind == "block"
                  else expr(k) for k in stmt.kids]
     return [stmt]
+
+
+def _no_op_assignment(target: N, value: N) -> bool:
+    """``x = x``: Kotlin's ``var n = n`` (a parameter copied into a variable),
+    or a helper's ``var m = start`` once ``start`` reads as the caller's ``m``."""
+    return (target.kind == "id" and value.kind == "id"
+            and (value.text, value.reads) == (target.text, target.reads))
 
 
 def _prompt(stmt: N) -> N | None:
@@ -228,6 +267,28 @@ def _dead_stores(stmts: list[N], locals_: set[str]) -> list[N]:
                 continue
         out.append(stmt)
     return out
+
+
+def _dead_at_exit(stmts: list[N], locals_: set[str]) -> list[N]:
+    """A function body's stores that nothing reads before the function ends or
+    another store (``int r = 0; while (..) { r = n % 10; print(r); }``: the
+    loop writes ``r`` before it reads it) vanish, unless the value calls
+    something.  Only variables the function writes before it reads them
+    count: ``total = total + x`` may update a field (Java's fields need no
+    ``this.``), whose value outlives the call."""
+    own = locals_ - exposed_reads(stmts)
+    live: set[str] = set()
+    kept: list[N] = []
+    for stmt in reversed(stmts):
+        if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
+                and not stmt.kids[0].reads  # this.x = ..., a field
+                and stmt.kids[0].text in own and stmt.kids[0].text not in live
+                and not has_effect(stmt.kids[1], set())):
+            continue
+        reads, kills = exposed([stmt])
+        live = (live - kills) | reads
+        kept.append(stmt)
+    return kept[::-1]
 
 
 def _killed_by(stmt: N) -> set[str]:
@@ -336,6 +397,7 @@ def function(func: N) -> N:
         return func
     local_names = names_written(body) | params
     stmts = block(body.kids, local_names)
+    stmts = _dead_at_exit(stmts, local_names)
     stmts = drop_unused(stmts, params)
     func.kids[-1] = N("block", body.start, body.end, stmts)
     return func

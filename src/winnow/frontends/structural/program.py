@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from winnow.frontends.structural.ir import N, names_read, names_written
+from winnow.frontends.structural.ir import N, leaf, names_read, names_written, target_name
 from winnow.frontends.structural.normalise import block, expr, members, signature
 
 #: Never inlined: entry points and methods a runtime calls.  ``main`` is an
@@ -17,16 +17,110 @@ _RANK = {"import": 0, "assign": 1, "class": 2, "func": 3}
 
 def normalise_file(root: N) -> N:
     """The whole file: inline helpers called once, normalise, order."""
+    root.kids = [s for stmt in root.kids for s in _unguarded(stmt)]
     for _ in range(4):
         if not _inline_once(root):
             break
     _fields_to_locals(root)
+    _propagate_constants(root)
+    _entry_point(root)
     top_decls = [s for s in root.kids if s.kind in ("import", "func", "class")]
     code = [s for s in root.kids if s.kind not in ("import", "func", "class")]
     decls = members(top_decls, _sort_members)
     local_names = names_written(N("block", root.start, root.end, code))
     root.kids = [*decls, *block(code, local_names)]
     return root
+
+
+# -- constants ----------------------------------------------------------------
+_CONSTANT_KINDS = frozenset({"num", "str", "chr", "bool"})
+
+
+def _scopes(root: N) -> list[N]:
+    """The file, its classes and its functions' bodies: the holders whose own
+    statements run once per entry (not inside a branch or a loop)."""
+    out = [root]
+    for node in root.walk():
+        if node.kind == "class":
+            out.append(node)
+        elif node.kind == "func" and node.kids and node.kids[-1].kind == "block":
+            out.append(node.kids[-1])
+    return out
+
+
+def _propagate_constants(root: N) -> None:
+    """A variable or field set once in the whole file, to a literal, by a
+    statement of its own scope (``static final int N = 10;``, ``s = "Hi";``
+    in ``main``, Python's ``LIMIT = 10``), reads as that literal, and the
+    assignment vanishes: a literal moved into a named constant, or back."""
+    writes: Counter[str] = Counter()
+    bound: set[str] = set()
+    for node in root.walk():
+        if node.kind == "assign" and node.kids:
+            name = target_name(node.kids[0])
+            if name is not None:
+                writes[name] += 1 if node.kids[0].kind == "id" else 2
+        elif node.kind in ("in", "param", "lambda"):
+            bound |= {n.text for n in node.walk() if n.kind in ("id", "param")}
+    constants: dict[str, N] = {}
+    for scope in _scopes(root):
+        for stmt in list(scope.kids):
+            if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
+                    and not stmt.kids[0].reads and stmt.kids[1].kind in _CONSTANT_KINDS
+                    and writes[stmt.kids[0].text] == 1 and stmt.kids[0].text not in bound):
+                constants[stmt.kids[0].text] = stmt.kids[1]
+                scope.kids = [k for k in scope.kids if k is not stmt]
+    if not constants:
+        return
+    for node in root.walk():
+        for i, kid in enumerate(node.kids):
+            if (kid.kind == "id" and not kid.reads and kid.text in constants
+                    and not (node.kind == "call" and i == 0)):
+                value = constants[kid.text]
+                node.kids[i] = leaf(value.kind, kid.start, kid.end, value.text)
+
+
+# -- the entry point ----------------------------------------------------------
+def _unguarded(stmt: N) -> list[N]:
+    """Python's ``if __name__ == "__main__": body`` reads as ``body``: the
+    script's statements, as the other languages' ``main`` reads."""
+    if stmt.kind != "if" or len(stmt.kids) != 2 or stmt.kids[0].kind != "==":
+        return [stmt]
+    operands = {(k.kind, k.text) for k in stmt.kids[0].kids}
+    if operands != {("id", "__name__"), ("str", "__main__")}:
+        return [stmt]
+    then = stmt.kids[1]
+    return then.kids if then.kind == "block" else [then]
+
+
+def _entry_point(root: N) -> None:
+    """The program's entry point reads as one function ``main()`` without
+    parameters, at the top level: Java's class that holds ``main`` vanishes
+    (its members move to the top level, where Kotlin, Python, C and Go declare
+    them), ``main``'s parameters go (``String[] args``, ``fun main()``), and a
+    script's top-level statements read as the body of ``main`` (those that
+    set a variable a function reads stay global)."""
+    holders = [s for s in root.kids if s.kind == "class" and any(
+        m.kind == "func" and m.text == "main" for m in s.kids)]
+    if len(holders) == 1:
+        at = next(i for i, s in enumerate(root.kids) if s is holders[0])
+        root.kids[at:at + 1] = holders[0].kids
+    if any(c.kids[0].text == "main" for c in _calls(root)):
+        return
+    mains = [s for s in root.kids if s.kind == "func" and s.text == "main"]
+    if len(mains) == 1:
+        mains[0].kids = [k for k in mains[0].kids if k.kind != "param"]
+        return
+    decls = N("block", root.start, root.end,
+              [s for s in root.kids if s.kind in ("func", "class")])
+    globals_read = names_read(decls)
+    body = [s for s in root.kids if s.kind not in ("import", "func", "class")
+            and not names_written(s) & globals_read]
+    if mains or not body:
+        return
+    root.kids = [s for s in root.kids if not any(s is b for b in body)]
+    root.kids.append(N("func", body[0].start, body[-1].end,
+                       [N("block", body[0].start, body[-1].end, body)], "main"))
 
 
 def _fields_to_locals(root: N) -> None:
@@ -95,14 +189,61 @@ def _inline_once(root: N) -> bool:
         func, holder = defs[0]
         if any(c.kids[0].text == name for c in _calls(func)):
             continue  # recursive (the one call is inside it)
-        inlined = False
-        for parent, stmt in sites.get(name, []):
+        inlined = counts[name] > 1 and _hoist(sites.get(name, []), func)
+        for parent, stmt in [] if inlined else sites.get(name, []):
             inlined |= _inline_in(parent, stmt, func)
         if inlined:
             if not any(c.kids[0].text == name for c in _calls(root)):
                 holder.kids = [m for m in holder.kids if m is not func]
             return True
     return False
+
+
+def _shape(node: N) -> tuple[object, ...]:
+    return (node.kind, node.text, node.reads, tuple(_shape(k) for k in node.kids))
+
+
+def _hoist(sites: list[tuple[N, N]], func: N) -> bool:
+    """A one-expression helper called several times with the same arguments,
+    which nothing writes in between, reads as one temporary set where it is
+    first called (``bmi = w / (h * h); print(bmi); if (bmi < 18.5) ...`` and
+    ``print(bmi(w, h)); if (bmi(w, h) < 18.5) ...`` read alike)."""
+    if not sites:
+        return False
+    parent, first = sites[0]
+    at = next((i for i, s in enumerate(parent.kids) if s is first), None)
+    if at is None or parent.kind != "block":  # not a class's field
+        return False
+    region = parent.kids[at:]
+    calls = [n for s in region for n in s.walk()
+             if _is_local_call(n) and n.kids[0].text == func.text]
+    everywhere = [n for _, s in sites for n in _own_calls(s) if n.kids[0].text == func.text]
+    if len(calls) < 2 or any(not any(c is n for n in calls) for c in everywhere):
+        return False
+    args = calls[0].kids[1:]
+    if any(_shape_list(c.kids[1:]) != _shape_list(args) for c in calls[1:]):
+        return False
+    if names_read(N("block", 0, 0, list(args))) & names_written(N("block", 0, 0, region)):
+        return False
+    value = _value_of(func)
+    if value is None:
+        return False
+    params = [p for p in func.kids if p.kind == "param"]
+    value = _substitute(value, {p.text: a for p, a in zip(params, args, strict=False)})
+    temp = f"{func.text}()"  # no identifier is spelled so
+    for call in calls:
+        for stmt in region:
+            if stmt is call:
+                continue
+            if _replace(stmt, call, leaf("id", call.start, call.end, temp)):
+                break
+    parent.kids.insert(at, N("assign", first.start, first.start,
+                             [leaf("id", first.start, first.start, temp), value]))
+    return True
+
+
+def _shape_list(nodes: list[N]) -> list[tuple[object, ...]]:
+    return [_shape(n) for n in nodes]
 
 
 def _call_sites(root: N) -> dict[str, list[tuple[N, N]]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from winnow.frontends.structural.arrays import is_array, kotlin_collection
 from winnow.frontends.structural.ir import N, leaf, names_read
 from winnow.frontends.structural.walker import Walker
 
@@ -67,6 +68,12 @@ def format_call(c: Walker, call: N) -> N:
                     call.text)
     name = call.kids[0].text
     args = call.kids[1:]
+    if name == "pow" and len(args) == 2:  # Math.pow(a, b), pow(a, b): Python's a ** b
+        return N("pow", call.start, call.end, args)
+    receivers = [n for n in call.text.split() if n != name]
+    if name == "pow" and len(args) == 1 and len(receivers) == 1:  # Kotlin's a.pow(b)
+        return N("pow", call.start, call.end, [leaf("id", call.start, call.start, receivers[0]),
+                                               args[0]])
     if name in ("format", "formatted") and args and args[0].kind == "str" and len(args) > 1:
         return N("concat", call.start, call.end, _split_format(args[0], args[1:]))
     if name in ("printf",) and args and args[0].kind == "str":
@@ -147,11 +154,55 @@ def kotlin_range(c: Walker, target: N, source: N) -> tuple[N, N, N] | None:
     return counted(target, start, stop, step, source.kind in ("..", "downTo"), source)
 
 
+def kotlin_loop(c: Walker, target: N, source: N) -> tuple[N, N, N] | None:
+    """Kotlin's counted loops: ranges (:func:`kotlin_range`) and ``for (i in
+    a.indices)``, read as ``for (i = 0; i < a.size; i++)``."""
+    if target.kind == "id" and source.kind == "id" and source.text == "indices":
+        zero = leaf("num", source.start, source.start, "0")
+        size = leaf("id", source.start, source.end, "size", source.reads)
+        return counted(target, zero, size, 1, False, source)
+    return kotlin_range(c, target, source)
+
+
+def kotlin_call(c: Walker, call: N) -> N:
+    """Kotlin's calls: a trailing lambda is the last argument (``f(a) { .. }``
+    is ``f(a, { .. })``), ``repeat(n) { body }`` reads as the counted loop over
+    ``it``, arrays and lists as :func:`~.arrays.kotlin_collection`, then
+    :func:`format_call`."""
+    kids = call.kids
+    if len(kids) >= 2 and kids[0].kind == "call" and kids[-1].kind == "lambda":
+        call = N("call", call.start, call.end, [*kids[0].kids, *kids[1:]], kids[0].text)
+        kids = call.kids
+    if (len(kids) == 3 and kids[0].kind == "id" and kids[0].text == "repeat"
+            and kids[2].kind == "lambda" and kids[2].kids):
+        counter = leaf("id", call.start, call.start, "it")
+        init, cond, update = counted(counter, leaf("num", call.start, call.start, "0"),
+                                     kids[1], 1, False, call)
+        body = kids[2].kids[0]
+        stmts = body.kids if body.kind == "block" else [N("expr", body.start, body.end, [body])]
+        loop = N("loop", call.start, call.end, [cond, N("block", body.start, body.end,
+                                                        [*stmts, update])])
+        return N("block", call.start, call.end, [init, loop])
+    made = kotlin_collection(call)
+    if made is not call or is_array(call):
+        return made
+    return format_call(c, call)
+
+
 def python_call(c: Walker, call: N) -> N:
     """``len(x)`` reads as a length field (``x.length``); format calls as
     :func:`format_call`."""
     if len(call.kids) == 2 and call.kids[0].text == "len":
         return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
+    if call.kids and call.kids[0].text == "print" and len(call.kids) > 2:
+        # print(a, b) shows a, a space, b: print(a + " " + b)
+        shown: list[N] = []
+        for arg in call.kids[1:]:
+            if shown:
+                shown.append(leaf("str", arg.start, arg.start, " "))
+            shown.append(arg)
+        return N("call", call.start, call.end,
+                 [call.kids[0], N("concat", call.kids[1].start, call.end, shown)], call.text)
     return format_call(c, call)
 
 
@@ -194,6 +245,8 @@ class Table:
     dollar_names: bool = False
     counted_loop: Callable[[Walker, N, N], tuple[N, N, N] | None] = _no_counted
     rewrite_call: Callable[[Walker, N], N] = format_call
+    #: ``[0] * n`` is an array of ``n`` zeros (Python)
+    list_repeat: bool = False
 
 
 JAVA = Table("java", "tree_sitter_java", {
@@ -204,7 +257,7 @@ JAVA = Table("java", "tree_sitter_java", {
     "constructor_body": "block", "field_declaration": "decl",
     "local_variable_declaration": "decl", "variable_declarator": "declarator",
     "enhanced_for_statement": "foreach", "method_invocation": "call",
-    "object_creation_expression": "new", "array_creation_expression": "list",
+    "object_creation_expression": "new", "array_creation_expression": "new_array",
     "field_access": "field", "array_access": "index", "scoped_identifier": "field",
     "decimal_integer_literal": "num", "hex_integer_literal": "num",
     "octal_integer_literal": "num", "binary_integer_literal": "num",
@@ -228,8 +281,9 @@ PYTHON = Table("python", "tree_sitter_python", {
     "raise_statement": "throw", "pass_statement": "drop", "keyword_argument": "kwarg",
     "string_start": "drop", "string_end": "drop", "type": "drop",
     "expression_list": "list", "pattern_list": "list", "global_statement": "drop",
-    "nonlocal_statement": "drop", "list_comprehension": "unwrap",
-}, ternary_value_first=True, counted_loop=python_range, rewrite_call=python_call)
+    "nonlocal_statement": "drop", "list_comprehension": "comprehension",
+}, ternary_value_first=True, counted_loop=python_range, rewrite_call=python_call,
+    list_repeat=True)
 
 C = Table("c", "tree_sitter_c", {
     **_COMMON, "translation_unit": "module", "function_definition": "func",
@@ -298,31 +352,24 @@ GO = Table("go", "tree_sitter_go", {
 KOTLIN = Table("kotlin", "tree_sitter_kotlin", {
     **_COMMON, "source_file": "module", "class_declaration": "class",
     "object_declaration": "class", "class_body": "body", "function_declaration": "func",
-    "function_body": "fbody", "property_declaration": "decl", "return_expression": "return",
+    "secondary_constructor": "func", "function_body": "fbody",
+    "property_declaration": "decl", "return_expression": "return",
     "function_value_parameters": "params", "unary_expression": "unary",
     "variable_declaration": "unwrap", "if_expression": "if",
-    "navigation_expression": "field", "value_arguments": "args", "value_argument": "unwrap",
-    "integer_literal": "num", "long_literal": "num", "real_literal": "num",
-    "float_literal": "num", "hex_literal": "num", "character_literal": "chr",
-    "boolean_literal": "bool", "null_literal": "null", "string_literal": "string",
-    "string_content": "str_part", "interpolation": "interp",
-    "postfix_expression": "update", "prefix_expression": "unary",
-    "infix_expression": "binary", "elvis_expression": "binary",
-    "conjunction_expression": "binary", "disjunction_expression": "binary",
-    "equality_expression": "binary", "comparison_expression": "binary",
-    "additive_expression": "binary", "multiplicative_expression": "binary",
-    "range_expression": "binary", "jump_expression": "return", "assignment": "assign",
-    "import_header": "import", "import": "import", "package_header": "drop",
-    "modifiers": "drop", "indexing_expression": "index", "when_expression": "switch",
-    "index_expression": "index",
-    "for_statement": "foreach", "control_structure_body": "block",
-    "navigation_suffix": "unwrap", "call_suffix": "unwrap",
-    "statements": "block", "user_type": "type", "simple_identifier": "ident",
-    "parenthesized_expression": "paren",
-    "as_expression": "cast", "line_string_literal": "string",
-    "multi_line_string_literal": "string", "interpolated_expression": "interp",
-    "interpolated_identifier": "interp", "string_template": "string",
-}, counted_loop=kotlin_range, dollar_names=True)
+    "do_while_statement": "do", "navigation_expression": "field",
+    "value_arguments": "args", "value_argument": "unwrap", "character_literal": "chr",
+    "float_literal": "num", "range_expression": "binary",
+    "string_literal": "string", "multiline_string_literal": "string",
+    "string_content": "str_part", "interpolation": "interp", "this_expression": "this",
+    "infix_expression": "binary", "assignment": "assign", "import": "import",
+    "package_header": "drop", "modifiers": "drop", "annotation": "drop",
+    "file_annotation": "drop", "type_arguments": "drop", "when_expression": "switch",
+    "when_entry": "case", "index_expression": "index", "for_statement": "foreach",
+    "user_type": "type", "parenthesized_expression": "paren", "as_expression": "cast",
+    "throw_expression": "throw", "try_expression": "try",
+    "annotated_lambda": "trailing", "lambda_literal": "lambda",
+    "anonymous_function": "lambda", "multi_variable_declaration": "list",
+}, counted_loop=kotlin_loop, rewrite_call=kotlin_call, dollar_names=True)
 
 TABLES: dict[str, Table] = {t.language: t for t in (JAVA, PYTHON, C, CPP, CSHARP, JAVASCRIPT,
                                                     TYPESCRIPT, GO, KOTLIN)}
