@@ -50,7 +50,10 @@ class Stream:
     value for display (``winnow tokens``).  ``literal_units``, from the code
     front-end when it collapsed literals, is the same stream with each literal
     (string, number, character) a unit of its own text: the second channel of
-    ``winnow compare`` (docs/compare.md); ``None`` elsewhere.
+    ``winnow compare`` (docs/compare.md); ``None`` elsewhere.  ``repeats``
+    ``(n, copies)``: the first ``n * copies`` units are ``copies`` copies of
+    the first ``n`` under other ids (the structural front-end weighs its
+    neutral tokens so); displays show them once.
     """
 
     units: npt.NDArray[np.integer]
@@ -58,6 +61,7 @@ class Stream:
     ends: npt.NDArray[np.int64]
     labels: dict[int, str] = field(default_factory=dict)
     literal_units: npt.NDArray[np.integer] | None = None
+    repeats: tuple[int, int] = (0, 1)
 
     def __post_init__(self) -> None:
         n = self.units.shape[0]
@@ -68,6 +72,11 @@ class Stream:
 
     def __len__(self) -> int:
         return int(self.units.shape[0])
+
+    def shown(self, index: int) -> bool:
+        """Whether unit ``index`` is shown: not a repeated copy (``repeats``)."""
+        n, copies = self.repeats
+        return not n <= index < n * copies
 
     def byte_span(self, units: Span) -> Span:
         """Bytes of the original covered by the units ``[units.start, units.end)``."""

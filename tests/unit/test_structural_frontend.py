@@ -476,12 +476,37 @@ def test_tokens_command_shows_the_structural_stream(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "front-end structural, language java" in result.output
     line = next(li for li in result.output.splitlines() if "number % 10" in li)
-    # the neutral tokens, then the lexer's tokens of the same line
-    assert line.rstrip().endswith("| " + "assign ID % ID NUM " * NEUTRAL_WEIGHT
-                                  + "int ID = ID % NUM ;")
+    # the neutral tokens (their weighted copies shown once), then the lexer's
+    assert line.rstrip().endswith("| assign ID % ID NUM int ID = ID % NUM ;")
+    assert f"come {NEUTRAL_WEIGHT} times under other ids" in result.output
+    rows = CliRunner().invoke(main, ["tokens", "--frontend", "structural", "--format", "jsonl",
+                                     str(tmp_path / "a.java")])
+    labels = [json.loads(r)["label"] for r in rows.output.splitlines()
+              if json.loads(r)["text"].startswith("number % 10")]
+    assert labels.count("%") == NEUTRAL_WEIGHT  # the rows list every unit, copies too
     neutral = CliRunner().invoke(main, ["tokens", "--frontend", "structural",
                                         "--frontend-option", "lexical=false",
                                         str(tmp_path / "a.java")])
     assert neutral.exit_code == 0, neutral.output
     line = next(li for li in neutral.output.splitlines() if "number % 10" in li)
     assert line.rstrip().endswith("| assign ID % ID NUM")
+
+
+
+def test_a_passage_over_the_same_bytes_as_an_earlier_one_is_shown_once() -> None:
+    """The neutral tokens' copies can match alike (the same runs in each
+    copy): the scores count every copy, a report shows each place once."""
+    from winnow.matching.model import Passage, Region
+    from winnow.matching.pairs import distinct_passages
+    from winnow.model import Span
+
+    def passage(index: int, units: int, a: tuple[int, int], b: tuple[int, int]) -> Passage:
+        return Passage(index, Region("a.java", Span(units, units + 5), Span(*a), (1, 2)),
+                       Region("b.java", Span(units, units + 5), Span(*b), (1, 2)), 5, 1)
+
+    found = (passage(0, 0, (0, 40), (0, 44)), passage(1, 30, (0, 40), (0, 44)),
+             passage(2, 60, (50, 90), (0, 44)), passage(3, 90, (0, 40), (0, 44)))
+    shown = distinct_passages(found)
+    assert [(p.index, p.a.units.start) for p in shown] == [(0, 0), (1, 60)]
+    alone = found[:1]
+    assert distinct_passages(alone) is alone  # nothing repeated: the same tuple

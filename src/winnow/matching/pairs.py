@@ -280,8 +280,24 @@ def pair_result(
         lines_a=lines_a if computed else None,
         lines_b=lines_b if computed else None,
         longest=max((p.length for p in found), default=0) if computed else None,
-        passages=found,
+        passages=distinct_passages(found),
     )
+
+
+def distinct_passages(passages: tuple[Passage, ...]) -> tuple[Passage, ...]:
+    """``passages`` less those over the same bytes on both sides as an earlier
+    one, numbered again: the copies of a stream's repeated part
+    (:attr:`winnow.model.Stream.repeats`) match alike, and a report shows
+    such a passage once.  The scores count them all."""
+    seen: set[tuple[str, Span, str, Span]] = set()
+    kept: list[Passage] = []
+    for passage in passages:
+        key = (passage.a.file, passage.a.bytes, passage.b.file, passage.b.bytes)
+        if key not in seen:
+            seen.add(key)
+            kept.append(passage if passage.index == len(kept)
+                        else replace(passage, index=len(kept)))
+    return passages if len(kept) == len(passages) else tuple(kept)
 
 
 class PairList(Sequence[PairResult]):

@@ -82,7 +82,13 @@ def _side_by_side(doc: Document, out: TextIO) -> None:
               f"{len(doc.stream)} units\n")
     by_line: dict[int, list[str]] = {}
     where: dict[int, str] = {}
+    n, copies = doc.stream.repeats
+    if copies > 1:
+        out.write(f"   (the first {n} units come {copies} times under other ids, the "
+                  "structural front-end's weight: shown once)\n")
     for row in token_rows(doc):
+        if not doc.stream.shown(row["index"]):
+            continue
         by_line.setdefault(row["line"], []).append(row["label"])
         if row.get("cell") is not None:
             where[row["line"]] = f"cell {row['cell']} line {row['cell_line']}: "

@@ -153,4 +153,5 @@ def with_lexical(neutral: Stream, lexed: Stream, weight: int = NEUTRAL_WEIGHT) -
                   np.concatenate([*(neutral.starts for _ in masks), lexed.starts]),
                   np.concatenate([*(neutral.ends for _ in masks), lexed.ends]), labels,
                   np.concatenate([*(ids(neutral_literal, m) for m in masks),
-                                  ids(lexed_literal, _LEXICAL_MASK)]))
+                                  ids(lexed_literal, _LEXICAL_MASK)]),
+                  repeats=(len(neutral), weight))
