@@ -16,7 +16,7 @@ distinct token text, through the 64-bit hash the scanner writes per token.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
@@ -38,6 +38,20 @@ _PYTHON_OPERATORS = """** // >> << <= >= == != -> += -= *= /= //= %= @= &= |= ^=
 PYTHON_OPERATORS = tuple(_PYTHON_OPERATORS.split())
 
 _LITERAL_LABELS = {K.STRING: "STR", K.CHAR: "CHR", K.NUMBER: "NUM"}
+_N_KINDS = K.DIRECTIVE + 1
+
+
+@lru_cache(maxsize=4)
+def _constant_ids(keep_identifiers: bool, keep_literals: bool) -> U32:
+    """Per token kind, the id every token of the kind gets (0: looked up or
+    labelled by its text)."""
+    out = np.zeros(_N_KINDS, dtype=np.uint32)
+    if not keep_literals:
+        for kind, label in _LITERAL_LABELS.items():
+            out[kind] = stable_id(label)
+    if not keep_identifiers:
+        out[K.WORD] = stable_id("ID")  # keywords get theirs next
+    return out
 
 
 @dataclass(frozen=True)
@@ -117,51 +131,131 @@ class Syntax:
         return kinds, starts, ends, hashes
 
     @cached_property
-    def keyword_table(self) -> tuple[npt.NDArray[np.uint64], U32, dict[int, str]]:
-        """Sorted FNV hashes of the keywords, their ids, and the labels."""
+    def keyword_table(self) -> tuple[npt.NDArray[np.uint64], U32, list[int], list[str]]:
+        """Sorted FNV hashes of the keywords, their ids (an array and a list),
+        and the label of each id (the last keyword in hash order of an id)."""
         pairs = sorted((K.fnv1a64(kw.encode()), kw) for kw in KEYWORDS[self.language])
         hashes = np.array([h for h, _ in pairs], dtype=np.uint64)
-        ids = np.array([stable_id(kw) for _, kw in pairs], dtype=np.uint32)
-        return hashes, ids, {stable_id(kw): kw for _, kw in pairs}
+        ids = [stable_id(kw) for _, kw in pairs]
+        by_id = {stable_id(kw): kw for _, kw in pairs}
+        return hashes, np.array(ids, dtype=np.uint32), ids, [by_id[i] for i in ids]
+
+    @cached_property
+    def operator_table(self) -> tuple[npt.NDArray[np.uint64], U32, list[int], list[str]] | None:
+        """Every text an operator token can have (one byte, or one of
+        ``operators``): FNV hashes, sorted, with their ids (an array and a
+        list) and labels; ``None`` if two texts shared a hash."""
+        texts = {bytes([b]) for b in range(256)} | {op.encode() for op in self.operators}
+        rows = sorted((K.fnv1a64(text), text.decode("utf-8", "replace")) for text in texts)
+        hashes = np.array([h for h, _ in rows], dtype=np.uint64)
+        if np.unique(hashes).shape[0] != hashes.shape[0]:
+            return None
+        ids = [stable_id(label) for _, label in rows]
+        return hashes, np.array(ids, dtype=np.uint32), ids, [label for _, label in rows]
 
     def lex(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
             ) -> tuple[U32, I64, I64, dict[int, str]]:
         """Token ids with ``[start, end)`` in ``utf8`` and labels of the ids used.
 
-        Literals and identifiers get their constant ids by kind, keywords by a
-        vectorised look-up of their hashes; only operators (and whatever the
-        options keep verbatim) are labelled once per distinct token text.
+        Literals and identifiers get their constant ids by kind, keywords and
+        operators by a vectorised look-up of their hashes in tables of the
+        language; only what the options keep verbatim (and directives) is
+        labelled once per distinct token text of the file.
         """
         kinds, starts, ends, hashes = self.scan(utf8)
-        ids = np.zeros(kinds.shape[0], dtype=np.uint32)
+        counts = np.bincount(kinds, minlength=_N_KINDS).tolist()
+        ids = _constant_ids(keep_identifiers, keep_literals)[kinds]
         labels: dict[int, str] = {}
-        verbatim = (kinds == K.OPERATOR) | (kinds == K.DIRECTIVE)
-        for kind, label in _LITERAL_LABELS.items():
-            mask = kinds == kind
-            if keep_literals:
-                verbatim |= mask
-            elif mask.any():
-                ids[mask] = stable_id(label)
-                labels[stable_id(label)] = label
-        words = np.flatnonzero(kinds == K.WORD)
-        kw_hashes, kw_ids, kw_labels = self.keyword_table
-        at = np.minimum(np.searchsorted(kw_hashes, hashes[words]), kw_hashes.shape[0] - 1)
-        is_kw = kw_hashes[at] == hashes[words]
-        ids[words[is_kw]] = kw_ids[at[is_kw]]
-        labels.update({i: kw_labels[i] for i in np.unique(kw_ids[at[is_kw]]).tolist()})
-        if keep_identifiers:
-            verbatim[words[~is_kw]] = True
-        elif (~is_kw).any():
-            ids[words[~is_kw]] = stable_id("ID")
-            labels[stable_id("ID")] = "ID"
-        self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes, ids,
-                             labels)
+        if not keep_literals:
+            for kind, label in _LITERAL_LABELS.items():
+                if counts[kind]:
+                    labels[stable_id(label)] = label
+        others: npt.NDArray[np.bool_] | None = None  # labelled by text, not operators
+        if counts[K.DIRECTIVE]:
+            others = kinds == K.DIRECTIVE
+        if keep_literals and counts[K.NUMBER] + counts[K.STRING] + counts[K.CHAR]:
+            literal = (kinds >= K.NUMBER) & (kinds <= K.CHAR)
+            others = literal if others is None else others | literal
+        if counts[K.WORD]:
+            words = np.flatnonzero(kinds == K.WORD)
+            is_kw = self._keywords(words, hashes, ids, labels)
+            if keep_identifiers and not is_kw.all():
+                if others is None:
+                    others = np.zeros(kinds.shape[0], dtype=np.bool_)
+                others[words[~is_kw]] = True
+            elif not is_kw.all():
+                labels[stable_id("ID")] = "ID"
+        operators = np.flatnonzero(kinds == K.OPERATOR) if counts[K.OPERATOR] else None
+        other = None if others is None else np.flatnonzero(others)
+        if not self._label_fast(utf8, operators, other, kinds, starts, ends, hashes, ids,
+                                labels):
+            verbatim = kinds == K.OPERATOR
+            if others is not None:
+                verbatim |= others
+            self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes,
+                                 ids, labels)
         return ids, starts, ends, labels
+
+    def _keywords(self, words: I64, hashes: npt.NDArray[np.uint64], ids: U32,
+                  labels: dict[int, str]) -> npt.NDArray[np.bool_]:
+        """Give the keywords among ``words`` their ids and labels; which are keywords."""
+        kw_hashes, kw_ids, kw_id_list, kw_labels = self.keyword_table
+        wanted = hashes[words]
+        at = np.searchsorted(kw_hashes, wanted)
+        np.minimum(at, kw_hashes.shape[0] - 1, out=at)
+        is_kw: npt.NDArray[np.bool_] = kw_hashes[at] == wanted
+        found = at[is_kw]
+        if found.shape[0]:
+            ids[words[is_kw]] = kw_ids[found]
+            used = np.zeros(kw_hashes.shape[0], dtype=np.bool_)
+            used[found] = True
+            for i in np.flatnonzero(used).tolist():
+                labels[kw_id_list[i]] = kw_labels[i]
+        return is_kw
+
+    def _label_fast(self, utf8: bytes, operators: I64 | None, other: I64 | None,
+                    kinds: npt.NDArray[np.uint8], starts: I64, ends: I64,
+                    hashes: npt.NDArray[np.uint64], ids: U32, labels: dict[int, str]
+                    ) -> bool:
+        """:meth:`_label_verbatim` of the operators and ``other`` tokens, the
+        operators through :attr:`operator_table`; ``False`` (``ids`` and
+        ``labels`` untouched) where that could differ: a hash or an id shared
+        by an operator and another token of the file (or no table)."""
+        table = self.operator_table
+        if operators is None:
+            if other is not None:
+                self._label_verbatim(utf8, other, kinds, starts, ends, hashes, ids, labels)
+            return True
+        if table is None:
+            return False
+        op_hashes, op_ids, op_id_list, op_labels = table
+        wanted = hashes[operators]
+        at = np.searchsorted(op_hashes, wanted)
+        np.minimum(at, op_hashes.shape[0] - 1, out=at)
+        if not np.array_equal(op_hashes[at], wanted):
+            return False
+        used = np.zeros(op_hashes.shape[0], dtype=np.bool_)
+        used[at] = True
+        rows = np.flatnonzero(used).tolist()
+        if other is not None:
+            own: dict[int, str] = {}
+            shared = np.intersect1d(hashes[other], op_hashes[rows]).shape[0]
+            if shared:
+                return False
+            self._label_verbatim(utf8, other, kinds, starts, ends, hashes, ids, own)
+            if not own.keys().isdisjoint(op_id_list[i] for i in rows):
+                return False  # the caller labels every token again
+            labels.update(own)  # after the operators': no id is both
+        ids[operators] = op_ids[at]
+        for i in rows:  # hash order, as _label_verbatim
+            labels[op_id_list[i]] = op_labels[i]
+        return True
 
     def _label_verbatim(self, utf8: bytes, where: I64, kinds: npt.NDArray[np.uint8],
                         starts: I64, ends: I64, hashes: npt.NDArray[np.uint64],
                         ids: U32, labels: dict[int, str]) -> None:
-        """Ids of tokens labelled by their text, computed once per distinct hash."""
+        """Ids of tokens labelled by their text, computed once per distinct hash
+        of this file (each gets the label of its first token)."""
         if where.shape[0] == 0:
             return
         uniq, first, inverse = np.unique(hashes[where], return_index=True,
