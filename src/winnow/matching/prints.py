@@ -125,7 +125,7 @@ def fingerprint_file(
     if configs is not None and doc.frontend in configs:  # the front-end's own k and t
         config, literal_config = configs[doc.frontend]
     try:
-        hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+        hashes = document_hashes(doc, config, literal_config)
     except MemoryError:  # past the worker's memory cap (winnow.parallel)
         return Skipped(file.location, "out of memory while fingerprinting; skipped")
     own = None if base is None or base.shape[0] == 0 else ~in_base(hashes, base)
@@ -133,10 +133,26 @@ def fingerprint_file(
                       doc if keep_document else None, own, doc.frontend)
 
 
+def document_hashes(doc: Document, config: WinnowConfig,
+                    literal_config: WinnowConfig | None = None) -> U64:
+    """The distinct hashes of :func:`document_prints`, sorted (what a worker
+    keeps of a file), without its positions and per-channel lengths."""
+    main = fingerprint(doc.stream.units, config)["hash"]
+    literals = doc.stream.literal_units
+    if literal_config is None or literals is None:
+        return distinct(main)
+    both = np.concatenate([main, fingerprint(literals, literal_config)["hash"]])
+    both.sort()
+    return _distinct_sorted(both)
+
+
 def distinct(hashes: npt.NDArray[np.uint64]) -> U64:
     """The sorted distinct values (``np.unique`` hashes 64-bit integers first,
     about ten times slower on a file's few thousand fingerprints)."""
-    out = np.sort(hashes).astype(np.uint64, copy=False)
+    return _distinct_sorted(np.sort(hashes).astype(np.uint64, copy=False))
+
+
+def _distinct_sorted(out: U64) -> U64:
     if out.shape[0] < 2:
         return out
     keep = np.empty(out.shape[0], dtype=bool)
