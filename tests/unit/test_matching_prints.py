@@ -30,3 +30,22 @@ def test_document_hashes_are_the_distinct_hashes_of_document_prints(
     assert distinct(document_prints(doc, config, literal)["hash"]).tolist() == hashes.tolist()
     if literal is not None and data == SOURCE:  # the literal channel adds hashes
         assert hashes.shape[0] > document_hashes(doc, config).shape[0]
+
+
+@pytest.mark.parametrize("sizes", [(0, 0), (1, 0), (0, 3), (2, 2), (700, 250), (5000, 0)])
+@pytest.mark.parametrize("shape", ["uniform", "repeats", "shared top bits"])
+def test_sorted_distinct_is_np_unique_of_both(sizes: tuple[int, int], shape: str) -> None:
+    """Also when the values are not uniform: buckets of one value, and values
+    that all fall in one bucket (heap-sorted)."""
+    from winnow.matching._prints_kernels import sorted_distinct
+
+    rng = np.random.default_rng(sum(sizes))
+    top = 2**64 if shape != "shared top bits" else 2**30
+    first = rng.integers(0, top, sizes[0], dtype=np.uint64)
+    second = rng.integers(0, top, sizes[1], dtype=np.uint64)
+    if shape == "repeats" and sizes[0]:
+        first[::2] = first[0]
+        second[: sizes[1] // 2] = first[: sizes[1] // 2]
+    got = sorted_distinct(first, second)
+    assert got.dtype == np.uint64
+    assert got.tolist() == np.unique(np.concatenate([first, second])).tolist()

@@ -24,6 +24,7 @@ from winnow.model import Document, Role, Skipped
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+_NONE: U64 = np.zeros(0, dtype=np.uint64)
 
 class FileLike(Protocol):
     """A file of a submission: its path inside it, a name for messages, its document."""
@@ -137,22 +138,22 @@ def document_hashes(doc: Document, config: WinnowConfig,
                     literal_config: WinnowConfig | None = None) -> U64:
     """The distinct hashes of :func:`document_prints`, sorted (what a worker
     keeps of a file), without its positions and per-channel lengths."""
-    main = fingerprint(doc.stream.units, config)["hash"]
+    from winnow.matching._prints_kernels import sorted_distinct
+
+    main = np.ascontiguousarray(fingerprint(doc.stream.units, config)["hash"])
     literals = doc.stream.literal_units
     if literal_config is None or literals is None:
-        return distinct(main)
-    both = np.concatenate([main, fingerprint(literals, literal_config)["hash"]])
-    both.sort()
-    return _distinct_sorted(both)
+        extra = _NONE
+    else:
+        extra = np.ascontiguousarray(fingerprint(literals, literal_config)["hash"])
+    out: U64 = sorted_distinct(main, extra)
+    return out
 
 
 def distinct(hashes: npt.NDArray[np.uint64]) -> U64:
     """The sorted distinct values (``np.unique`` hashes 64-bit integers first,
     about ten times slower on a file's few thousand fingerprints)."""
-    return _distinct_sorted(np.sort(hashes).astype(np.uint64, copy=False))
-
-
-def _distinct_sorted(out: U64) -> U64:
+    out = np.sort(hashes).astype(np.uint64, copy=False)
     if out.shape[0] < 2:
         return out
     keep = np.empty(out.shape[0], dtype=bool)
