@@ -104,3 +104,26 @@ def test_the_result_does_not_depend_on_the_tables(monkeypatch: pytest.MonkeyPatc
                 assert ids.tolist() == ids2.tolist() and labels == labels2
             for data in sources[:5]:
                 check(syntax, data, keep_identifiers, keep_literals)
+
+
+@pytest.mark.parametrize("language", sorted(FAST_LEXERS))
+def test_the_lexers_token_hashes_give_the_same_literal_units(language: str) -> None:
+    """code_stream hands the scanner's token hashes to literal_units instead
+    of hashing the literals again: the same units (and no hashes when a
+    directive's hash skips its blanks)."""
+    from winnow.frontends.code import literal_units
+
+    syntax = FAST_LEXERS[language]
+    for data in [mixed_source(syntax, 11), (SNIPPETS / "c.c").read_bytes(),
+                 b'x = "a  b" + \'c\' + 12 + "a  b"\n']:
+        ids, starts, ends, labels, hashes = syntax.lex_hashed(data, False, False)
+        plain = syntax.lex(data, False, False)
+        assert ids.tolist() == plain[0].tolist() and labels == plain[3]
+        kinds = syntax.scan(data)[0]
+        if (kinds == K.DIRECTIVE).any():
+            assert hashes is None
+            continue
+        assert hashes is not None
+        again = literal_units(ids, data, starts, ends)
+        assert literal_units(ids, data, starts, ends, hashes).tolist() == again.tolist()
+        assert (again != ids).sum() == np.isin(kinds, list(LITERALS)).sum()

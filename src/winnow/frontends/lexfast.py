@@ -162,6 +162,12 @@ class Syntax:
         language; only what the options keep verbatim (and directives) is
         labelled once per distinct token text of the file.
         """
+        return self.lex_hashed(utf8, keep_identifiers, keep_literals)[:4]
+
+    def lex_hashed(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
+                   ) -> tuple[U32, I64, I64, dict[int, str], npt.NDArray[np.uint64] | None]:
+        """:meth:`lex`, and each token's FNV-1a hash of its bytes (``None``
+        when the text has a directive, whose hash skips its blanks)."""
         kinds, starts, ends, hashes = self.scan(utf8)
         counts = np.bincount(kinds, minlength=_N_KINDS).tolist()
         ids = _constant_ids(keep_identifiers, keep_literals)[kinds]
@@ -194,7 +200,7 @@ class Syntax:
                 verbatim |= others
             self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes,
                                  ids, labels)
-        return ids, starts, ends, labels
+        return ids, starts, ends, labels, None if counts[K.DIRECTIVE] else hashes
 
     def _keywords(self, words: I64, hashes: npt.NDArray[np.uint64], ids: U32,
                   labels: dict[int, str]) -> npt.NDArray[np.bool_]:
