@@ -96,8 +96,10 @@ def test_the_result_does_not_depend_on_the_tables(monkeypatch: pytest.MonkeyPatc
         syntax = FAST_LEXERS[language]
         for keep_identifiers, keep_literals in OPTIONS:
             fast = [syntax.lex(data, keep_identifiers, keep_literals) for data in sources]
+            assert syntax.lookup.operators < syntax.lookup.hashes.shape[0]
             with monkeypatch.context() as patch:
                 patch.setitem(syntax.__dict__, "operator_table", None)
+                patch.delitem(syntax.__dict__, "lookup")  # built again without operators
                 general = [syntax.lex(data, keep_identifiers, keep_literals)
                            for data in sources]
             for (ids, _, _, labels), (ids2, _, _, labels2) in zip(fast, general, strict=True):
@@ -127,3 +129,18 @@ def test_the_lexers_token_hashes_give_the_same_literal_units(language: str) -> N
         again = literal_units(ids, data, starts, ends)
         assert literal_units(ids, data, starts, ends, hashes).tolist() == again.tolist()
         assert (again != ids).sum() == np.isin(kinds, list(LITERALS)).sum()
+
+
+@pytest.mark.parametrize("language", sorted(FAST_LEXERS))
+def test_the_lookup_table_finds_every_entry_near_its_slot(language: str) -> None:
+    """Every keyword and operator text is in the table, a few slots at most
+    from where its hash points (FNV hashes of short texts share their top
+    bits: taken as they are, one chain held all 256 one-byte operators)."""
+    table = FAST_LEXERS[language].lookup
+    size = table.slots.shape[0]
+    shift = int(table.shift)
+    assert sorted(table.slots[table.slots > 0].tolist()) == list(range(1, len(table.labels)))
+    for entry, h in enumerate(table.hashes.tolist()[1:], start=1):
+        home = (h * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF) >> shift
+        at = int(np.flatnonzero(table.slots == entry)[0])
+        assert (at - home) % size <= 8

@@ -9,8 +9,11 @@ comments and layout normalised.  Each language is data (:class:`Syntax`):
 comment markers, string and character-literal rules and its keyword list;
 :mod:`winnow.frontends._code_kernels` scans with it.
 
-Token ids (:func:`winnow.frontends.ids.stable_id`) are computed once per
-distinct token text, through the 64-bit hash the scanner writes per token.
+Token ids (:func:`winnow.frontends.ids.stable_id`) go through the 64-bit hash
+the scanner writes per token: keywords and operators are looked up in a table
+of the language (every text an operator can have is known in advance), by
+one compiled pass over the tokens; only what the options keep verbatim and
+directives are labelled per file, once per distinct text.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import jit
 from winnow.frontends import _code_kernels as K
 from winnow.frontends.ids import stable_id
 from winnow.frontends.keywords import KEYWORDS
@@ -52,6 +56,54 @@ def _constant_ids(keep_identifiers: bool, keep_literals: bool) -> U32:
     if not keep_identifiers:
         out[K.WORD] = stable_id("ID")  # keywords get theirs next
     return out
+
+
+#: Multiplies a hash before its top bits pick a slot: FNV-1a hashes of short
+#: texts (operators) differ little in their top bits.
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The keywords and operator texts of a language in one open-addressing
+    table: ``slots`` (indexed by the top bits of the hash times ``_MIX``,
+    linear probing) hold
+    entries, entry 0 none; keywords are entries ``1 .. operators - 1``, in
+    hash order, operator texts the rest, in hash order."""
+
+    slots: I64
+    shift: np.uint64
+    hashes: npt.NDArray[np.uint64]
+    kinds: npt.NDArray[np.uint8]
+    ids: U32
+    id_list: list[int]
+    labels: list[str]
+    operators: int
+
+
+@jit()
+def _token_ids(kinds, hashes, constant, slots, shift, entry_hash, entry_kind,  # type: ignore[no-untyped-def]
+               entry_id, ids, found, counts):
+    """Each token's id: its kind's ``constant``, or for a word or operator
+    whose hash and kind are an entry's, the entry's id (counted in
+    ``found``); ``counts`` the tokens of each kind."""
+    mask = slots.shape[0] - 1
+    for t in range(kinds.shape[0]):
+        kind = kinds[t]
+        counts[kind] += 1
+        ids[t] = constant[kind]
+        if kind != K.WORD and kind != K.OPERATOR:
+            continue
+        h = hashes[t]
+        at = np.int64((h * _MIX) >> shift)
+        entry = slots[at]
+        while entry != 0:
+            if entry_hash[entry] == h and entry_kind[entry] == kind:
+                ids[t] = entry_id[entry]
+                found[entry] += 1
+                break
+            at = (at + 1) & mask
+            entry = slots[at]
 
 
 @dataclass(frozen=True)
@@ -164,37 +216,67 @@ class Syntax:
         """
         return self.lex_hashed(utf8, keep_identifiers, keep_literals)[:4]
 
+    @cached_property
+    def lookup(self) -> Lookup:
+        """:attr:`keyword_table` and :attr:`operator_table` as one table for
+        :func:`_token_ids`."""
+        kw_hashes, _, kw_id_list, kw_labels = self.keyword_table
+        rows = [(0, 0, 0, "")]  # entry 0: an empty slot
+        rows += [(h, K.WORD, i, label)
+                 for h, i, label in zip(kw_hashes.tolist(), kw_id_list, kw_labels, strict=True)]
+        operators = self.operator_table
+        if operators is not None:
+            op_hashes, _, op_id_list, op_labels = operators
+            rows += [(h, K.OPERATOR, i, label) for h, i, label
+                     in zip(op_hashes.tolist(), op_id_list, op_labels, strict=True)]
+        bits = max(6, (4 * len(rows)).bit_length())  # a quarter full at most
+        slots = np.zeros(1 << bits, dtype=np.int64)
+        for entry, (h, _, _, _) in enumerate(rows[1:], start=1):
+            at = (h * int(_MIX) & 0xFFFFFFFFFFFFFFFF) >> (64 - bits)
+            while slots[at]:
+                at = (at + 1) & ((1 << bits) - 1)
+            slots[at] = entry
+        return Lookup(slots, np.uint64(64 - bits),
+                      np.array([r[0] for r in rows], dtype=np.uint64),
+                      np.array([r[1] for r in rows], dtype=np.uint8),
+                      np.array([r[2] for r in rows], dtype=np.uint32),
+                      [r[2] for r in rows], [r[3] for r in rows], 1 + len(kw_id_list))
+
     def lex_hashed(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
                    ) -> tuple[U32, I64, I64, dict[int, str], npt.NDArray[np.uint64] | None]:
         """:meth:`lex`, and each token's FNV-1a hash of its bytes (``None``
         when the text has a directive, whose hash skips its blanks)."""
         kinds, starts, ends, hashes = self.scan(utf8)
-        counts = np.bincount(kinds, minlength=_N_KINDS).tolist()
-        ids = _constant_ids(keep_identifiers, keep_literals)[kinds]
+        table = self.lookup
+        ids = np.empty(kinds.shape[0], dtype=np.uint32)
+        found = np.zeros(table.hashes.shape[0], dtype=np.int64)
+        counted = np.zeros(_N_KINDS, dtype=np.int64)
+        _token_ids(kinds, hashes, _constant_ids(keep_identifiers, keep_literals), table.slots,
+                   table.shift, table.hashes, table.kinds, table.ids, ids, found, counted)
+        counts = counted.tolist()
         labels: dict[int, str] = {}
         if not keep_literals:
             for kind, label in _LITERAL_LABELS.items():
                 if counts[kind]:
                     labels[stable_id(label)] = label
+        keywords = found[:table.operators]
+        for i in np.flatnonzero(keywords).tolist():
+            labels[table.id_list[i]] = table.labels[i]
         others: npt.NDArray[np.bool_] | None = None  # labelled by text, not operators
         if counts[K.DIRECTIVE]:
             others = kinds == K.DIRECTIVE
         if keep_literals and counts[K.NUMBER] + counts[K.STRING] + counts[K.CHAR]:
             literal = (kinds >= K.NUMBER) & (kinds <= K.CHAR)
             others = literal if others is None else others | literal
-        if counts[K.WORD]:
-            words = np.flatnonzero(kinds == K.WORD)
-            is_kw = self._keywords(words, hashes, ids, labels)
-            if keep_identifiers and not is_kw.all():
-                if others is None:
-                    others = np.zeros(kinds.shape[0], dtype=np.bool_)
-                others[words[~is_kw]] = True
-            elif not is_kw.all():
+        if counts[K.WORD] > int(keywords.sum()):
+            if keep_identifiers:  # the words found no id: keywords have theirs
+                plain = (kinds == K.WORD) & (ids == 0)
+                others = plain if others is None else others | plain
+            else:
                 labels[stable_id("ID")] = "ID"
-        operators = np.flatnonzero(kinds == K.OPERATOR) if counts[K.OPERATOR] else None
         other = None if others is None else np.flatnonzero(others)
-        if not self._label_fast(utf8, operators, other, kinds, starts, ends, hashes, ids,
-                                labels):
+        if not self._label_fast(utf8, found, counts[K.OPERATOR], other, kinds, starts, ends,
+                                hashes, ids, labels):
             verbatim = kinds == K.OPERATOR
             if others is not None:
                 verbatim |= others
@@ -202,59 +284,28 @@ class Syntax:
                                  ids, labels)
         return ids, starts, ends, labels, None if counts[K.DIRECTIVE] else hashes
 
-    def _keywords(self, words: I64, hashes: npt.NDArray[np.uint64], ids: U32,
-                  labels: dict[int, str]) -> npt.NDArray[np.bool_]:
-        """Give the keywords among ``words`` their ids and labels; which are keywords."""
-        kw_hashes, kw_ids, kw_id_list, kw_labels = self.keyword_table
-        wanted = hashes[words]
-        at = np.searchsorted(kw_hashes, wanted)
-        np.minimum(at, kw_hashes.shape[0] - 1, out=at)
-        is_kw: npt.NDArray[np.bool_] = kw_hashes[at] == wanted
-        found = at[is_kw]
-        if found.shape[0]:
-            ids[words[is_kw]] = kw_ids[found]
-            used = np.zeros(kw_hashes.shape[0], dtype=np.bool_)
-            used[found] = True
-            for i in np.flatnonzero(used).tolist():
-                labels[kw_id_list[i]] = kw_labels[i]
-        return is_kw
-
-    def _label_fast(self, utf8: bytes, operators: I64 | None, other: I64 | None,
+    def _label_fast(self, utf8: bytes, found: I64, operators: int, other: I64 | None,
                     kinds: npt.NDArray[np.uint8], starts: I64, ends: I64,
                     hashes: npt.NDArray[np.uint64], ids: U32, labels: dict[int, str]
                     ) -> bool:
-        """:meth:`_label_verbatim` of the operators and ``other`` tokens, the
-        operators through :attr:`operator_table`; ``False`` (``ids`` and
-        ``labels`` untouched) where that could differ: a hash or an id shared
-        by an operator and another token of the file (or no table)."""
-        table = self.operator_table
-        if operators is None:
-            if other is not None:
-                self._label_verbatim(utf8, other, kinds, starts, ends, hashes, ids, labels)
-            return True
-        if table is None:
+        """:meth:`_label_verbatim` of the operators (``found`` in the table by
+        :func:`_token_ids`) and the ``other`` tokens; ``False`` (``labels``
+        untouched) where that could differ: an operator not in the table, or
+        a hash or an id shared by an operator and another token of the file."""
+        table = self.lookup
+        rows = (np.flatnonzero(found[table.operators:]) + table.operators).tolist()
+        if int(found[table.operators:].sum()) != operators:
             return False
-        op_hashes, op_ids, op_id_list, op_labels = table
-        wanted = hashes[operators]
-        at = np.searchsorted(op_hashes, wanted)
-        np.minimum(at, op_hashes.shape[0] - 1, out=at)
-        if not np.array_equal(op_hashes[at], wanted):
-            return False
-        used = np.zeros(op_hashes.shape[0], dtype=np.bool_)
-        used[at] = True
-        rows = np.flatnonzero(used).tolist()
         if other is not None:
             own: dict[int, str] = {}
-            shared = np.intersect1d(hashes[other], op_hashes[rows]).shape[0]
-            if shared:
+            if rows and np.intersect1d(hashes[other], table.hashes[rows]).shape[0]:
                 return False
             self._label_verbatim(utf8, other, kinds, starts, ends, hashes, ids, own)
-            if not own.keys().isdisjoint(op_id_list[i] for i in rows):
+            if not own.keys().isdisjoint(table.id_list[i] for i in rows):
                 return False  # the caller labels every token again
             labels.update(own)  # after the operators': no id is both
-        ids[operators] = op_ids[at]
         for i in rows:  # hash order, as _label_verbatim
-            labels[op_id_list[i]] = op_labels[i]
+            labels[table.id_list[i]] = table.labels[i]
         return True
 
     def _label_verbatim(self, utf8: bytes, where: I64, kinds: npt.NDArray[np.uint8],
