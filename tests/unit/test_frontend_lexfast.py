@@ -109,26 +109,31 @@ def test_the_result_does_not_depend_on_the_tables(monkeypatch: pytest.MonkeyPatc
 
 
 @pytest.mark.parametrize("language", sorted(FAST_LEXERS))
-def test_the_lexers_token_hashes_give_the_same_literal_units(language: str) -> None:
-    """code_stream hands the scanner's token hashes to literal_units instead
-    of hashing the literals again: the same units (and no hashes when a
-    directive's hash skips its blanks)."""
+@pytest.mark.parametrize("keep_identifiers", [False, True])
+def test_what_the_lexer_hands_literal_units_gives_the_same_units(
+        language: str, keep_identifiers: bool) -> None:
+    """code_stream hands literal_units the scanner's token hashes and the
+    tokens whose id is a literal's instead of hashing and searching again:
+    the same units (no hashes when a directive's hash skips its blanks, no
+    positions when ids were given after the compiled pass)."""
     from winnow.frontends.code import literal_units
 
     syntax = FAST_LEXERS[language]
     for data in [mixed_source(syntax, 11), (SNIPPETS / "c.c").read_bytes(),
-                 b'x = "a  b" + \'c\' + 12 + "a  b"\n']:
-        ids, starts, ends, labels, hashes = syntax.lex_hashed(data, False, False)
-        plain = syntax.lex(data, False, False)
+                 b'x = "a  b" + \'c\' + 12 + "a  b"\n', b"", b"a"]:
+        ids, starts, ends, labels, hashes, at = syntax.lex_hashed(data, keep_identifiers,
+                                                                  False)
+        plain = syntax.lex(data, keep_identifiers, False)
         assert ids.tolist() == plain[0].tolist() and labels == plain[3]
         kinds = syntax.scan(data)[0]
-        if (kinds == K.DIRECTIVE).any():
-            assert hashes is None
-            continue
-        assert hashes is not None
         again = literal_units(ids, data, starts, ends)
-        assert literal_units(ids, data, starts, ends, hashes).tolist() == again.tolist()
         assert (again != ids).sum() == np.isin(kinds, list(LITERALS)).sum()
+        has_directive = bool((kinds == K.DIRECTIVE).any())
+        assert (hashes is None) == has_directive
+        assert (at is None) == (has_directive or (keep_identifiers and b"a" in data))
+        if at is not None:
+            assert at.tolist() == np.flatnonzero(np.isin(kinds, list(LITERALS))).tolist()
+        assert literal_units(ids, data, starts, ends, hashes, at).tolist() == again.tolist()
 
 
 @pytest.mark.parametrize("language", sorted(FAST_LEXERS))

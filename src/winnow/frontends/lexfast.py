@@ -43,6 +43,9 @@ PYTHON_OPERATORS = tuple(_PYTHON_OPERATORS.split())
 
 _LITERAL_LABELS = {K.STRING: "STR", K.CHAR: "CHR", K.NUMBER: "NUM"}
 _N_KINDS = K.DIRECTIVE + 1
+#: The ids a collapsed literal has (STR, CHR, NUM; Pygments' lexer adds LIT).
+LITERAL_IDS = np.array(sorted(stable_id(kind) for kind in ("STR", "CHR", "NUM", "LIT")),
+                       dtype=np.uint32)
 
 
 @lru_cache(maxsize=4)
@@ -83,27 +86,34 @@ class Lookup:
 
 @jit()
 def _token_ids(kinds, hashes, constant, slots, shift, entry_hash, entry_kind,  # type: ignore[no-untyped-def]
-               entry_id, ids, found, counts):
+               entry_id, ids, found, counts, literal_ids, literal_at):
     """Each token's id: its kind's ``constant``, or for a word or operator
     whose hash and kind are an entry's, the entry's id (counted in
-    ``found``); ``counts`` the tokens of each kind."""
+    ``found``); ``counts`` the tokens of each kind; ``literal_at`` the
+    tokens whose id is one of the four ``literal_ids``.  Returns how many."""
     mask = slots.shape[0] - 1
+    literals = 0
     for t in range(kinds.shape[0]):
         kind = kinds[t]
         counts[kind] += 1
         ids[t] = constant[kind]
-        if kind != K.WORD and kind != K.OPERATOR:
-            continue
-        h = hashes[t]
-        at = np.int64((h * _MIX) >> shift)
-        entry = slots[at]
-        while entry != 0:
-            if entry_hash[entry] == h and entry_kind[entry] == kind:
-                ids[t] = entry_id[entry]
-                found[entry] += 1
-                break
-            at = (at + 1) & mask
+        if kind == K.WORD or kind == K.OPERATOR:
+            h = hashes[t]
+            at = np.int64((h * _MIX) >> shift)
             entry = slots[at]
+            while entry != 0:
+                if entry_hash[entry] == h and entry_kind[entry] == kind:
+                    ids[t] = entry_id[entry]
+                    found[entry] += 1
+                    break
+                at = (at + 1) & mask
+                entry = slots[at]
+        value = ids[t]
+        if value == literal_ids[0] or value == literal_ids[1] or value == literal_ids[2] \
+                or value == literal_ids[3]:
+            literal_at[literals] = t
+            literals += 1
+    return literals
 
 
 @dataclass(frozen=True)
@@ -243,16 +253,21 @@ class Syntax:
                       [r[2] for r in rows], [r[3] for r in rows], 1 + len(kw_id_list))
 
     def lex_hashed(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
-                   ) -> tuple[U32, I64, I64, dict[int, str], npt.NDArray[np.uint64] | None]:
-        """:meth:`lex`, and each token's FNV-1a hash of its bytes (``None``
-        when the text has a directive, whose hash skips its blanks)."""
+                   ) -> tuple[U32, I64, I64, dict[int, str], npt.NDArray[np.uint64] | None,
+                              I64 | None]:
+        """:meth:`lex`; each token's FNV-1a hash of its bytes (``None`` when
+        the text has a directive, whose hash skips its blanks); the tokens
+        whose id is a collapsed literal's (:data:`LITERAL_IDS`), in order
+        (``None``: not known, the caller compares the ids)."""
         kinds, starts, ends, hashes = self.scan(utf8)
         table = self.lookup
         ids = np.empty(kinds.shape[0], dtype=np.uint32)
         found = np.zeros(table.hashes.shape[0], dtype=np.int64)
         counted = np.zeros(_N_KINDS, dtype=np.int64)
-        _token_ids(kinds, hashes, _constant_ids(keep_identifiers, keep_literals), table.slots,
-                   table.shift, table.hashes, table.kinds, table.ids, ids, found, counted)
+        literal_at = np.empty(kinds.shape[0], dtype=np.int64)
+        literals = _token_ids(kinds, hashes, _constant_ids(keep_identifiers, keep_literals),
+                              table.slots, table.shift, table.hashes, table.kinds, table.ids,
+                              ids, found, counted, LITERAL_IDS, literal_at)
         counts = counted.tolist()
         labels: dict[int, str] = {}
         if not keep_literals:
@@ -275,14 +290,17 @@ class Syntax:
             else:
                 labels[stable_id("ID")] = "ID"
         other = None if others is None else np.flatnonzero(others)
+        final = other is None  # no id changes after _token_ids: its literal_at hold
         if not self._label_fast(utf8, found, counts[K.OPERATOR], other, kinds, starts, ends,
                                 hashes, ids, labels):
+            final = False
             verbatim = kinds == K.OPERATOR
             if others is not None:
                 verbatim |= others
             self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes,
                                  ids, labels)
-        return ids, starts, ends, labels, None if counts[K.DIRECTIVE] else hashes
+        return (ids, starts, ends, labels, None if counts[K.DIRECTIVE] else hashes,
+                literal_at[:literals] if final else None)
 
     def _label_fast(self, utf8: bytes, found: I64, operators: int, other: I64 | None,
                     kinds: npt.NDArray[np.uint8], starts: I64, ends: I64,
