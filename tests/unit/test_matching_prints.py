@@ -19,10 +19,13 @@ SOURCE = b"""def f(a, b):
     (SOURCE, "a.py"), (SOURCE[:40], "b.py"), (b"", "c.py"), (b"prose, not code " * 9, "d.txt"),
 ])
 @pytest.mark.parametrize("literal", [None, WinnowConfig(k=4, t=6)])
+@pytest.mark.parametrize("method", ["robust", "winnow", "mod-p", "bottom-n"])
 def test_document_hashes_are_the_distinct_hashes_of_document_prints(
-        data: bytes, name: str, literal: WinnowConfig | None) -> None:
+        data: bytes, name: str, literal: WinnowConfig | None, method: str) -> None:
+    """Winnowing's hashes come without their positions; other methods' from
+    document_prints' array: the same either way."""
     doc = make_document(data, name)
-    config = WinnowConfig(k=5, t=8)
+    config = WinnowConfig(k=5, t=8, method=method)
     hashes = document_hashes(doc, config, literal)
     reference = np.unique(document_prints(doc, config, literal)["hash"])
     assert hashes.dtype == np.uint64
@@ -49,3 +52,15 @@ def test_sorted_distinct_is_np_unique_of_both(sizes: tuple[int, int], shape: str
     got = sorted_distinct(first, second)
     assert got.dtype == np.uint64
     assert got.tolist() == np.unique(np.concatenate([first, second])).tolist()
+
+
+@pytest.mark.parametrize("robust", [True, False])
+def test_winnow_unit_hashes_are_winnow_units_hash_column(robust: bool) -> None:
+    from winnow.engine.selection import winnow_unit_hashes, winnow_units
+
+    rng = np.random.default_rng(4)
+    for units in (rng.integers(0, 50, 500).astype(np.uint32), np.zeros(300, np.uint32),
+                  np.arange(3, dtype=np.uint32), [5, 6, 7, 8, 9, 10]):
+        hashes = winnow_unit_hashes(units, 4, 5, robust=robust, seed=9)
+        assert hashes.dtype == np.uint64 and hashes.flags.c_contiguous
+        assert hashes.tolist() == winnow_units(units, 4, 5, robust=robust, seed=9)["hash"].tolist()

@@ -176,6 +176,21 @@ def winnow_units(
     return out
 
 
+def winnow_unit_hashes(
+    units: npt.ArrayLike, k: int, w: int, *, robust: bool = True, seed: int = DEFAULT_SEED
+) -> HashArray:
+    """The hashes :func:`winnow_units` selects, in position order, without
+    their positions: for a caller that keeps only the hashes."""
+    k = _check_positive("k (noise threshold)", k)
+    w = _check_positive("w", w)
+    key, base = _seed_constants(seed)
+    kernels = _compiled()
+    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
+        hashes, _ = kernels.winnow_fused(_units(units), k, key, base, w, robust)
+    out: HashArray = hashes
+    return out
+
+
 def winnow_units_distinct(
     units: npt.ArrayLike, bounds: npt.ArrayLike, k: int, w: int, *, robust: bool = True,
     seed: int = DEFAULT_SEED,

@@ -18,6 +18,8 @@ import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
+from winnow.engine.selection import winnow_unit_hashes
+from winnow.engine.selectors import RobustWinnowing, Winnowing, selector_for
 from winnow.errors import InputError, WinnowError
 from winnow.matching.base import in_base
 from winnow.model import Document, Role, Skipped
@@ -140,14 +142,24 @@ def document_hashes(doc: Document, config: WinnowConfig,
     keeps of a file), without its positions and per-channel lengths."""
     from winnow.matching._prints_kernels import sorted_distinct
 
-    main = np.ascontiguousarray(fingerprint(doc.stream.units, config)["hash"])
+    main = _channel_hashes(doc.stream.units, config)
     literals = doc.stream.literal_units
     if literal_config is None or literals is None:
         extra = _NONE
     else:
-        extra = np.ascontiguousarray(fingerprint(literals, literal_config)["hash"])
+        extra = _channel_hashes(literals, literal_config)
     out: U64 = sorted_distinct(main, extra)
     return out
+
+
+def _channel_hashes(units: npt.NDArray[np.integer], config: WinnowConfig) -> U64:
+    """``fingerprint(units, config)["hash"]``, contiguous; for (robust)
+    winnowing without building the ``(hash, pos)`` array."""
+    chosen = selector_for(config)
+    if isinstance(chosen, Winnowing) and type(chosen) in (Winnowing, RobustWinnowing):
+        return winnow_unit_hashes(units, config.k, chosen.w, robust=chosen.robust,
+                                  seed=config.seed)
+    return np.ascontiguousarray(fingerprint(units, config)["hash"])
 
 
 def distinct(hashes: npt.NDArray[np.uint64]) -> U64:
