@@ -287,13 +287,30 @@ def read_regular(path: str | os.PathLike[str], *, max_bytes: int | None = None,
     """
     with open_regular(path, nofollow=nofollow, expect=expect, beneath=beneath,
                       special=special) as handle:
-        data = handle.read(-1 if max_bytes is None else max_bytes + 1)
+        data = _read_capped(handle, max_bytes)
     if data is None:  # a non-blocking read that would block
         raise BlockingIOError(errno.EAGAIN, "would block (a kernel pseudo-file, not data)",
                               os.fspath(path))
     if max_bytes is not None and len(data) > max_bytes:
         raise FileTooLarge(path, max_bytes)
     return data
+
+
+def _read_capped(handle: BinaryIO, max_bytes: int | None) -> bytes | None:
+    """``handle.read(max_bytes + 1)`` (everything when ``None``), asked first
+    for the size the file has now: a read of ``n`` bytes allocates ``n``
+    (16 MiB by default) before it shrinks to what it got, which cost more
+    than reading a small file.  A file longer than its size says (growing,
+    or a pseudo-file) is read on, up to the same limit."""
+    if max_bytes is None:
+        return handle.read()
+    want = max_bytes + 1
+    first = min(want, os.fstat(handle.fileno()).st_size + 1)
+    data = handle.read(first)
+    if data is None or len(data) < first or first == want:
+        return data  # the end of the file, nothing to read now, or the limit
+    rest = handle.read(want - first)
+    return data + rest if rest else data
 
 
 def printable(name: str) -> str:

@@ -218,14 +218,14 @@ def test_memory_exhausted_while_fingerprinting_costs_only_that_file(
     plain = [replace(sub, files=tuple(f for f in sub.files if f.path != "huge.py"))
              for sub in subs]
     expected = compare(plain, jobs=1)
-    real = prints.document_prints
+    real = prints.document_hashes
 
-    def document_prints(doc: Any, *args: Any) -> Any:
+    def document_hashes(doc: Any, *args: Any) -> Any:
         if doc.name.endswith("huge.py"):
             raise MemoryError
         return real(doc, *args)
 
-    monkeypatch.setattr(prints, "document_prints", document_prints)
+    monkeypatch.setattr(prints, "document_hashes", document_hashes)
     result = compare(subs, jobs=1)
     assert [(Path(i.path).name, i.reason) for i in result.issues if i.skipped] == [
         ("huge.py", "out of memory while fingerprinting; skipped")]

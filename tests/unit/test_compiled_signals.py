@@ -66,3 +66,19 @@ def test_a_handler_that_raises_raises_after_the_block() -> None:
         assert finished and raised.value.code == 143
     finally:
         signal.signal(signal.SIGTERM, previous)
+
+
+@pytest.mark.parametrize("action", [signal.SIG_DFL, signal.SIG_IGN])
+def test_a_signal_without_a_python_handler_is_left_alone(action: signal.Handlers) -> None:
+    """Only Python handlers are swapped: the default action and "ignore" stay
+    in place inside the block, and every handler is as before after it."""
+    previous = signal.signal(signal.SIGTERM, action)
+    interrupt = signal.getsignal(signal.SIGINT)
+    try:
+        with uninterrupted():
+            assert signal.getsignal(signal.SIGTERM) is action
+            assert signal.getsignal(signal.SIGINT) is not interrupt  # held
+        assert signal.getsignal(signal.SIGTERM) is action
+        assert signal.getsignal(signal.SIGINT) is interrupt
+    finally:
+        signal.signal(signal.SIGTERM, previous)

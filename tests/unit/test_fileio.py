@@ -15,7 +15,7 @@ from click.testing import CliRunner
 
 from winnow.cli.main import main
 from winnow.errors import InputError
-from winnow.fileio import NotRegularFile, printable, read_regular
+from winnow.fileio import FileTooLarge, NotRegularFile, printable, read_regular
 from winnow.frontends import read_document
 from winnow.index.params import IndexParams
 from winnow.model import Skipped
@@ -95,3 +95,29 @@ def test_index_path_that_is_a_fifo_or_folder_is_refused(fifo: Path, tmp_path: Pa
         FingerprintIndex(fifo, read_only=read_only)
     with pytest.raises(IndexCorrupt, match="directory"):
         FingerprintIndex(tmp_path, read_only=read_only)
+
+
+@pytest.mark.parametrize("size", [0, 1, 99, 100, 101, 5000])
+@pytest.mark.parametrize("limit", [None, 0, 100, 1 << 24])
+def test_read_regular_reads_all_bytes_up_to_its_limit(tmp_path: Path, size: int,
+                                                      limit: int | None) -> None:
+    path = tmp_path / "f.bin"
+    data = bytes(range(256)) * (size // 256) + bytes(range(size % 256))
+    path.write_bytes(data)
+    if limit is not None and size > limit:
+        with pytest.raises(FileTooLarge):
+            read_regular(path, max_bytes=limit)
+    else:
+        assert read_regular(path, max_bytes=limit) == data
+
+
+def test_read_regular_reads_on_past_the_size_a_file_reports() -> None:
+    """A pseudo-file says it has 0 bytes and has more: all of it is read, and
+    the limit still holds."""
+    path = Path("/proc/self/mountinfo")  # larger than one read of st_size + 1
+    if not path.exists() or os.stat(path).st_size != 0:
+        pytest.skip("needs Linux's /proc")
+    first = read_regular(path, max_bytes=1 << 24)
+    assert len(first) > 1 and first.endswith(b"\n")
+    with pytest.raises(FileTooLarge):
+        read_regular(path, max_bytes=len(first) // 2)

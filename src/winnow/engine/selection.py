@@ -8,6 +8,7 @@ the k-gram, so the fingerprint covers units ``[pos, pos + k)``.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Final
 
 import numpy as np
@@ -30,6 +31,21 @@ def _compiled() -> Any:
     from winnow.engine import _kernels
 
     return _kernels
+
+
+@lru_cache(maxsize=16)
+def _seed_constants(seed: int) -> tuple[np.uint64, np.uint64]:
+    """The hash key and base of ``seed`` as the kernels take them."""
+    return np.uint64(hash_key(seed)), np.uint64(hash_base(seed))
+
+
+def _units(units: npt.ArrayLike) -> npt.NDArray[np.integer]:
+    """:func:`as_units`, at once for what front-ends give (a non-empty,
+    contiguous 1-D array of unsigned integers: it returns those as they are)."""
+    if (type(units) is np.ndarray and units.ndim == 1 and units.dtype.kind == "u"
+            and units.shape[0] and units.flags.c_contiguous):
+        return units
+    return as_units(units)
 
 
 def _pack(hashes: HashArray, positions: npt.NDArray[np.int64]) -> Fingerprints:
@@ -150,14 +166,28 @@ def winnow_units(
     """
     k = _check_positive("k (noise threshold)", k)
     w = _check_positive("w", w)
+    key, base = _seed_constants(seed)
+    kernels = _compiled()
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        hashes, positions = _compiled().winnow_fused(
-            as_units(units), int(k), np.uint64(hash_key(seed)), np.uint64(hash_base(seed)),
-            int(w), robust,
-        )
+        hashes, positions = kernels.winnow_fused(_units(units), k, key, base, w, robust)
     out = np.empty(positions.shape[0], dtype=FINGERPRINT_DTYPE)
     out["hash"] = hashes
     out["pos"] = positions
+    return out
+
+
+def winnow_unit_hashes(
+    units: npt.ArrayLike, k: int, w: int, *, robust: bool = True, seed: int = DEFAULT_SEED
+) -> HashArray:
+    """The hashes :func:`winnow_units` selects, in position order, without
+    their positions: for a caller that keeps only the hashes."""
+    k = _check_positive("k (noise threshold)", k)
+    w = _check_positive("w", w)
+    key, base = _seed_constants(seed)
+    kernels = _compiled()
+    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
+        hashes, _ = kernels.winnow_fused(_units(units), k, key, base, w, robust)
+    out: HashArray = hashes
     return out
 
 

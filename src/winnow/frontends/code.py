@@ -17,13 +17,12 @@ import numpy.typing as npt
 
 from winnow.frontends._code_kernels import STRING, hash_tokens
 from winnow.frontends.base import Input, Result
-from winnow.frontends.ids import stable_id
 from winnow.frontends.languages import (
     find_language,
     language_for_path,
     language_for_shebang,
 )
-from winnow.frontends.lexfast import FAST_LEXERS
+from winnow.frontends.lexfast import FAST_LEXERS, LITERAL_IDS
 from winnow.frontends.lexpygments import lex_pygments, pygments_lexer
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.frontends.sniff import Decoded
@@ -85,40 +84,47 @@ def code_stream(decoded: Decoded, language: str, backend: str,
     the original bytes."""
     text = source_lines(decoded)
     fast = FAST_LEXERS.get(language)
+    hashes = at = None
     if fast is not None:
-        ids, starts, ends, labels = fast.lex(text, options.keep_identifiers,
-                                             options.keep_literals)
+        ids, starts, ends, labels, hashes, at = fast.lex_hashed(
+            text, options.keep_identifiers, options.keep_literals)
     else:
         ids, starts, ends, labels = lex_pygments(text, backend,
                                                  options.keep_identifiers, options.keep_literals)
-    literals = None if options.keep_literals else literal_units(ids, text, starts, ends)
+    literals = None if options.keep_literals else literal_units(ids, text, starts, ends,
+                                                                hashes, at)
     return Stream(ids, decoded.original(starts), decoded.original(ends), labels, literals)
 
 
-#: The ids a collapsed literal has (fast path: STR, CHR, NUM; Pygments adds LIT).
-_LITERAL_IDS = np.array(sorted(stable_id(kind) for kind in ("STR", "CHR", "NUM", "LIT")),
-                        dtype=np.uint32)
-
-
-def literal_units(ids: npt.NDArray[np.uint32], utf8: bytes, starts: I64, ends: I64
-                  ) -> npt.NDArray[np.uint32]:
+def literal_units(ids: npt.NDArray[np.uint32], utf8: bytes, starts: I64, ends: I64,
+                  token_hashes: npt.NDArray[np.uint64] | None = None,
+                  literal_at: I64 | None = None) -> npt.NDArray[np.uint32]:
     """``ids`` with each collapsed literal replaced by an id of its kind and bytes.
 
     The token count and positions stay those of ``ids``, so fingerprints of
     either stream index the same tokens.  The id is the 64-bit FNV-1a hash of
     the literal's bytes, mixed with its kind id, folded to 31 bits with the
     top bit set like every token id (:func:`winnow.frontends.ids.stable_id`).
+    ``token_hashes``: that hash of every token, and ``literal_at``: the
+    tokens whose id is a literal's, when the lexer has them
+    (:meth:`winnow.frontends.lexfast.Syntax.lex_hashed`).
     """
     out = ids.astype(np.uint32, copy=True)
-    literal = ids == _LITERAL_IDS[0]
-    for kind in _LITERAL_IDS[1:]:
-        literal |= ids == kind
-    where = np.flatnonzero(literal)
+    if literal_at is not None:
+        where = literal_at
+    else:
+        literal = ids == LITERAL_IDS[0]
+        for kind in LITERAL_IDS[1:]:
+            literal |= ids == kind
+        where = np.flatnonzero(literal)
     if where.shape[0]:
-        hashes = np.empty(where.shape[0], dtype=np.uint64)
-        kinds = np.full(where.shape[0], STRING, dtype=np.uint8)
-        hash_tokens(np.frombuffer(utf8, dtype=np.uint8), kinds, starts[where], ends[where],
-                    hashes)
+        if token_hashes is not None:
+            hashes = token_hashes[where]
+        else:
+            hashes = np.empty(where.shape[0], dtype=np.uint64)
+            kinds = np.full(where.shape[0], STRING, dtype=np.uint8)
+            hash_tokens(np.frombuffer(utf8, dtype=np.uint8), kinds, starts[where], ends[where],
+                        hashes)
         hashes ^= ids[where].astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)
         out[where] = (hashes >> np.uint64(33)).astype(np.uint32) | np.uint32(0x80000000)
     return out

@@ -6,7 +6,7 @@ front-ends load numpy and their compiled kernels).
 
 from __future__ import annotations
 
-from pathlib import Path, PurePath
+from pathlib import Path
 
 from winnow.errors import InputError, UnknownFrontEnd, UnreadableContent, WinnowError
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, read_regular
@@ -15,7 +15,12 @@ from winnow.frontends.bytes import BytesFrontEnd
 from winnow.frontends.code import CodeFrontEnd
 from winnow.frontends.documents import DocumentsFrontEnd
 from winnow.frontends.html import HtmlFrontEnd
-from winnow.frontends.languages import is_text_lang, language_for_path, language_for_shebang
+from winnow.frontends.languages import (
+    is_text_lang,
+    language_for_path,
+    language_for_shebang,
+    path_suffix,
+)
 from winnow.frontends.notebook import NotebookFrontEnd
 from winnow.frontends.options import DEFAULT_OPTIONS, FrontEndOptions
 from winnow.frontends.sniff import decode, sniff
@@ -42,7 +47,7 @@ def choose_frontend(data: bytes, name: str, lang: str | None = None) -> str:
     ``lang`` for prose (``text``, ``markdown`` ..., :func:`is_text_lang`)
     selects the text front-end.
     """
-    suffix = PurePath(name).suffix.lower()
+    suffix = path_suffix(name).lower()
     if lang is not None:
         return "text" if is_text_lang(lang) else "code"
     if suffix == ".ipynb":

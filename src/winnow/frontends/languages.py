@@ -7,6 +7,7 @@ also accepts any Pygments lexer alias.
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import PurePath
 
@@ -113,9 +114,19 @@ def find_language(name: str) -> Language | None:
     return _BY_NAME.get(ALIASES.get(key, key))
 
 
+def path_suffix(name: str) -> str:
+    """``PurePath(name).suffix``, from the string (a path object costs more
+    than the rest of choosing a file's front-end)."""
+    base = name[name.rfind("/") + 1:]
+    if os.sep != "/" or os.altsep is not None or base in ("", ".", ".."):
+        return PurePath(name).suffix  # another separator, or a name pathlib drops
+    dot = base.rfind(".")
+    return base[dot:] if 0 < dot < len(base) - 1 else ""
+
+
 def language_for_path(name: str) -> Language | None:
     """The language of a file name by its extension (``.R`` and ``.r`` both R)."""
-    suffix = PurePath(name).suffix
+    suffix = path_suffix(name)
     return _BY_EXT.get(suffix) or _BY_EXT.get(suffix.lower())
 
 

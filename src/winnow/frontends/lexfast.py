@@ -9,19 +9,23 @@ comments and layout normalised.  Each language is data (:class:`Syntax`):
 comment markers, string and character-literal rules and its keyword list;
 :mod:`winnow.frontends._code_kernels` scans with it.
 
-Token ids (:func:`winnow.frontends.ids.stable_id`) are computed once per
-distinct token text, through the 64-bit hash the scanner writes per token.
+Token ids (:func:`winnow.frontends.ids.stable_id`) go through the 64-bit hash
+the scanner writes per token: keywords and operators are looked up in a table
+of the language (every text an operator can have is known in advance), by
+one compiled pass over the tokens; only what the options keep verbatim and
+directives are labelled per file, once per distinct text.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import jit
 from winnow.frontends import _code_kernels as K
 from winnow.frontends.ids import stable_id
 from winnow.frontends.keywords import KEYWORDS
@@ -38,6 +42,78 @@ _PYTHON_OPERATORS = """** // >> << <= >= == != -> += -= *= /= //= %= @= &= |= ^=
 PYTHON_OPERATORS = tuple(_PYTHON_OPERATORS.split())
 
 _LITERAL_LABELS = {K.STRING: "STR", K.CHAR: "CHR", K.NUMBER: "NUM"}
+_N_KINDS = K.DIRECTIVE + 1
+#: The ids a collapsed literal has (STR, CHR, NUM; Pygments' lexer adds LIT).
+LITERAL_IDS = np.array(sorted(stable_id(kind) for kind in ("STR", "CHR", "NUM", "LIT")),
+                       dtype=np.uint32)
+
+
+@lru_cache(maxsize=4)
+def _constant_ids(keep_identifiers: bool, keep_literals: bool) -> U32:
+    """Per token kind, the id every token of the kind gets (0: looked up or
+    labelled by its text)."""
+    out = np.zeros(_N_KINDS, dtype=np.uint32)
+    if not keep_literals:
+        for kind, label in _LITERAL_LABELS.items():
+            out[kind] = stable_id(label)
+    if not keep_identifiers:
+        out[K.WORD] = stable_id("ID")  # keywords get theirs next
+    return out
+
+
+#: Multiplies a hash before its top bits pick a slot: FNV-1a hashes of short
+#: texts (operators) differ little in their top bits.
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """The keywords and operator texts of a language in one open-addressing
+    table: ``slots`` (indexed by the top bits of the hash times ``_MIX``,
+    linear probing) hold
+    entries, entry 0 none; keywords are entries ``1 .. operators - 1``, in
+    hash order, operator texts the rest, in hash order."""
+
+    slots: I64
+    shift: np.uint64
+    hashes: npt.NDArray[np.uint64]
+    kinds: npt.NDArray[np.uint8]
+    ids: U32
+    id_list: list[int]
+    labels: list[str]
+    operators: int
+
+
+@jit()
+def _token_ids(kinds, hashes, constant, slots, shift, entry_hash, entry_kind,  # type: ignore[no-untyped-def]
+               entry_id, ids, found, counts, literal_ids, literal_at):
+    """Each token's id: its kind's ``constant``, or for a word or operator
+    whose hash and kind are an entry's, the entry's id (counted in
+    ``found``); ``counts`` the tokens of each kind; ``literal_at`` the
+    tokens whose id is one of the four ``literal_ids``.  Returns how many."""
+    mask = slots.shape[0] - 1
+    literals = 0
+    for t in range(kinds.shape[0]):
+        kind = kinds[t]
+        counts[kind] += 1
+        ids[t] = constant[kind]
+        if kind == K.WORD or kind == K.OPERATOR:
+            h = hashes[t]
+            at = np.int64((h * _MIX) >> shift)
+            entry = slots[at]
+            while entry != 0:
+                if entry_hash[entry] == h and entry_kind[entry] == kind:
+                    ids[t] = entry_id[entry]
+                    found[entry] += 1
+                    break
+                at = (at + 1) & mask
+                entry = slots[at]
+        value = ids[t]
+        if value == literal_ids[0] or value == literal_ids[1] or value == literal_ids[2] \
+                or value == literal_ids[3]:
+            literal_at[literals] = t
+            literals += 1
+    return literals
 
 
 @dataclass(frozen=True)
@@ -117,51 +193,144 @@ class Syntax:
         return kinds, starts, ends, hashes
 
     @cached_property
-    def keyword_table(self) -> tuple[npt.NDArray[np.uint64], U32, dict[int, str]]:
-        """Sorted FNV hashes of the keywords, their ids, and the labels."""
+    def keyword_table(self) -> tuple[npt.NDArray[np.uint64], U32, list[int], list[str]]:
+        """Sorted FNV hashes of the keywords, their ids (an array and a list),
+        and the label of each id (the last keyword in hash order of an id)."""
         pairs = sorted((K.fnv1a64(kw.encode()), kw) for kw in KEYWORDS[self.language])
         hashes = np.array([h for h, _ in pairs], dtype=np.uint64)
-        ids = np.array([stable_id(kw) for _, kw in pairs], dtype=np.uint32)
-        return hashes, ids, {stable_id(kw): kw for _, kw in pairs}
+        ids = [stable_id(kw) for _, kw in pairs]
+        by_id = {stable_id(kw): kw for _, kw in pairs}
+        return hashes, np.array(ids, dtype=np.uint32), ids, [by_id[i] for i in ids]
+
+    @cached_property
+    def operator_table(self) -> tuple[npt.NDArray[np.uint64], U32, list[int], list[str]] | None:
+        """Every text an operator token can have (one byte, or one of
+        ``operators``): FNV hashes, sorted, with their ids (an array and a
+        list) and labels; ``None`` if two texts shared a hash."""
+        texts = {bytes([b]) for b in range(256)} | {op.encode() for op in self.operators}
+        rows = sorted((K.fnv1a64(text), text.decode("utf-8", "replace")) for text in texts)
+        hashes = np.array([h for h, _ in rows], dtype=np.uint64)
+        if np.unique(hashes).shape[0] != hashes.shape[0]:
+            return None
+        ids = [stable_id(label) for _, label in rows]
+        return hashes, np.array(ids, dtype=np.uint32), ids, [label for _, label in rows]
 
     def lex(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
             ) -> tuple[U32, I64, I64, dict[int, str]]:
         """Token ids with ``[start, end)`` in ``utf8`` and labels of the ids used.
 
-        Literals and identifiers get their constant ids by kind, keywords by a
-        vectorised look-up of their hashes; only operators (and whatever the
-        options keep verbatim) are labelled once per distinct token text.
+        Literals and identifiers get their constant ids by kind, keywords and
+        operators by a vectorised look-up of their hashes in tables of the
+        language; only what the options keep verbatim (and directives) is
+        labelled once per distinct token text of the file.
         """
+        return self.lex_hashed(utf8, keep_identifiers, keep_literals)[:4]
+
+    @cached_property
+    def lookup(self) -> Lookup:
+        """:attr:`keyword_table` and :attr:`operator_table` as one table for
+        :func:`_token_ids`."""
+        kw_hashes, _, kw_id_list, kw_labels = self.keyword_table
+        rows = [(0, 0, 0, "")]  # entry 0: an empty slot
+        rows += [(h, K.WORD, i, label)
+                 for h, i, label in zip(kw_hashes.tolist(), kw_id_list, kw_labels, strict=True)]
+        operators = self.operator_table
+        if operators is not None:
+            op_hashes, _, op_id_list, op_labels = operators
+            rows += [(h, K.OPERATOR, i, label) for h, i, label
+                     in zip(op_hashes.tolist(), op_id_list, op_labels, strict=True)]
+        bits = max(6, (4 * len(rows)).bit_length())  # a quarter full at most
+        slots = np.zeros(1 << bits, dtype=np.int64)
+        for entry, (h, _, _, _) in enumerate(rows[1:], start=1):
+            at = (h * int(_MIX) & 0xFFFFFFFFFFFFFFFF) >> (64 - bits)
+            while slots[at]:
+                at = (at + 1) & ((1 << bits) - 1)
+            slots[at] = entry
+        return Lookup(slots, np.uint64(64 - bits),
+                      np.array([r[0] for r in rows], dtype=np.uint64),
+                      np.array([r[1] for r in rows], dtype=np.uint8),
+                      np.array([r[2] for r in rows], dtype=np.uint32),
+                      [r[2] for r in rows], [r[3] for r in rows], 1 + len(kw_id_list))
+
+    def lex_hashed(self, utf8: bytes, keep_identifiers: bool, keep_literals: bool
+                   ) -> tuple[U32, I64, I64, dict[int, str], npt.NDArray[np.uint64] | None,
+                              I64 | None]:
+        """:meth:`lex`; each token's FNV-1a hash of its bytes (``None`` when
+        the text has a directive, whose hash skips its blanks); the tokens
+        whose id is a collapsed literal's (:data:`LITERAL_IDS`), in order
+        (``None``: not known, the caller compares the ids)."""
         kinds, starts, ends, hashes = self.scan(utf8)
-        ids = np.zeros(kinds.shape[0], dtype=np.uint32)
+        table = self.lookup
+        ids = np.empty(kinds.shape[0], dtype=np.uint32)
+        found = np.zeros(table.hashes.shape[0], dtype=np.int64)
+        counted = np.zeros(_N_KINDS, dtype=np.int64)
+        literal_at = np.empty(kinds.shape[0], dtype=np.int64)
+        literals = _token_ids(kinds, hashes, _constant_ids(keep_identifiers, keep_literals),
+                              table.slots, table.shift, table.hashes, table.kinds, table.ids,
+                              ids, found, counted, LITERAL_IDS, literal_at)
+        counts = counted.tolist()
         labels: dict[int, str] = {}
-        verbatim = (kinds == K.OPERATOR) | (kinds == K.DIRECTIVE)
-        for kind, label in _LITERAL_LABELS.items():
-            mask = kinds == kind
-            if keep_literals:
-                verbatim |= mask
-            elif mask.any():
-                ids[mask] = stable_id(label)
-                labels[stable_id(label)] = label
-        words = np.flatnonzero(kinds == K.WORD)
-        kw_hashes, kw_ids, kw_labels = self.keyword_table
-        at = np.minimum(np.searchsorted(kw_hashes, hashes[words]), kw_hashes.shape[0] - 1)
-        is_kw = kw_hashes[at] == hashes[words]
-        ids[words[is_kw]] = kw_ids[at[is_kw]]
-        labels.update({i: kw_labels[i] for i in np.unique(kw_ids[at[is_kw]]).tolist()})
-        if keep_identifiers:
-            verbatim[words[~is_kw]] = True
-        elif (~is_kw).any():
-            ids[words[~is_kw]] = stable_id("ID")
-            labels[stable_id("ID")] = "ID"
-        self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes, ids,
-                             labels)
-        return ids, starts, ends, labels
+        if not keep_literals:
+            for kind, label in _LITERAL_LABELS.items():
+                if counts[kind]:
+                    labels[stable_id(label)] = label
+        keywords = found[:table.operators]
+        for i in np.flatnonzero(keywords).tolist():
+            labels[table.id_list[i]] = table.labels[i]
+        others: npt.NDArray[np.bool_] | None = None  # labelled by text, not operators
+        if counts[K.DIRECTIVE]:
+            others = kinds == K.DIRECTIVE
+        if keep_literals and counts[K.NUMBER] + counts[K.STRING] + counts[K.CHAR]:
+            literal = (kinds >= K.NUMBER) & (kinds <= K.CHAR)
+            others = literal if others is None else others | literal
+        if counts[K.WORD] > int(keywords.sum()):
+            if keep_identifiers:  # the words found no id: keywords have theirs
+                plain = (kinds == K.WORD) & (ids == 0)
+                others = plain if others is None else others | plain
+            else:
+                labels[stable_id("ID")] = "ID"
+        other = None if others is None else np.flatnonzero(others)
+        final = other is None  # no id changes after _token_ids: its literal_at hold
+        if not self._label_fast(utf8, found, counts[K.OPERATOR], other, kinds, starts, ends,
+                                hashes, ids, labels):
+            final = False
+            verbatim = kinds == K.OPERATOR
+            if others is not None:
+                verbatim |= others
+            self._label_verbatim(utf8, np.flatnonzero(verbatim), kinds, starts, ends, hashes,
+                                 ids, labels)
+        return (ids, starts, ends, labels, None if counts[K.DIRECTIVE] else hashes,
+                literal_at[:literals] if final else None)
+
+    def _label_fast(self, utf8: bytes, found: I64, operators: int, other: I64 | None,
+                    kinds: npt.NDArray[np.uint8], starts: I64, ends: I64,
+                    hashes: npt.NDArray[np.uint64], ids: U32, labels: dict[int, str]
+                    ) -> bool:
+        """:meth:`_label_verbatim` of the operators (``found`` in the table by
+        :func:`_token_ids`) and the ``other`` tokens; ``False`` (``labels``
+        untouched) where that could differ: an operator not in the table, or
+        a hash or an id shared by an operator and another token of the file."""
+        table = self.lookup
+        rows = (np.flatnonzero(found[table.operators:]) + table.operators).tolist()
+        if int(found[table.operators:].sum()) != operators:
+            return False
+        if other is not None:
+            own: dict[int, str] = {}
+            if rows and np.intersect1d(hashes[other], table.hashes[rows]).shape[0]:
+                return False
+            self._label_verbatim(utf8, other, kinds, starts, ends, hashes, ids, own)
+            if not own.keys().isdisjoint(table.id_list[i] for i in rows):
+                return False  # the caller labels every token again
+            labels.update(own)  # after the operators': no id is both
+        for i in rows:  # hash order, as _label_verbatim
+            labels[table.id_list[i]] = table.labels[i]
+        return True
 
     def _label_verbatim(self, utf8: bytes, where: I64, kinds: npt.NDArray[np.uint8],
                         starts: I64, ends: I64, hashes: npt.NDArray[np.uint64],
                         ids: U32, labels: dict[int, str]) -> None:
-        """Ids of tokens labelled by their text, computed once per distinct hash."""
+        """Ids of tokens labelled by their text, computed once per distinct hash
+        of this file (each gets the label of its first token)."""
         if where.shape[0] == 0:
             return
         uniq, first, inverse = np.unique(hashes[where], return_index=True,

@@ -18,12 +18,15 @@ import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.engine import fingerprint
+from winnow.engine.selection import winnow_unit_hashes
+from winnow.engine.selectors import RobustWinnowing, Winnowing, selector_for
 from winnow.errors import InputError, WinnowError
 from winnow.matching.base import in_base
 from winnow.model import Document, Role, Skipped
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+_NONE: U64 = np.zeros(0, dtype=np.uint64)
 
 class FileLike(Protocol):
     """A file of a submission: its path inside it, a name for messages, its document."""
@@ -125,12 +128,38 @@ def fingerprint_file(
     if configs is not None and doc.frontend in configs:  # the front-end's own k and t
         config, literal_config = configs[doc.frontend]
     try:
-        hashes = distinct(document_prints(doc, config, literal_config)["hash"])
+        hashes = document_hashes(doc, config, literal_config)
     except MemoryError:  # past the worker's memory cap (winnow.parallel)
         return Skipped(file.location, "out of memory while fingerprinting; skipped")
     own = None if base is None or base.shape[0] == 0 else ~in_base(hashes, base)
     return FilePrints(hashes, len(doc.stream), len(doc.data), tuple(doc.warnings),
                       doc if keep_document else None, own, doc.frontend)
+
+
+def document_hashes(doc: Document, config: WinnowConfig,
+                    literal_config: WinnowConfig | None = None) -> U64:
+    """The distinct hashes of :func:`document_prints`, sorted (what a worker
+    keeps of a file), without its positions and per-channel lengths."""
+    from winnow.matching._prints_kernels import sorted_distinct
+
+    main = _channel_hashes(doc.stream.units, config)
+    literals = doc.stream.literal_units
+    if literal_config is None or literals is None:
+        extra = _NONE
+    else:
+        extra = _channel_hashes(literals, literal_config)
+    out: U64 = sorted_distinct(main, extra)
+    return out
+
+
+def _channel_hashes(units: npt.NDArray[np.integer], config: WinnowConfig) -> U64:
+    """``fingerprint(units, config)["hash"]``, contiguous; for (robust)
+    winnowing without building the ``(hash, pos)`` array."""
+    chosen = selector_for(config)
+    if isinstance(chosen, Winnowing) and type(chosen) in (Winnowing, RobustWinnowing):
+        return winnow_unit_hashes(units, config.k, chosen.w, robust=chosen.robust,
+                                  seed=config.seed)
+    return np.ascontiguousarray(fingerprint(units, config)["hash"])
 
 
 def distinct(hashes: npt.NDArray[np.uint64]) -> U64:

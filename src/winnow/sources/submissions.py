@@ -123,7 +123,7 @@ class SourceFile:
 
     def document(self) -> Document:
         """Read and normalise the file with the configured front-end."""
-        from winnow.frontends import make_document
+        from winnow.frontends.dispatch import make_document  # not the package's lazy name
 
         opts = self.read_options
         return make_document(
