@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
+import multiprocessing
 import random
+import sys
 
 import numpy as np
 import pytest
 
 from winnow.config import WinnowConfig
-from winnow.corpus.fingerprints import batch_hashes, record_hashes
+from winnow.corpus.fingerprints import batch_hashes, record_hashes, reuse_freed_memory
 from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line
 from winnow.frontends.text import leads_with_mark
+from winnow.parallel import map_large_allocations
 from winnow.sharded.plan import partition_of
 from winnow.sharded.prints import by_partition_hash_doc
 
@@ -115,3 +119,39 @@ def test_set_digests_name_the_set_whatever_its_neighbours() -> None:
     first, other = identical_sets(digests, counts)
     assert sorted(zip(first.tolist(), other.tolist(), strict=True)) == [(0, 3), (0, 5)]
     assert identical_sets(None, counts)[0].shape[0] == 0
+
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _mapped_apart(reuse: bool) -> tuple[bool, bool]:
+    """With large arrays mapped apart (as the dedup parent sets it) and then,
+    where ``reuse``, :func:`reuse_freed_memory`: whether a 16 MiB array is
+    mapped on its own, and whether, once freed, the heap keeps its pages."""
+    mallinfo2 = ctypes.CDLL(None).mallinfo2
+    mallinfo2.restype = _MallInfo2
+    map_large_allocations()
+    if reuse:
+        reuse_freed_memory()
+    before = mallinfo2()
+    array = np.ones(2 << 20)
+    alive = mallinfo2()
+    del array
+    after = mallinfo2()
+    return (alive.hblkhd - before.hblkhd >= 16 << 20,
+            after.arena >= alive.arena and after.fordblks >= 16 << 20)
+
+
+@pytest.mark.skipif(sys.platform != "linux" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
+                    reason="glibc's allocator")
+def test_a_pool_worker_keeps_the_arrays_it_frees_for_reuse() -> None:
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        assert pool.apply(_mapped_apart, (False,))[0]
+    with context.Pool(1) as pool:
+        assert pool.apply(_mapped_apart, (True,)) == (False, True)
+    assert _mapped_apart(True)[0]  # the main process: untouched

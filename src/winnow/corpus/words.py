@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _kernels
-from winnow.corpus.fingerprints import ShardJob
+from winnow.corpus.fingerprints import ShardJob, reuse_freed_memory
 from winnow.corpus.readers import record_texts
 from winnow.frontends._text_kernels import word_bounds
 from winnow.frontends.text import char_units, leads_with_mark
@@ -142,6 +142,7 @@ class WordJob:
 def shard_word_pairs(task: WordJob) -> tuple[I64, U64, I64]:
     """``(docs, their word-pair hashes in turn, count per doc)`` of the wanted
     records of one shard (a bad record has none)."""
+    reuse_freed_memory()
     wanted = set(task.docs.tolist())
     docs: list[int] = []
     texts: list[bytes] = []
