@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from winnow.config import WinnowConfig
-from winnow.corpus.fingerprints import batch_hashes, record_hashes, reuse_freed_memory
+from winnow.corpus.fingerprints import (
+    batch_hashes,
+    record_hashes,
+    reuse_freed_memory,
+    reusing_freed_memory,
+)
 from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line
 from winnow.frontends.text import leads_with_mark
 from winnow.parallel import map_large_allocations
@@ -121,37 +126,51 @@ def test_set_digests_name_the_set_whatever_its_neighbours() -> None:
     assert identical_sets(None, counts)[0].shape[0] == 0
 
 
-
 class _MallInfo2(ctypes.Structure):
     _fields_ = [(name, ctypes.c_size_t) for name in (
         "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
         "fordblks", "keepcost")]
 
 
-def _mapped_apart(reuse: bool) -> tuple[bool, bool]:
-    """With large arrays mapped apart (as the dedup parent sets it) and then,
-    where ``reuse``, :func:`reuse_freed_memory`: whether a 16 MiB array is
-    mapped on its own, and whether, once freed, the heap keeps its pages."""
+def _large_array_mapped() -> bool:
+    """Whether a 16 MiB array is mapped on its own (not from the heap)."""
     mallinfo2 = ctypes.CDLL(None).mallinfo2
     mallinfo2.restype = _MallInfo2
+    before = mallinfo2().hblkhd
+    array = np.ones(2 << 20)
+    mapped = mallinfo2().hblkhd - before >= 16 << 20
+    del array
+    return mapped
+
+
+def _worker_maps_large_arrays(reuse: bool) -> bool:
+    """In a pool worker whose parent maps large arrays apart: whether a large
+    array is mapped apart after :func:`reuse_freed_memory`, or without it."""
     map_large_allocations()
     if reuse:
         reuse_freed_memory()
-    before = mallinfo2()
-    array = np.ones(2 << 20)
-    alive = mallinfo2()
-    del array
-    after = mallinfo2()
-    return (alive.hblkhd - before.hblkhd >= 16 << 20,
-            after.arena >= alive.arena and after.fordblks >= 16 << 20)
+    return _large_array_mapped()
 
 
-@pytest.mark.skipif(sys.platform != "linux" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
-                    reason="glibc's allocator")
+GLIBC = pytest.mark.skipif(
+    sys.platform != "linux" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
+    reason="glibc's allocator")
+
+
+@GLIBC
 def test_a_pool_worker_keeps_the_arrays_it_frees_for_reuse() -> None:
     context = multiprocessing.get_context("fork")
     with context.Pool(1) as pool:
-        assert pool.apply(_mapped_apart, (False,))[0]
+        assert pool.apply(_worker_maps_large_arrays, (False,))
     with context.Pool(1) as pool:
-        assert pool.apply(_mapped_apart, (True,)) == (False, True)
-    assert _mapped_apart(True)[0]  # the main process: untouched
+        assert not pool.apply(_worker_maps_large_arrays, (True,))
+    assert _worker_maps_large_arrays(True)  # the main process: untouched
+
+
+@GLIBC
+def test_the_main_process_reuses_freed_arrays_only_while_it_fingerprints() -> None:
+    map_large_allocations()
+    with reusing_freed_memory():
+        inside = _large_array_mapped()
+    assert not inside
+    assert _large_array_mapped()  # mapped apart again

@@ -31,6 +31,7 @@ import ctypes
 import multiprocessing
 import sys
 from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import cast
 
@@ -43,6 +44,7 @@ from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
 from winnow.frontends.text import char_units, leads_with_mark
 from winnow.pairs import DocBatch
+from winnow.parallel import MMAP_THRESHOLD, map_large_allocations, release_memory
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -166,11 +168,20 @@ def set_digests(hashes: U64, counts: I64) -> U64:
     return out
 
 
-#: glibc's ``mallopt`` parameters, and what a pool worker sets them to
-#: (:func:`reuse_freed_memory`): the largest threshold glibc accepts.
+#: glibc's ``mallopt`` parameters; what :func:`reuse_freed_memory` sets them
+#: to (the largest threshold glibc accepts), and glibc's default trim threshold.
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 WORKER_MMAP_THRESHOLD = 32 << 20
 WORKER_TRIM_THRESHOLD = 128 << 20
+_DEFAULT_TRIM_THRESHOLD = 128 << 10
+
+
+def _mallopt(mmap_threshold: int, trim_threshold: int) -> None:
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None)
+            libc.mallopt(_M_MMAP_THRESHOLD, mmap_threshold)
+            libc.mallopt(_M_TRIM_THRESHOLD, trim_threshold)
 
 
 def reuse_freed_memory() -> None:
@@ -182,13 +193,25 @@ def reuse_freed_memory() -> None:
     kernel: at 100,000 records of ``benchmarks/scale.py`` the run's system
     time fell from 1.2-1.3 s to 0.5-0.6 s (of 4.1-4.3 s in all) with this.
     A worker of these pools ends with its stage, so what it keeps is given
-    back then.  Nothing happens in the main process (``jobs`` 1) or off glibc."""
-    if sys.platform != "linux" or multiprocessing.parent_process() is None:
-        return
-    with contextlib.suppress(OSError, AttributeError):
-        libc = ctypes.CDLL(None)
-        libc.mallopt(_M_MMAP_THRESHOLD, WORKER_MMAP_THRESHOLD)
-        libc.mallopt(_M_TRIM_THRESHOLD, WORKER_TRIM_THRESHOLD)
+    back then.  Nothing happens in the main process (see
+    :func:`reusing_freed_memory`) or off glibc."""
+    if multiprocessing.parent_process() is not None:
+        _mallopt(WORKER_MMAP_THRESHOLD, WORKER_TRIM_THRESHOLD)
+
+
+@contextmanager
+def reusing_freed_memory() -> Iterator[None]:
+    """:func:`reuse_freed_memory` for the main process, while it fingerprints
+    or reads word pairs itself (``jobs`` 1, or a single shard); then large
+    arrays are mapped apart again (:func:`winnow.parallel.map_large_allocations`)
+    and the freed heap given back (:func:`winnow.parallel.release_memory`)."""
+    _mallopt(WORKER_MMAP_THRESHOLD, WORKER_TRIM_THRESHOLD)
+    try:
+        yield
+    finally:
+        _mallopt(MMAP_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
+        map_large_allocations()
+        release_memory()
 
 
 def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
@@ -210,4 +233,4 @@ def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
 
 __all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "load_kernels",
            "record_hashes",
-           "reuse_freed_memory", "set_digests", "shard_postings"]
+           "reuse_freed_memory", "reusing_freed_memory", "set_digests", "shard_postings"]

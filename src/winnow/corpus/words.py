@@ -34,13 +34,14 @@ the two arrays (:func:`resemblances`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _kernels
-from winnow.corpus.fingerprints import ShardJob, reuse_freed_memory
+from winnow.corpus.fingerprints import ShardJob, reuse_freed_memory, reusing_freed_memory
 from winnow.corpus.readers import record_texts
 from winnow.frontends._text_kernels import word_bounds
 from winnow.frontends.text import char_units, leads_with_mark
@@ -184,11 +185,12 @@ def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> Wor
         batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
     found, hashes, counts = [], [], []
     try:
-        for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
-                                    executor=pool):
-            found.append(d)
-            hashes.append(h)
-            counts.append(c)
+        with reusing_freed_memory() if pool is None else nullcontext():
+            for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
+                                        executor=pool):
+                found.append(d)
+                hashes.append(h)
+                counts.append(c)
     finally:
         if pool is not None:
             pool.shutdown()
