@@ -7,18 +7,21 @@ import json
 import multiprocessing
 import random
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from winnow.config import WinnowConfig
 from winnow.corpus.fingerprints import (
+    ShardJob,
     batch_hashes,
+    fingerprint_shard,
     record_hashes,
     reuse_freed_memory,
     reusing_freed_memory,
 )
-from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line
+from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line, plan_shards
 from winnow.frontends.text import leads_with_mark
 from winnow.parallel import map_large_allocations
 from winnow.sharded.plan import partition_of
@@ -174,3 +177,16 @@ def test_the_main_process_reuses_freed_arrays_only_while_it_fingerprints() -> No
         inside = _large_array_mapped()
     assert not inside
     assert _large_array_mapped()  # mapped apart again
+
+
+@GLIBC
+def test_a_shard_is_fingerprinted_reusing_freed_arrays(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts(3, 50)))
+    shards, _ = plan_shards([str(path)], Fields())
+    map_large_allocations()  # as a sharded engine's worker has it
+    batches = fingerprint_shard(ShardJob(shards[0], Fields(), WinnowConfig(k=5, t=8)))
+    assert next(batches).docs.shape[0] > 0
+    assert not _large_array_mapped()  # while the shard is read
+    list(batches)
+    assert _large_array_mapped()  # after it

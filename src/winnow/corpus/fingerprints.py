@@ -128,7 +128,13 @@ def load_kernels(config: WinnowConfig) -> None:
 def fingerprint_shard(job: ShardJob) -> Iterator[DocBatch]:
     """The distinct hashes of every usable record of the shard, a batch of
     records at a time (bad records give nothing here; the writer's pass
-    names them)."""
+    names them), the arrays each batch frees reused by the next
+    (:func:`reusing_freed_memory`)."""
+    with reusing_freed_memory():
+        yield from _shard_batches(job)
+
+
+def _shard_batches(job: ShardJob) -> Iterator[DocBatch]:
     docs: list[int] = []
     texts: list[bytes] = []
     size = 0
@@ -195,20 +201,35 @@ def reuse_freed_memory() -> None:
     A worker of these pools ends with its stage, so what it keeps is given
     back then.  Nothing happens in the main process (see
     :func:`reusing_freed_memory`) or off glibc."""
+    global _reusing
     if multiprocessing.parent_process() is not None:
         _mallopt(WORKER_MMAP_THRESHOLD, WORKER_TRIM_THRESHOLD)
+        _reusing = True
+
+
+_reusing = False  # freed arrays kept for reuse now (set in a worker, or in the block below)
 
 
 @contextmanager
 def reusing_freed_memory() -> Iterator[None]:
-    """:func:`reuse_freed_memory` for the main process, while it fingerprints
-    or reads word pairs itself (``jobs`` 1, or a single shard); then large
-    arrays are mapped apart again (:func:`winnow.parallel.map_large_allocations`)
-    and the freed heap given back (:func:`winnow.parallel.release_memory`)."""
+    """:func:`reuse_freed_memory` for a while, in any process: the main
+    process fingerprinting or reading word pairs itself (``jobs`` 1, a single
+    shard), a sharded engine's worker fingerprinting a shard
+    (:func:`fingerprint_shard`).  Then large arrays are mapped apart again
+    (:func:`winnow.parallel.map_large_allocations`) and the freed heap given
+    back (:func:`winnow.parallel.release_memory`), so that the later stages
+    of a long-lived worker stay at what they need.  Inside such a block, or
+    in a worker of dedup's own pools, it changes nothing."""
+    global _reusing
+    if _reusing:
+        yield
+        return
     _mallopt(WORKER_MMAP_THRESHOLD, WORKER_TRIM_THRESHOLD)
+    _reusing = True
     try:
         yield
     finally:
+        _reusing = False
         _mallopt(MMAP_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
         map_large_allocations()
         release_memory()
