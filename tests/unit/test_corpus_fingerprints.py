@@ -18,12 +18,10 @@ from winnow.corpus.fingerprints import (
     batch_hashes,
     fingerprint_shard,
     record_hashes,
-    reuse_freed_memory,
-    reusing_freed_memory,
 )
 from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line, plan_shards
 from winnow.frontends.text import leads_with_mark
-from winnow.parallel import map_large_allocations
+from winnow.parallel import map_large_allocations, reuse_freed_memory, reusing_freed_memory
 from winnow.sharded.plan import partition_of
 from winnow.sharded.prints import by_partition_hash_doc
 
@@ -190,3 +188,17 @@ def test_a_shard_is_fingerprinted_reusing_freed_arrays(tmp_path: Path) -> None:
     assert not _large_array_mapped()  # while the shard is read
     list(batches)
     assert _large_array_mapped()  # after it
+
+
+def _worker_reuses_after_a_block() -> bool:
+    map_large_allocations()
+    reuse_freed_memory()
+    with reusing_freed_memory():  # nested in the worker's own setting: changes nothing
+        pass
+    return _large_array_mapped()
+
+
+@GLIBC
+def test_a_block_inside_a_reusing_worker_leaves_it_reusing() -> None:
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert not pool.apply(_worker_reuses_after_a_block)

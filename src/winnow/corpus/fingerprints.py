@@ -26,12 +26,7 @@ Ray tasks alike.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
-import multiprocessing
-import sys
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import cast
 
@@ -44,7 +39,7 @@ from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
 from winnow.frontends.text import char_units, leads_with_mark
 from winnow.pairs import DocBatch
-from winnow.parallel import MMAP_THRESHOLD, map_large_allocations, release_memory
+from winnow.parallel import reuse_freed_memory, reusing_freed_memory
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -174,67 +169,6 @@ def set_digests(hashes: U64, counts: I64) -> U64:
     return out
 
 
-#: glibc's ``mallopt`` parameters; what :func:`reuse_freed_memory` sets them
-#: to (the largest threshold glibc accepts), and glibc's default trim threshold.
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
-WORKER_MMAP_THRESHOLD = 32 << 20
-WORKER_TRIM_THRESHOLD = 128 << 20
-_DEFAULT_TRIM_THRESHOLD = 128 << 10
-
-
-def _mallopt(mmap_threshold: int, trim_threshold: int) -> None:
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None)
-            libc.mallopt(_M_MMAP_THRESHOLD, mmap_threshold)
-            libc.mallopt(_M_TRIM_THRESHOLD, trim_threshold)
-
-
-def reuse_freed_memory() -> None:
-    """In a pool worker (a forked child): have the C allocator keep the
-    arrays a batch frees for the next batch.  The parent maps its large
-    arrays apart (:func:`winnow.parallel.map_large_allocations`) and the
-    forked workers inherit that: each 1 MiB batch's tens of MB of front-end
-    and winnowing arrays were then new pages, faulted in and zeroed by the
-    kernel: at 100,000 records of ``benchmarks/scale.py`` the run's system
-    time fell from 1.2-1.3 s to 0.5-0.6 s (of 4.1-4.3 s in all) with this.
-    A worker of these pools ends with its stage, so what it keeps is given
-    back then.  Nothing happens in the main process (see
-    :func:`reusing_freed_memory`) or off glibc."""
-    global _reusing
-    if multiprocessing.parent_process() is not None:
-        _mallopt(WORKER_MMAP_THRESHOLD, WORKER_TRIM_THRESHOLD)
-        _reusing = True
-
-
-_reusing = False  # freed arrays kept for reuse now (set in a worker, or in the block below)
-
-
-@contextmanager
-def reusing_freed_memory() -> Iterator[None]:
-    """:func:`reuse_freed_memory` for a while, in any process: the main
-    process fingerprinting or reading word pairs itself (``jobs`` 1, a single
-    shard), a sharded engine's worker fingerprinting a shard
-    (:func:`fingerprint_shard`).  Then large arrays are mapped apart again
-    (:func:`winnow.parallel.map_large_allocations`) and the freed heap given
-    back (:func:`winnow.parallel.release_memory`), so that the later stages
-    of a long-lived worker stay at what they need.  Inside such a block, or
-    in a worker of dedup's own pools, it changes nothing."""
-    global _reusing
-    if _reusing:
-        yield
-        return
-    _mallopt(WORKER_MMAP_THRESHOLD, WORKER_TRIM_THRESHOLD)
-    _reusing = True
-    try:
-        yield
-    finally:
-        _reusing = False
-        _mallopt(MMAP_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
-        map_large_allocations()
-        release_memory()
-
-
 def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
     """Every distinct hash of one shard's records, record after record, with
     those records, the hashes of each and their set digests: ``(hashes, docs,
@@ -254,4 +188,4 @@ def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
 
 __all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "load_kernels",
            "record_hashes",
-           "reuse_freed_memory", "reusing_freed_memory", "set_digests", "shard_postings"]
+           "set_digests", "shard_postings"]

@@ -28,7 +28,6 @@ from winnow.corpus.fingerprints import (
     ShardJob,
     fingerprint_shard,
     load_kernels,
-    reusing_freed_memory,
     shard_postings,
 )
 from winnow.matching.counting import count_postings, repeated
@@ -39,6 +38,7 @@ from winnow.parallel import (
     map_large_allocations,
     parallel_map,
     release_memory,
+    reusing_freed_memory,
 )
 from winnow.tables import idf_weights
 

@@ -41,11 +41,11 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _kernels
-from winnow.corpus.fingerprints import ShardJob, reuse_freed_memory, reusing_freed_memory
+from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.readers import record_texts
 from winnow.frontends._text_kernels import word_bounds
 from winnow.frontends.text import char_units, leads_with_mark
-from winnow.parallel import make_pool, parallel_map
+from winnow.parallel import make_pool, parallel_map, reuse_freed_memory, reusing_freed_memory
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
