@@ -157,6 +157,7 @@ def prefer_system_allocator() -> None:
 MMAP_THRESHOLD = 256 << 10
 
 _M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
+_mapping = False  # map_large_allocations was called in this process (or its parent)
 
 
 def map_large_allocations() -> None:
@@ -171,9 +172,11 @@ def map_large_allocations() -> None:
     fixes it (glibc only; elsewhere nothing happens).  The cost is a page
     fault per page of each new large array.
     """
+    global _mapping
     if sys.platform == "linux":
         with contextlib.suppress(OSError, AttributeError):
             ctypes.CDLL(None).mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+            _mapping = True
 
 
 def release_memory() -> None:
@@ -217,9 +220,10 @@ def reuse_freed_memory() -> None:
     and zeroed by the kernel (at 100,000 records of ``benchmarks/scale.py`` the
     run's system time fell from 1.2-1.3 s to 0.5-0.6 s with this).  For the
     workers of a pool that ends with its stage.  Nothing happens in the main
-    process (:func:`reusing_freed_memory` is for it) or off glibc."""
+    process (:func:`reusing_freed_memory` is for it), where large arrays are
+    not mapped apart, or off glibc."""
     global _reusing
-    if multiprocessing.parent_process() is not None:
+    if _mapping and multiprocessing.parent_process() is not None:
         _thresholds(REUSE_MMAP_THRESHOLD, REUSE_TRIM_THRESHOLD)
         _reusing = True
 
@@ -231,10 +235,12 @@ def reusing_freed_memory() -> Iterator[None]:
     fingerprinting a shard or counting a window.  Then large arrays are
     mapped apart again (:func:`map_large_allocations`) and the freed heap given
     back (:func:`release_memory`), so that a long-lived worker starts its next
-    window from what one window needs.  Inside such a block, or in a worker
-    that called :func:`reuse_freed_memory`, it changes nothing."""
+    window from what one window needs.  Inside such a block, in a worker
+    that called :func:`reuse_freed_memory`, or in a process that does not map
+    large arrays apart (a sharded run's caller with ``map_large_arrays``
+    off: its allocator is left as it is), it changes nothing."""
     global _reusing
-    if _reusing:
+    if _reusing or not _mapping:
         yield
         return
     _thresholds(REUSE_MMAP_THRESHOLD, REUSE_TRIM_THRESHOLD)

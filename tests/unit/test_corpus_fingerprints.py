@@ -202,3 +202,21 @@ def _worker_reuses_after_a_block() -> bool:
 def test_a_block_inside_a_reusing_worker_leaves_it_reusing() -> None:
     with multiprocessing.get_context("fork").Pool(1) as pool:
         assert not pool.apply(_worker_reuses_after_a_block)
+
+
+def test_a_process_that_maps_nothing_apart_keeps_its_allocator(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import winnow.parallel as parallel
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(parallel, "_mapping", False)  # as a caller with map_large_arrays off
+    monkeypatch.setattr(parallel, "_thresholds", lambda *given: calls.append(given))
+    monkeypatch.setattr(parallel, "map_large_allocations", lambda: calls.append((0, 0)))
+    with reusing_freed_memory():
+        pass
+    assert calls == []
+    monkeypatch.setattr(parallel, "_mapping", True)
+    with reusing_freed_memory():
+        pass
+    assert calls[0] == (parallel.REUSE_MMAP_THRESHOLD, parallel.REUSE_TRIM_THRESHOLD)
+    assert (0, 0) in calls  # large arrays mapped apart again after the block
