@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
+import ctypes
 import json
+import multiprocessing
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from winnow.config import WinnowConfig
-from winnow.corpus.fingerprints import batch_hashes, record_hashes
-from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line
+from winnow.corpus.fingerprints import (
+    ShardJob,
+    batch_hashes,
+    fingerprint_shard,
+    record_hashes,
+)
+from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line, plan_shards
 from winnow.frontends.text import leads_with_mark
+from winnow.parallel import map_large_allocations, reuse_freed_memory, reusing_freed_memory
 from winnow.sharded.plan import partition_of
 from winnow.sharded.prints import by_partition_hash_doc
 
@@ -115,3 +125,98 @@ def test_set_digests_name_the_set_whatever_its_neighbours() -> None:
     first, other = identical_sets(digests, counts)
     assert sorted(zip(first.tolist(), other.tolist(), strict=True)) == [(0, 3), (0, 5)]
     assert identical_sets(None, counts)[0].shape[0] == 0
+
+
+class _MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+
+def _large_array_mapped() -> bool:
+    """Whether a 16 MiB array is mapped on its own (not from the heap)."""
+    mallinfo2 = ctypes.CDLL(None).mallinfo2
+    mallinfo2.restype = _MallInfo2
+    before = mallinfo2().hblkhd
+    array = np.ones(2 << 20)
+    mapped = mallinfo2().hblkhd - before >= 16 << 20
+    del array
+    return mapped
+
+
+def _worker_maps_large_arrays(reuse: bool) -> bool:
+    """In a pool worker whose parent maps large arrays apart: whether a large
+    array is mapped apart after :func:`reuse_freed_memory`, or without it."""
+    map_large_allocations()
+    if reuse:
+        reuse_freed_memory()
+    return _large_array_mapped()
+
+
+GLIBC = pytest.mark.skipif(
+    sys.platform != "linux" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
+    reason="glibc's allocator")
+
+
+@GLIBC
+def test_a_pool_worker_keeps_the_arrays_it_frees_for_reuse() -> None:
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        assert pool.apply(_worker_maps_large_arrays, (False,))
+    with context.Pool(1) as pool:
+        assert not pool.apply(_worker_maps_large_arrays, (True,))
+    assert _worker_maps_large_arrays(True)  # the main process: untouched
+
+
+@GLIBC
+def test_the_main_process_reuses_freed_arrays_only_while_it_fingerprints() -> None:
+    map_large_allocations()
+    with reusing_freed_memory():
+        inside = _large_array_mapped()
+    assert not inside
+    assert _large_array_mapped()  # mapped apart again
+
+
+@GLIBC
+def test_a_shard_is_fingerprinted_reusing_freed_arrays(tmp_path: Path) -> None:
+    path = tmp_path / "corpus.jsonl"
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts(3, 50)))
+    shards, _ = plan_shards([str(path)], Fields())
+    map_large_allocations()  # as a sharded engine's worker has it
+    batches = fingerprint_shard(ShardJob(shards[0], Fields(), WinnowConfig(k=5, t=8)))
+    assert next(batches).docs.shape[0] > 0
+    assert not _large_array_mapped()  # while the shard is read
+    list(batches)
+    assert _large_array_mapped()  # after it
+
+
+def _worker_reuses_after_a_block() -> bool:
+    map_large_allocations()
+    reuse_freed_memory()
+    with reusing_freed_memory():  # nested in the worker's own setting: changes nothing
+        pass
+    return _large_array_mapped()
+
+
+@GLIBC
+def test_a_block_inside_a_reusing_worker_leaves_it_reusing() -> None:
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        assert not pool.apply(_worker_reuses_after_a_block)
+
+
+def test_a_process_that_maps_nothing_apart_keeps_its_allocator(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import winnow.parallel as parallel
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(parallel, "_mapping", False)  # as a caller with map_large_arrays off
+    monkeypatch.setattr(parallel, "_thresholds", lambda *given: calls.append(given))
+    monkeypatch.setattr(parallel, "map_large_allocations", lambda: calls.append((0, 0)))
+    with reusing_freed_memory():
+        pass
+    assert calls == []
+    monkeypatch.setattr(parallel, "_mapping", True)
+    with reusing_freed_memory():
+        pass
+    assert calls[0] == (parallel.REUSE_MMAP_THRESHOLD, parallel.REUSE_TRIM_THRESHOLD)
+    assert (0, 0) in calls  # large arrays mapped apart again after the block

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from winnow.matching.counting import count_shared, group_bounds, resolve_cap
+from winnow.matching.counting import count_shared, group_bounds, pair_order, resolve_cap
 from winnow.matching.scores import pair_scores, rank
 from winnow.tables import idf_weights
 
@@ -256,3 +256,17 @@ def test_count_postings_takes_rows_in_any_order(sets: list[set[int]], cap: int,
         weights = idf_weights(np.array([df[h] for h in kept], dtype=np.int64), n)
         assert sums.weight_totals[i] == pytest.approx(float(weights.sum()), abs=1e-9)
     assert sorted(sums.capped.tolist()) == sorted(h for h, d in df.items() if d > cap)
+
+
+@pytest.mark.parametrize("documents", [50, 3 << 30])
+def test_pair_order_is_the_lexsort_of_the_pairs(documents: int) -> None:
+    rng = np.random.default_rng(documents)
+    a = np.sort(rng.integers(0, min(documents, 50), 3000))  # by a, as counted
+    b = rng.integers(0, documents, 3000)
+    keep = np.unique(a * (documents + 1) + b, return_index=True)[1]  # distinct pairs
+    a, b = a[np.sort(keep)], b[np.sort(keep)]
+    order = pair_order(a, b, documents)
+    assert np.array_equal(order, np.lexsort((b, a)))
+    shuffled = rng.permutation(a.shape[0])  # any order of the pairs
+    assert np.array_equal(pair_order(a[shuffled], b[shuffled], documents),
+                          np.lexsort((b[shuffled], a[shuffled])))

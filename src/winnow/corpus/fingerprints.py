@@ -39,6 +39,7 @@ from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
 from winnow.frontends.text import char_units, leads_with_mark
 from winnow.pairs import DocBatch
+from winnow.parallel import reuse_freed_memory, reusing_freed_memory
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -122,7 +123,13 @@ def load_kernels(config: WinnowConfig) -> None:
 def fingerprint_shard(job: ShardJob) -> Iterator[DocBatch]:
     """The distinct hashes of every usable record of the shard, a batch of
     records at a time (bad records give nothing here; the writer's pass
-    names them)."""
+    names them), the arrays each batch frees reused by the next
+    (:func:`reusing_freed_memory`)."""
+    with reusing_freed_memory():
+        yield from _shard_batches(job)
+
+
+def _shard_batches(job: ShardJob) -> Iterator[DocBatch]:
     docs: list[int] = []
     texts: list[bytes] = []
     size = 0
@@ -168,6 +175,7 @@ def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
     counts, digests)``, for a process pool (which cannot return a generator).
     The owner of each hash is ``np.repeat(docs, counts)``: sending the counts
     instead of an owner per hash halves what goes back to the parent."""
+    reuse_freed_memory()
     batches = list(fingerprint_shard(job))
     if not batches:
         none = np.zeros(0, dtype=np.int64)

@@ -18,6 +18,7 @@ at a time, so its memory does not grow with the corpus.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 
 import numpy as np
@@ -37,6 +38,7 @@ from winnow.parallel import (
     map_large_allocations,
     parallel_map,
     release_memory,
+    reusing_freed_memory,
 )
 from winnow.tables import idf_weights
 
@@ -98,16 +100,17 @@ class CorpusPostings(Postings):
         digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
         try:
-            results = parallel_map(shard_postings, self.jobs, stage="records", progress=None,
-                                   executor=pool)
-            for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
-                hashes.append(h)
-                docs.append(d)
-                counts.append(c)
-                digests[d] = sets
-                done += job.records
-                if progress is not None:
-                    progress("records", done, self.documents)
+            with reusing_freed_memory() if pool is None else nullcontext():
+                results = parallel_map(shard_postings, self.jobs, stage="records",
+                                       progress=None, executor=pool)
+                for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
+                    hashes.append(h)
+                    docs.append(d)
+                    counts.append(c)
+                    digests[d] = sets
+                    done += job.records
+                    if progress is not None:
+                        progress("records", done, self.documents)
         finally:
             if pool is not None:
                 pool.shutdown()

@@ -34,6 +34,7 @@ the two arrays (:func:`resemblances`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -44,7 +45,7 @@ from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.readers import record_texts
 from winnow.frontends._text_kernels import word_bounds
 from winnow.frontends.text import char_units, leads_with_mark
-from winnow.parallel import make_pool, parallel_map
+from winnow.parallel import make_pool, parallel_map, reuse_freed_memory, reusing_freed_memory
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -142,6 +143,7 @@ class WordJob:
 def shard_word_pairs(task: WordJob) -> tuple[I64, U64, I64]:
     """``(docs, their word-pair hashes in turn, count per doc)`` of the wanted
     records of one shard (a bad record has none)."""
+    reuse_freed_memory()
     wanted = set(task.docs.tolist())
     docs: list[int] = []
     texts: list[bytes] = []
@@ -183,11 +185,12 @@ def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> Wor
         batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
     found, hashes, counts = [], [], []
     try:
-        for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
-                                    executor=pool):
-            found.append(d)
-            hashes.append(h)
-            counts.append(c)
+        with reusing_freed_memory() if pool is None else nullcontext():
+            for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
+                                        executor=pool):
+                found.append(d)
+                hashes.append(h)
+                counts.append(c)
     finally:
         if pool is not None:
             pool.shutdown()

@@ -23,7 +23,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from winnow.pairs.model import PairFilter
-from winnow.parallel import release_memory
+from winnow.parallel import reusing_freed_memory
 from winnow.sharded.pairs import PAIR_SCHEMA, by_pair
 from winnow.sharded.plan import PARQUET, ROW_GROUP, Store, read_range, stage_task, task_name
 
@@ -94,14 +94,15 @@ def merge_bucket(task: MergeTask) -> int:
         for window in range(windows if task.files else 0):
             lo = task.lo + window * span // windows
             hi = task.lo + (window + 1) * span // windows
-            table = sum_pairs(_read(task, lo, hi, task.rows // windows))
-            if task.keep is not None and sizes is not None and table.num_rows:
-                a, b, shared = (table.column(name).to_numpy() for name in ("a", "b", "shared"))
-                table = table.filter(task.keep(a, b, shared, sizes))
-            writer.write_table(table, row_group_size=ROW_GROUP)
-            pairs += table.num_rows
-            del table  # before the next window is read
-            release_memory()
+            with reusing_freed_memory():  # the window's arrays, given back at its end
+                table = sum_pairs(_read(task, lo, hi, task.rows // windows))
+                if task.keep is not None and sizes is not None and table.num_rows:
+                    a, b, shared = (table.column(name).to_numpy()
+                                    for name in ("a", "b", "shared"))
+                    table = table.filter(task.keep(a, b, shared, sizes))
+                writer.write_table(table, row_group_size=ROW_GROUP)
+                pairs += table.num_rows
+                del table  # before the next window is read
     filesystem.move(temporary, target)
     store.write_marker({"pairs": pairs}, [merged_name(task.bucket)], *marker)
     return pairs

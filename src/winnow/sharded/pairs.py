@@ -32,7 +32,7 @@ from winnow.matching.counting import (
     repeated,
 )
 from winnow.matching.table import in_sorted
-from winnow.parallel import release_memory
+from winnow.parallel import reusing_freed_memory
 from winnow.sharded.plan import (
     PAIR_BUFFER,
     PAIR_SLICE,
@@ -219,8 +219,9 @@ def count_partition(task: PartitionTask) -> PartitionDone:
     windows = max(1, -(-task.rows // task.window_rows))
     try:
         for window in range(windows if task.files else 0):
-            distinct += _count_window(task, window, windows, kept, capped, writers)
-            release_memory()  # the next window starts from one window's memory
+            with reusing_freed_memory():  # a window's arrays reuse each other's pages
+                distinct += _count_window(task, window, windows, kept, capped, writers)
+            # its end gives them back: the next window starts from one window's memory
     finally:
         writers.close()
         kept.close()
