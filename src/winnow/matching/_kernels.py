@@ -241,25 +241,27 @@ def claim_runs(
 def group_rows(
     hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.int32], own: npt.NDArray[np.bool_],
     files: npt.NDArray[np.int32], cap: int, many: int, many_is_base: bool, n_files: int,
-) -> tuple[int, I64, I64, npt.NDArray[np.bool_], I64, I64, I64, int]:
+) -> tuple[int, I64, I64, npt.NDArray[np.bool_], int, I64, I64, int, I64, int]:
     """Every grouping of rows sorted by hash, then owner, in one pass.
 
     A hash's document frequency ``df`` is its distinct owners.  Returns the
     number of kept postings (distinct ``(hash, owner)`` of hashes with
     ``df <= cap``), and per row slot: the posting's row, ``df`` and whether
     any of its rows is outside the base code (``own``; with
-    ``many_is_base`` and ``many >= 2``, never for ``df >= many``); the rows of the hashes
-    past the cap (one per hash); the kept rows per file; the rows of the
-    postings of hashes at least ``many >= 2`` owners hold with some
-    posting outside the base code, capped ones included (``-1`` ends each
-    list); and the number of distinct hashes.
+    ``many_is_base`` and ``many >= 2``, never for ``df >= many``); the
+    number and the rows of the hashes past the cap (one per hash); the kept
+    rows per file; the number and the rows of the postings of hashes at
+    least ``many >= 2`` owners hold with some posting outside the base code,
+    capped ones included; and the number of distinct hashes.  The row
+    arrays are as long as the input and only their first entries written
+    (the rest is never touched, so costs no memory).
     """
     n = hashes.shape[0]
     post_row = np.empty(n, dtype=np.int64)
     post_df = np.empty(n, dtype=np.int64)
     post_own = np.empty(n, dtype=np.bool_)
-    capped_row = np.full(n + 1, -1, dtype=np.int64)
-    many_row = np.full(n + 1, -1, dtype=np.int64)
+    capped_row = np.empty(n, dtype=np.int64)
+    many_row = np.empty(n, dtype=np.int64)
     file_prints = np.zeros(n_files, dtype=np.int64)
     kept = 0
     n_capped = 0
@@ -301,4 +303,5 @@ def group_rows(
                     many_row[n_many] = r
                     n_many += 1
         start = end
-    return kept, post_row, post_df, post_own, capped_row, file_prints, many_row, distinct
+    return (kept, post_row, post_df, post_own, n_capped, capped_row, file_prints, n_many,
+            many_row, distinct)

@@ -117,13 +117,14 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
     h = hashes[order]
     o = owners[order].astype(np.int32, copy=False)
     with uninterrupted():  # several arrays come back (winnow.compiled.uninterrupted)
-        kept, post_row, post_df, post_own, capped_row, file_prints, many_row, distinct = \
-            _kernels.group_rows(h, o, own[order], files[order].astype(np.int32, copy=False),
-                                int(cap), int(many), bool(many_is_base), int(n_files))
+        (kept, post_row, post_df, post_own, n_capped, capped_row, file_prints, n_many,
+         many_row, distinct) = _kernels.group_rows(
+            h, o, own[order], files[order].astype(np.int32, copy=False), int(cap), int(many),
+            bool(many_is_base), int(n_files))
     del order
     rows = post_row[:kept]
-    capped = capped_row[:int(np.argmax(capped_row < 0))]
-    chosen = many_row[:int(np.argmax(many_row < 0))]
+    capped = capped_row[:n_capped]
+    chosen = many_row[:n_many]
     return _Groups(
         hashes=h[rows], owners=o[rows].astype(np.int64), df=post_df[:kept].copy(),
         own=post_own[:kept].copy(), capped=h[capped], file_prints=file_prints,
