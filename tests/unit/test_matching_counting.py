@@ -270,3 +270,25 @@ def test_pair_order_is_the_lexsort_of_the_pairs(documents: int) -> None:
     shuffled = rng.permutation(a.shape[0])  # any order of the pairs
     assert np.array_equal(pair_order(a[shuffled], b[shuffled], documents),
                           np.lexsort((b[shuffled], a[shuffled])))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 60), max_size=20), min_size=2, max_size=14),
+       st.sets(st.integers(0, 13), max_size=4))
+def test_two_threads_sum_the_pairs_of_one_call(sets: list[set[int]], archive: set[int]) -> None:
+    from winnow.matching import counting
+
+    h, o = distinct_postings(*_rows(sets))
+    mask = np.array([i in archive for i in range(len(sets))], dtype=bool)
+    weights = np.linspace(1.0, 2.0, h.shape[0])
+    _, sizes = group_bounds(h)
+    weights = np.repeat(weights[np.cumsum(sizes) - sizes], sizes)  # equal within a hash
+    one = count_shared(h, o, len(sets), weights=weights, excluded_owner_pairs=mask)
+    saved = counting.SPLIT_WORK, counting.usable_cores
+    counting.SPLIT_WORK, counting.usable_cores = 1, lambda: 2  # split whatever the machine
+    try:
+        two = count_shared(h, o, len(sets), weights=weights, excluded_owner_pairs=mask)
+    finally:
+        counting.SPLIT_WORK, counting.usable_cores = saved
+    for column in ("a", "b", "shared", "weight", "df_sum"):
+        np.testing.assert_array_equal(getattr(one, column), getattr(two, column))

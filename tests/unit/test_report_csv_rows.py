@@ -85,7 +85,10 @@ def test_the_encoded_rows_are_the_text_rows_in_utf8() -> None:
     assert rows.encoded(arrays) == rows.text(arrays).encode("utf-8")
 
 
-def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged() -> None:
+@pytest.mark.parametrize("chunk", [65536, 4, 1])
+def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged(
+    chunk: int, monkeypatch: pytest.MonkeyPatch,
+) -> None:
     import io
     import random
 
@@ -104,6 +107,9 @@ def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged() -> None:
         for i, name in enumerate(names)]
     result = compare(subs, WinnowConfig(k=8, t=16), CompareOptions(top=0, passages_top=3))
     assert len(result.pairs) > 10  # most pairs are written from the score arrays
+    whole = io.StringIO()
+    write_csv(result, whole)
+    monkeypatch.setattr("winnow.reports.csv.CHUNK", chunk)  # in order, chunk after chunk
     text = io.StringIO()
     write_csv(result, text)
     assert _byte_sink(text) is None
@@ -116,3 +122,4 @@ def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged() -> None:
     assert utf8.buffer.getvalue() == text.getvalue().encode("utf-8")  # type: ignore[attr-defined]
     assert latin.buffer.getvalue() == text.getvalue().encode("latin-1")  # type: ignore[attr-defined]
     assert text.getvalue().count("\n") == 1 + len(result.pairs)
+    assert text.getvalue() == whole.getvalue()

@@ -105,16 +105,16 @@ def owner_csr(owners: I64, groups: I64, n_owners: int) -> tuple[I64, I64]:
     return ptr, out
 
 
-@jit()
+@jit(nogil=True)  # two threads sum two ranges of owners (counting.count_shared)
 def pair_sums(
-    n_owners: int, owner_ptr: I64, owner_groups: I64, group_ptr: I64, group_owner: I64,
-    group_weight: npt.NDArray[np.float64], archive: npt.NDArray[np.bool_],
+    n_owners: int, first: int, last: int, owner_ptr: I64, owner_groups: I64, group_ptr: I64,
+    group_owner: I64, group_weight: npt.NDArray[np.float64], archive: npt.NDArray[np.bool_],
     out_a: I64, out_b: I64, shared: I64, weight: npt.NDArray[np.float64],
     df_sum: npt.NDArray[np.float64],
 ) -> int:
-    """Per pair of owners ``a < b``, the groups (hashes) they share, summed
-    into ``(out_a, out_b, shared, weight, df_sum)`` by ``a``; returns the
-    number of pairs.
+    """Per pair of owners ``a < b`` with ``first <= a < last``, the groups
+    (hashes) they share, summed into ``(out_a, out_b, shared, weight,
+    df_sum)`` by ``a``; returns the number of pairs.
 
     Row by row like a sparse product ``A Aᵀ`` (Gustavson): for owner ``a``,
     every group it is in (``owner_groups[owner_ptr[a]:owner_ptr[a + 1]]``)
@@ -133,7 +133,7 @@ def pair_sums(
     row_weight = np.zeros(n_owners, dtype=np.float64)
     row_df = np.zeros(n_owners, dtype=np.float64)
     count = 0
-    for a in range(n_owners):
+    for a in range(first, last):
         both_archive = archive[a]
         met = 0
         for j in range(owner_ptr[a], owner_ptr[a + 1]):

@@ -23,6 +23,8 @@ count with them, and so does each partition of the sharded engines
 from __future__ import annotations
 
 import math
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +32,7 @@ import numpy.typing as npt
 from winnow.compiled import uninterrupted
 from winnow.matching import _kernels
 from winnow.pairs.memory import MemorySums
+from winnow.parallel import usable_cores
 from winnow.tables import SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
@@ -173,23 +176,66 @@ def count_shared(
     del groups, pairing
     archive = (np.zeros(n_owners, dtype=bool) if excluded_owner_pairs is None
                else excluded_owner_pairs.astype(bool))
-    args = (n_owners, owner_ptr, owner_groups, np.append(starts, hashes.shape[0]).astype(np.int64),
+    args = (owner_ptr, owner_groups, np.append(starts, hashes.shape[0]).astype(np.int64),
             owners, row_weight[starts].astype(np.float64), archive)
-    made = sizes[(sizes >= 2) & (sizes <= limit)]
-    bound = min(int((made * (made - 1) // 2).sum()), n_owners * (n_owners - 1) // 2)
-    arrays = _pair_arrays(min(bound, FIRST_PAIRS))
-    n = _kernels.pair_sums(*args, *arrays)
-    if n > arrays[0].shape[0]:  # more pairs than the first try held: again, exactly
-        arrays = _pair_arrays(n)
-        _kernels.pair_sums(*args, *arrays)
+    later = _later_members(owners, starts, sizes, limit, n_owners)
     del owner_groups
-    counts = SharedCounts(*_first(arrays, n))  # by a, then b as first met
+    counts = SharedCounts(*_sum_pairs(n_owners, args, later))  # by a, then b as first met
     if limit < int(sizes.max(initial=0)):
         _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
     return counts
 
 
 PairArrays = tuple[I64, I64, I64, F64, F64]
+
+#: Pair incidences (each pair counted once per hash its owners share) from
+#: which two threads sum the pairs, each a range of owners: the compiled loop
+#: runs without the GIL, and below this the thread costs more than it saves.
+SPLIT_WORK = 1 << 20
+
+
+def _later_members(owners: I64, starts: I64, sizes: I64, limit: int, n_owners: int) -> F64:
+    """Per owner ``a``, the incidences :func:`_kernels.pair_sums` meets for it:
+    over the pair-making groups it is in, the members after it (rows of a
+    group are in owner order)."""
+    ends = np.repeat(starts + sizes, sizes)
+    after = ends - np.arange(ends.shape[0]) - 1
+    pairing = np.repeat((sizes >= 2) & (sizes <= limit), sizes)
+    return np.bincount(owners[pairing], weights=after[pairing],
+                       minlength=n_owners).astype(np.float64)
+
+
+def _sum_pairs(n_owners: int, args: tuple[Any, ...], later: F64) -> PairArrays:
+    """The pairs summed by :func:`_kernels.pair_sums`, owner by owner, in
+    arrays of their exact size: by one call, or with much work and two
+    usable cores, by two threads on the owners before and after the point
+    that halves the work, their pairs put one after the other (the same
+    arrays in the same order)."""
+    work = np.cumsum(later)
+    total = float(work[-1]) if work.shape[0] else 0.0
+    if total < SPLIT_WORK or usable_cores() < 2:
+        return _first(*_sum_range(n_owners, 0, n_owners, total, args))
+    middle = int(np.searchsorted(work, total / 2)) + 1
+    ranges = [(0, middle, float(work[middle - 1])),
+              (middle, n_owners, total - float(work[middle - 1]))]
+    with ThreadPoolExecutor(2, thread_name_prefix="winnow-pairs") as pool:
+        parts = list(pool.map(lambda r: _sum_range(n_owners, r[0], r[1], r[2], args), ranges))
+    (first, n_first), (second, n_second) = parts  # one copy out, as _first makes
+    return tuple(np.concatenate([x[:n_first], y[:n_second]])  # type: ignore[return-value]
+                 for x, y in zip(first, second, strict=True))
+
+
+def _sum_range(n_owners: int, first: int, last: int, incidences: float,
+               args: tuple[Any, ...]) -> tuple[PairArrays, int]:
+    """The pairs of owners ``first .. last - 1`` (at most ``incidences``):
+    arrays holding them first, and how many."""
+    bound = min(int(incidences), (last - first) * n_owners)
+    arrays = _pair_arrays(min(bound, FIRST_PAIRS))
+    n = _kernels.pair_sums(n_owners, first, last, *args, *arrays)
+    if n > arrays[0].shape[0]:  # more pairs than the first try held: again, exactly
+        arrays = _pair_arrays(n)
+        _kernels.pair_sums(n_owners, first, last, *args, *arrays)
+    return arrays, n
 
 
 def _pair_arrays(n: int) -> PairArrays:

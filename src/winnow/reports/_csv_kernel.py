@@ -51,7 +51,7 @@ def _commas(out, at, n):  # type: ignore[no-untyped-def]
     return at + n
 
 
-@jit()
+@jit(nogil=True)  # formats a chunk while another thread writes the last one
 def score_rows(out, names, offsets, a, b, micro, shared, cluster):  # type: ignore[no-untyped-def]
     """Write the rows ``file_a,file_b,similarity,,,,,shared,containment_a,
     containment_b,jaccard,weighted,rarity,,,cluster,score`` into ``out``; returns
