@@ -27,6 +27,9 @@
    from this machine (``corpus.python_pool``), printing time and memory per
    size and per file, so near-linear growth can be read off.
 
+Every command (winnow's and the peers') runs twice: once alone, timed, and
+once with its process tree's memory sampled every 50 ms (sampling slows a
+short multi-process run by 10-30 %; ``harness.timed_then_measured``).
 Timings on a shared machine are noisy: the load average is printed with each.
 """
 
@@ -40,9 +43,10 @@ import time
 from pathlib import Path
 
 import corpus
-from harness import PEERS, WINNOW, Run, check, measure, uptime
+from harness import PEERS, WINNOW, Run, check, timed_then_measured, uptime
 
-#: Memory samples of these runs of a few seconds and processes: every 50 ms.
+#: Memory samples of these runs of a few seconds and processes: every 50 ms
+#: (each command is timed in a run of its own, unsampled: harness.timed_then_measured).
 SHORT_SAMPLE_S = 0.05
 
 
@@ -50,7 +54,7 @@ def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
     """``winnow compare --each folder`` with CSV output to ``out``."""
     command = [*WINNOW, "compare", "--each", str(folder), "-q", "--format", "csv",
                "-o", str(out), *options]
-    run = measure(command, sample_s=SHORT_SAMPLE_S)
+    run = timed_then_measured(command, sample_s=SHORT_SAMPLE_S)
     check(run, "winnow compare")
     return run
 
@@ -58,8 +62,8 @@ def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
 def peer_run(peer: str, folder: Path, out: Path) -> Run:
     """One peer adapter over ``folder`` (Python files)."""
     env = dict(os.environ, DOLOS_NODE_OPTIONS="--max-old-space-size=16000")
-    run = measure([str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang", "python"],
-                  env=env, sample_s=SHORT_SAMPLE_S)
+    run = timed_then_measured([str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang",
+                               "python"], env=env, sample_s=SHORT_SAMPLE_S)
     check(run, peer)
     return run
 
