@@ -305,7 +305,10 @@ def _read_capped(handle: BinaryIO, max_bytes: int | None) -> bytes | None:
     if max_bytes is None:
         return handle.read()
     want = max_bytes + 1
-    first = min(want, os.fstat(handle.fileno()).st_size + 1)
+    try:
+        first = min(want, os.fstat(handle.fileno()).st_size + 1)
+    except (OSError, ValueError):  # no descriptor to ask (io.UnsupportedOperation)
+        first = want
     data = handle.read(first)
     if data is None or len(data) < first or first == want:
         return data  # the end of the file, nothing to read now, or the limit
