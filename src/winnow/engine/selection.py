@@ -164,12 +164,7 @@ def winnow_units(
     ``robust``) but never holds the array of all hashes: the fast path of
     :func:`winnow.fingerprint`.  Returns a ``FINGERPRINT_DTYPE`` array.
     """
-    k = _check_positive("k (noise threshold)", k)
-    w = _check_positive("w", w)
-    key, base = _seed_constants(seed)
-    kernels = _compiled()
-    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        hashes, positions = kernels.winnow_fused(_units(units), k, key, base, w, robust)
+    hashes, positions = _fused(units, k, w, robust, seed)
     out = np.empty(positions.shape[0], dtype=FINGERPRINT_DTYPE)
     out["hash"] = hashes
     out["pos"] = positions
@@ -181,14 +176,20 @@ def winnow_unit_hashes(
 ) -> HashArray:
     """The hashes :func:`winnow_units` selects, in position order, without
     their positions: for a caller that keeps only the hashes."""
+    hashes, _ = _fused(units, k, w, robust, seed)
+    return hashes
+
+
+def _fused(units: npt.ArrayLike, k: int, w: int, robust: bool, seed: int
+           ) -> tuple[HashArray, npt.NDArray[np.int64]]:
+    """The compiled pass of :func:`winnow_units`: ``(hashes, positions)``."""
     k = _check_positive("k (noise threshold)", k)
     w = _check_positive("w", w)
     key, base = _seed_constants(seed)
     kernels = _compiled()
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        hashes, _ = kernels.winnow_fused(_units(units), k, key, base, w, robust)
-    out: HashArray = hashes
-    return out
+        hashes, positions = kernels.winnow_fused(_units(units), k, key, base, w, robust)
+    return hashes, positions
 
 
 def winnow_units_distinct(
