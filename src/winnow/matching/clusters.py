@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import numpy.typing as npt
 
 from winnow.matching.model import Cluster
+
+
+class Components:
+    """The connected components of a graph given by its ``edges``: union-find
+    with path halving, each component's root its smallest node."""
+
+    def __init__(self, edges: Iterable[tuple[int, int]]) -> None:
+        self._parent: dict[int, int] = {}
+        for x, y in edges:
+            rx, ry = self.find(x), self.find(y)
+            if rx != ry:
+                self._parent[max(rx, ry)] = min(rx, ry)
+
+    def find(self, x: int) -> int:
+        """The root of ``x``'s component (``x`` itself for a node of no edge)."""
+        parent = self._parent
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    def nodes(self) -> list[int]:
+        """Every node met, in the order first met."""
+        return list(self._parent)
 
 
 def connected_clusters(
@@ -17,26 +42,15 @@ def connected_clusters(
     """Connected components of the graph whose edges are the pairs ``(a[i], b[i])``
     with ``similarity[i] >= threshold``; only components of two or more.
 
-    Union-find with path halving over the edges above the threshold only, so
-    the cost is linear in those edges.  Clusters are ordered by size, then
+    Union-find (:class:`Components`) over the edges above the threshold only,
+    so the cost is linear in those edges.  Clusters are ordered by size, then
     their strongest pair, descending; members by name.
     """
     edges = np.flatnonzero(similarity >= threshold)
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for i in edges.tolist():
-        ra, rb = find(int(a[i])), find(int(b[i]))
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
+    linked = Components((int(a[i]), int(b[i])) for i in edges.tolist())
+    find = linked.find
     groups: dict[int, list[int]] = {}
-    for node in parent:
+    for node in linked.nodes():
         groups.setdefault(find(node), []).append(node)
     pairs: dict[int, int] = {}
     best: dict[int, float] = {}

@@ -24,6 +24,7 @@ import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.matching.base import free_starts, in_base
+from winnow.matching.clusters import Components
 from winnow.matching.model import Passage
 from winnow.matching.pairs import FileInfo, file_info, owner_rows, pair_chains, to_passages
 from winnow.matching.passages import assemble, maximal_runs
@@ -166,19 +167,7 @@ def tasks(pairs: Sequence[tuple[int, int]], files_of: Mapping[int, Sequence[tupl
 def _groups(pairs: Sequence[tuple[int, int]]) -> list[list[int]]:
     """Indices of ``pairs`` grouped by connected owners, each group in order,
     groups in the order of their first pair."""
-    parent: dict[int, int] = {}
-
-    def root(x: int) -> int:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
+    root = Components(pairs).find
     groups: dict[int, list[int]] = {}
     for i, (a, _) in enumerate(pairs):
         groups.setdefault(root(a), []).append(i)
