@@ -9,14 +9,8 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
+from tests.e2e.test_contamination_cli import words
 from winnow.cli import main
-
-LETTERS = "abcdefghijklmnopqrstuvwxyz"
-
-
-def words(rng: random.Random, n: int) -> str:
-    return " ".join("".join(rng.choice(LETTERS) for _ in range(rng.randint(3, 9)))
-                    for _ in range(n))
 
 
 def test_ray_tasks_give_the_rows_of_local_processes(ray_cluster: None, tmp_path: Path) -> None:
