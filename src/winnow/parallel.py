@@ -192,7 +192,6 @@ def release_memory() -> None:
             ctypes.CDLL(None).malloc_trim(0)
 
 
-
 #: glibc's trim threshold parameter and its default; what
 #: :func:`reuse_freed_memory` sets the two thresholds to (the largest mmap
 #: threshold glibc accepts).
@@ -252,6 +251,7 @@ def reusing_freed_memory() -> Iterator[None]:
         _thresholds(MMAP_THRESHOLD, _DEFAULT_TRIM_THRESHOLD)
         map_large_allocations()
         release_memory()
+
 
 def _watch(pid: int) -> None:
     """End this worker and its fork server once process ``pid`` has exited."""
