@@ -200,20 +200,27 @@ def test_over_the_pair_budget_candidates_keep_exact_counts(
 def test_stable_order_is_the_stable_argsort(values: list[int], shift: int) -> None:
     from winnow.matching.table import stable_order
 
-    # Shifted right, the hashes share their high bits: blocks to sort again.
+    # Shifted right, the hashes crowd into few buckets (merge-sorted there).
     hashes = np.array(values, dtype=np.uint64) >> np.uint64(shift)
     hashes = np.concatenate([hashes, hashes[::3]])  # equal hashes, ordered by row
-    assert np.array_equal(stable_order(hashes), np.argsort(hashes, kind="stable"))
+    order, ordered = stable_order(hashes)
+    assert np.array_equal(order, np.argsort(hashes, kind="stable"))
+    assert np.array_equal(ordered, hashes[order])
 
 
-def test_stable_order_of_random_hashes_sorts_few_blocks_again() -> None:
+@pytest.mark.parametrize("spread", ["random", "small", "equal"])
+def test_stable_order_of_many_rows(spread: str) -> None:
     from winnow.matching.table import stable_order
 
     rng = np.random.default_rng(3)
-    hashes = rng.integers(0, 2**64 - 1, 200_000, dtype=np.uint64, endpoint=True)
+    hashes = {"random": rng.integers(0, 2**64 - 1, 200_000, dtype=np.uint64, endpoint=True),
+              "small": rng.integers(0, 5_000, 200_000).astype(np.uint64),
+              "equal": np.full(200_000, 7, dtype=np.uint64)}[spread]
     hashes = np.concatenate([hashes, hashes[: 50_000]])
-    hashes[7] = hashes[8] ^ np.uint64(1)  # alike in every high bit: a mixed block
-    assert np.array_equal(stable_order(hashes), np.argsort(hashes, kind="stable"))
+    hashes[7] = hashes[8] ^ np.uint64(1)  # alike in every high bit: one bucket
+    order, ordered = stable_order(hashes)
+    assert np.array_equal(order, np.argsort(hashes, kind="stable"))
+    assert np.array_equal(ordered, hashes[order])
 
 
 @settings(max_examples=60, deadline=None)

@@ -42,10 +42,10 @@ def say_if_compiling() -> None:
     """On a first run, say that the compiled kernels are being built."""
     from winnow.compiled import uncached
     from winnow.engine._kernels import rolling_hashes, winnow_fused
-    from winnow.matching._kernels import claim_runs, extend_seeds, group_rows, pair_sums
+    from winnow.matching._kernels import claim_runs, extend_seeds, group_rows, hash_order, pair_sums
     from winnow.matching._prints_kernels import sorted_distinct
 
     if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds, group_rows, claim_runs,
-                sorted_distinct):
+                hash_order, sorted_distinct):
         click.echo("winnow: first run: compiling the fingerprinting kernels "
                    "(about 10 s; cached for later runs)", err=True)

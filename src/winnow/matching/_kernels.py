@@ -238,6 +238,58 @@ def claim_runs(
 
 
 @jit()
+def hash_order(hashes: npt.NDArray[np.uint64]) -> tuple[I64, npt.NDArray[np.uint64]]:
+    """``np.argsort(hashes, kind="stable")`` and the sorted hashes, by buckets.
+
+    The rows are dealt into about ``n / 8`` buckets by their hash's high bits
+    (in row order, so each bucket is in row order), and each bucket is sorted
+    by hash, stably: by insertion when small, which is the rule for hashes
+    spread over the 64 bits, by a merge sort when hashes crowd into a
+    bucket.  Two passes over the rows instead of a comparison sort of them.
+    """
+    n = hashes.shape[0]
+    bits = 1
+    while (8 << bits) < n and bits < 24:
+        bits += 1
+    buckets = 1 << bits
+    shift = np.uint64(64 - bits)
+    starts = np.zeros(buckets + 1, dtype=np.int64)
+    for i in range(n):
+        starts[np.int64(hashes[i] >> shift) + 1] += 1
+    for b in range(buckets):
+        starts[b + 1] += starts[b]
+    fill = starts[:-1].copy()
+    order = np.empty(n, dtype=np.int64)
+    keys = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        slot = np.int64(hashes[i] >> shift)
+        order[fill[slot]] = i
+        keys[fill[slot]] = hashes[i]
+        fill[slot] += 1
+    for b in range(buckets):
+        lo = starts[b]
+        hi = starts[b + 1]
+        if hi - lo <= 32:
+            for j in range(lo + 1, hi):
+                key = keys[j]
+                row = order[j]
+                at = j
+                while at > lo and keys[at - 1] > key:
+                    keys[at] = keys[at - 1]
+                    order[at] = order[at - 1]
+                    at -= 1
+                keys[at] = key
+                order[at] = row
+        else:
+            perm = np.argsort(keys[lo:hi], kind="mergesort")
+            rows = order[lo:hi][perm]
+            sorted_keys = keys[lo:hi][perm]
+            order[lo:hi] = rows
+            keys[lo:hi] = sorted_keys
+    return order, keys
+
+
+@jit()
 def group_rows(
     hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.int32], own: npt.NDArray[np.bool_],
     files: npt.NDArray[np.int32], cap: int, many: int, many_is_base: bool, n_files: int,
