@@ -15,6 +15,7 @@ import codecs
 import csv
 import io
 import os
+from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, TextIO, TypeVar
@@ -23,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.matching.model import ComparisonResult
+from winnow.parallel import usable_cores
 from winnow.reports.anonymize import spreadsheet_safe
 from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
 from winnow.reports.rows import is_terminal
@@ -32,6 +34,9 @@ T = TypeVar("T")
 
 #: Pairs formatted at a time on the fast path (:func:`_scores_only_lines`).
 CHUNK = 65536
+
+#: Threads that format chunks at once (:func:`_ahead`).
+FORMATTERS = 2
 
 #: The score columns of a pair without passages, in :data:`PAIR_COLUMNS` order
 #: after ``shared``.
@@ -80,20 +85,22 @@ def write_csv(result: ComparisonResult, out: TextIO) -> None:
 
 
 def _ahead(make: Callable[[int], T], starts: range) -> Iterator[T]:
-    """``make(start)`` for each of ``starts``, in order, the next one made by a
-    thread while the caller writes this one: the compiled formatter and the
-    writes release the GIL, so the two overlap (about a third of the time
-    of a million rows).  One chunk, or none, is made here."""
+    """``make(start)`` for each of ``starts``, in order, made by threads
+    (one per usable core, up to :data:`FORMATTERS`) while the caller writes
+    the ones made: the compiled formatter and the writes release the GIL,
+    so they overlap.  One chunk, or none, is made here."""
     if len(starts) < 2:
         yield from (make(start) for start in starts)
         return
-    with ThreadPoolExecutor(1, thread_name_prefix="winnow-csv") as pool:
-        pending = pool.submit(make, starts[0])
-        for following in starts[1:]:
-            done = pending.result()
-            pending = pool.submit(make, following)
+    threads = max(1, min(FORMATTERS, usable_cores()))
+    with ThreadPoolExecutor(threads, thread_name_prefix="winnow-csv") as pool:
+        pending = deque(pool.submit(make, start) for start in starts[:threads])
+        for following in starts[threads:]:
+            done = pending.popleft().result()
+            pending.append(pool.submit(make, following))
             yield done
-        yield pending.result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _byte_sink(out: TextIO) -> BinaryIO | None:
