@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
 
+from winnow.matching import _span_kernels
 from winnow.matching.base import covered
 from winnow.matching.model import PairResult, Passage, Region
 from winnow.matching.passages import Chain, assemble, join_seeds, maximal_runs
@@ -41,6 +42,10 @@ class FileInfo:
     common: npt.NDArray[np.bool_]
     #: The file is fingerprinted in both channels (code, with ``literal_k``).
     two_channels: bool = False
+    #: The fingerprints' rows in order of position, and their positions in
+    #: that order: a passage's fingerprints are one slice (:func:`within`).
+    by_position: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
+    sorted_positions: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 def file_info(
@@ -73,9 +78,10 @@ def file_info(
     order = np.argsort(keep["hash"], kind="stable")
     keep, size, literal = keep[order], size[order], literal[kept][order]
     positions = keep["pos"].astype(np.int64)
+    by_position = np.argsort(positions, kind="stable")
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
                     keep["hash"].astype(np.uint64), positions, positions + size, literal,
-                    common, literal_from is not None)
+                    common, literal_from is not None, by_position, positions[by_position])
 
 
 Rows = tuple[U64, I64, I64]
@@ -126,17 +132,16 @@ def pair_chains(
             for c in chains]
 
 
-def within(info: FileInfo, start: int, end: int) -> npt.NDArray[np.bool_]:
-    """Which fingerprints of ``info`` have their k-gram wholly in ``[start, end)``."""
-    hit: npt.NDArray[np.bool_] = (info.positions >= start) & (info.ends <= end)
-    return hit
+def span(info: FileInfo) -> tuple[U64, I64, I64, I64]:
+    """What the compiled span loops read of a file (:mod:`winnow.matching._span_kernels`)."""
+    return info.hashes, info.by_position, info.sorted_positions, info.ends
 
 
 def shared_within(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> U64:
-    """The distinct hashes with an occurrence wholly inside ``[sa, ea)`` of
-    ``a`` and one wholly inside ``[sb, eb)`` of ``b``."""
-    return np.intersect1d(np.unique(a.hashes[within(a, sa, ea)]),
-                          np.unique(b.hashes[within(b, sb, eb)]), assume_unique=True)
+    """The distinct hashes, sorted, with an occurrence wholly inside ``[sa,
+    ea)`` of ``a`` and one wholly inside ``[sb, eb)`` of ``b``."""
+    shared: U64 = _span_kernels.shared_hashes(*span(a), sa, ea, *span(b), sb, eb)
+    return shared
 
 
 def inside(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> int:
@@ -153,9 +158,10 @@ def _hull(a: FileInfo, sa: int, ea: int, b: FileInfo, sb: int, eb: int) -> tuple
         return ea - sa, ea - sa
     lead, tail = ea - sa, ea - sa
     for info, start, end in ((a, sa, ea), (b, sb, eb)):
-        hit = within(info, start, end) & in_sorted(info.hashes, shared)
-        lead = min(lead, int(info.positions[hit].min()) - start)
-        tail = min(tail, end - int(info.ends[hit].max()))
+        first, last = _span_kernels.shared_extent(*span(info), info.positions, start, end,
+                                                  shared)
+        lead = min(lead, int(first) - start)
+        tail = min(tail, end - int(last))
     return lead, tail
 
 

@@ -27,9 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from winnow.matching.pairs import FileInfo, shared_within, within
+from winnow.matching import _span_kernels
+from winnow.matching.pairs import FileInfo, shared_within, span
 from winnow.matching.passages import Chain
-from winnow.matching.table import in_sorted
 
 I64 = npt.NDArray[np.int64]
 
@@ -45,16 +45,6 @@ class Literal:
     units_b: int = 0
 
 
-def union_length(starts: I64, ends: I64) -> int:
-    """Units inside the union of the half-open spans ``[starts[i], ends[i])``."""
-    if starts.shape[0] == 0:
-        return 0
-    order = np.argsort(starts, kind="stable")
-    s, e = starts[order], np.maximum.accumulate(ends[order])
-    begin = np.maximum(s, np.concatenate([[s[0]], e[:-1]]))
-    return int(np.maximum(e - begin, 0).sum())
-
-
 def literal_cover(chains: Sequence[Chain], infos: Mapping[int, FileInfo]) -> tuple[int, int]:
     """Tokens of side ``a`` and of side ``b`` inside the literal channel's
     shared k-grams that lie in the passages ``chains``."""
@@ -64,8 +54,8 @@ def literal_cover(chains: Sequence[Chain], infos: Mapping[int, FileInfo]) -> tup
         shared = shared_within(a, chain.sa, chain.ea, b, chain.sb, chain.eb)
         sides = ((a, chain.sa, chain.ea), (b, chain.sb, chain.eb))
         for side, (info, start, end) in enumerate(sides):
-            hit = within(info, start, end) & info.literal & in_sorted(info.hashes, shared)
-            totals[side] += union_length(info.positions[hit], info.ends[hit])
+            totals[side] += int(_span_kernels.literal_units(
+                *span(info), info.literal, info.positions, start, end, shared))
     return totals[0], totals[1]
 
 
