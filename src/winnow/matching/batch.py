@@ -27,7 +27,7 @@ from winnow.matching.prints import (
     load_document,
     lost_file,
 )
-from winnow.matching.table import FingerprintTable, build_table, in_sorted
+from winnow.matching.table import FingerprintTable, count_groups, group_postings, in_sorted
 from winnow.model import Document, Role, Skipped
 from winnow.pairs import EngineChoice, Layout, PairSums, Postings, Shards, count_pairs
 from winnow.pairs.memory import MemorySums
@@ -200,11 +200,11 @@ class Batch:
             at += n
             self.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64), own=None)
         files = np.repeat(np.array(ids, dtype=np.int32), lengths)
-        return build_table(
-            hashes, files, self.owner, len(self.subs), cap=cap, own=own,
-            archive=np.array([s.role == "archive" for s in self.subs], dtype=bool),
-            many=self.many, many_is_base=self.many_is_base,
-        )
+        groups = group_postings(hashes, files, self.owner, cap=cap, own=own, many=self.many,
+                                many_is_base=self.many_is_base)
+        del hashes, files, own  # the rows are grouped: their memory is the count's
+        return count_groups(groups, len(self.subs), cap=cap, archive=np.array(
+            [s.role == "archive" for s in self.subs], dtype=bool))
 
     def _prints(self, i: int) -> FilePrints:
         prints = self.prints[i]

@@ -97,9 +97,12 @@ def compare(
     run = Run(progress, executor) if executor is not None else Run(
         progress, make_pool(jobs, len(batch.files)), jobs)
     try:
-        return _compare(batch, config, options, run, engine or EngineChoice("in-memory"))
+        result = _compare(batch, config, options, run, engine or EngineChoice("in-memory"))
     finally:
         run.close()
+    del batch  # the free heap the comparison leaves goes back before the report is written
+    release_memory()
+    return result
 
 
 def _compare(

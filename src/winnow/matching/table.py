@@ -76,7 +76,7 @@ def stable_order(hashes: U64) -> tuple[I64, U64]:
 
 
 @dataclass(frozen=True)
-class _Groups:
+class Groups:
     """What one sort by hash tells: the kept distinct (hash, owner) postings with
     their document frequency and whether any of their rows is outside the base
     code, the capped hashes and the kept rows per file."""
@@ -93,7 +93,7 @@ class _Groups:
 
 
 def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int,
-           many: int = 0, many_is_base: bool = False) -> _Groups:
+           many: int = 0, many_is_base: bool = False) -> Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash and
     read every grouping off it in one compiled pass
     (:func:`winnow.matching._kernels.group_rows`)."""
@@ -108,7 +108,7 @@ def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: 
     rows = post_row[:kept]
     capped = capped_row[:n_capped]
     chosen = many_row[:n_many]
-    return _Groups(
+    return Groups(
         hashes=h[rows], owners=o[rows].astype(np.int64), df=post_df[:kept].copy(),
         own=post_own[:kept].copy(), capped=h[capped], file_prints=file_prints,
         distinct=int(distinct), many_hashes=h[chosen], many_owners=o[chosen].astype(np.int64),
@@ -176,12 +176,24 @@ def build_table(
     may appear in; ``archive[x]`` marks owners never paired with each other.
     One stable sort by hash (of rows grouped by owner) gives every grouping:
     distinct (hash, owner) postings, rows per file, and each hash's document
-    frequency (:func:`_group`).  Base postings count in the sizes, weights
-    and document frequencies (as without base code) but are not shared.
-    With ``many >= 2``, the postings of fingerprints at least ``many``
-    owners hold (outside the base code) are kept apart too, and with
-    ``many_is_base`` those are treated as base code.
+    frequency (:func:`group_postings`).  Base postings count in the sizes,
+    weights and document frequencies (as without base code) but are not
+    shared.  With ``many >= 2``, the postings of fingerprints at least
+    ``many`` owners hold (outside the base code) are kept apart too, and
+    with ``many_is_base`` those are treated as base code.
     """
+    groups = group_postings(hashes, files, file_owner, cap=cap, own=own, many=many,
+                            many_is_base=many_is_base)
+    return count_groups(groups, n_owners, cap=cap, archive=archive)
+
+
+def group_postings(
+    hashes: U64, files: I32, file_owner: I64, *, cap: int, own: Bools | None = None,
+    many: int = 0, many_is_base: bool = False,
+) -> Groups:
+    """:func:`build_table`'s first step: the rows grouped into postings.  A
+    caller holding the rows drops them before :func:`count_groups` (their
+    memory is then free for the count)."""
     n_files = file_owner.shape[0]
     own = np.ones(hashes.shape[0], dtype=bool) if own is None else own
     owners = file_owner.astype(np.int32)[files]
@@ -189,8 +201,11 @@ def build_table(
         by_owner = np.argsort(owners, kind="stable")
         hashes, files, owners, own = (hashes[by_owner], files[by_owner], owners[by_owner],
                                       own[by_owner])
-    groups = _group(hashes, owners, files, own, n_files, cap, many, many_is_base)
-    del hashes, files, owners, own
+    return _group(hashes, owners, files, own, n_files, cap, many, many_is_base)
+
+
+def count_groups(groups: Groups, n_owners: int, *, cap: int, archive: Bools) -> FingerprintTable:
+    """:func:`build_table`'s second step: sizes, weights and shared pairs of the postings."""
     postings = MemoryTable(groups.hashes, groups.owners, groups.own, archive, groups.df)
     counts = postings.shared_counts(np.arange(n_owners), cap)
     idf = idf_weights(groups.df, n_owners)
