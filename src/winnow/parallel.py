@@ -335,12 +335,15 @@ class WorkerPool(Executor):
             return
         except BrokenProcessPool:
             self.restart()
-        yield from self._one_by_one(func, items[done:], lost)
+        yield from self.one_by_one(func, items[done:], lost)
 
-    def _one_by_one(self, func: Callable[[T], R], items: Sequence[T],
-                    lost: Callable[[T, str], R]) -> Iterator[R]:
-        """Items one per task, at most ``workers`` in flight; after a death the
-        unfinished ones in flight are run alone (:meth:`alone`)."""
+    def one_by_one(self, func: Callable[[T], R], items: Iterable[T],
+                   lost: Callable[[T, str], R]) -> Iterator[R]:
+        """``map(func, items)`` in order, items one per task, at most
+        ``workers`` in flight, each item taken from ``items`` only when a
+        worker is free for it (so another consumer of ``items`` may share
+        them); after a death the unfinished ones in flight are run alone
+        (:meth:`alone`)."""
         pending: deque[tuple[T, Future[R]]] = deque()
         ahead = iter(items)
         while True:
@@ -365,17 +368,20 @@ class WorkerPool(Executor):
                     yield self.alone(func, suspect, lost)
 
 
-def make_pool(jobs: int, tasks: int) -> Executor | None:
+def make_pool(jobs: int, tasks: int, *, reserve: int = 0) -> Executor | None:
     """A pool of :func:`worker_count` workers for ``tasks`` tasks, or ``None``
     when one process is enough (``jobs == 1`` or fewer than two tasks).
+    With ``reserve``, the caller works beside the pool as that many of the
+    workers: the pool has that many fewer (``None`` when none is left), one
+    worker included.
 
     On Linux the workers are forked, so they start at once and need no
     ``if __name__ == "__main__"`` guard in the caller's script; elsewhere they
     are spawned (the caller's script must then have that guard).  Workers start
     with their first task.
     """
-    workers = worker_count(jobs, tasks)
-    if workers <= 1:
+    workers = worker_count(jobs, tasks) - reserve
+    if workers < 1 or (workers == 1 and not reserve):
         return None
     method = "fork" if sys.platform == "linux" else "spawn"
     if method == "fork":

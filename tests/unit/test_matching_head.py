@@ -90,6 +90,7 @@ def test_workers_reading_again_give_the_result_of_kept_documents(
     assert any(pair["passages"] for pair in kept["pairs"])
     monkeypatch.setattr("winnow.matching.batch.DOCUMENT_BUDGET", 0)  # read again
     assert _record(subs, jobs=2) == kept  # by the workers, task by task
+    assert _record(subs, jobs=3) == kept  # two workers and this process share the tasks
     assert _record(subs, jobs=1) == kept  # here, one file after the other
 
 

@@ -49,3 +49,42 @@ def test_the_core_count_honours_cpu_affinity(monkeypatch: pytest.MonkeyPatch) ->
     assert worker_count(0) == 1 and worker_count(3) == 3
     assert worker_count(100) == WORKERS_PER_CORE
     assert worker_count(0, tasks=0) == 0 and make_pool(0, 100) is None
+
+
+def test_a_reserved_worker_is_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``reserve``, the caller counts as workers of its own: the pool is
+    smaller by as many, a pool of one included, and none when none is left."""
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    assert make_pool(1, 100, reserve=1) is None and make_pool(2, 1, reserve=1) is None
+    assert make_pool(2, 100) is not None  # two workers
+    for jobs, expected in ((2, 1), (3, 2)):
+        pool = make_pool(jobs, 100, reserve=1)
+        assert pool is not None
+        try:
+            assert pool.workers == expected  # type: ignore[attr-defined]
+        finally:
+            pool.shutdown()
+
+
+def _double(x: int) -> int:
+    return 2 * x
+
+
+def test_one_by_one_takes_each_item_when_a_worker_is_free() -> None:
+    """Items are drawn from the iterable one at a time, as workers free up, so
+    another consumer (compare's own process) can share the iterable."""
+    pool = make_pool(2, 100, reserve=1)  # one worker
+    assert isinstance(pool, parallel.WorkerPool)
+    drawn: list[int] = []
+
+    def items() -> Any:
+        for x in range(6):
+            drawn.append(x)
+            yield x
+
+    try:
+        results = pool.one_by_one(_double, items(), lambda item, reason: -1)
+        assert next(results) == 0 and len(drawn) <= 2  # not all drawn up front
+        assert list(results) == [2, 4, 6, 8, 10] and drawn == list(range(6))
+    finally:
+        pool.shutdown()

@@ -45,17 +45,18 @@ class Run:
     executor: Executor | None
     jobs: int | None = None
 
-    def fresh_pool(self, tasks: int, *, start: bool = False) -> None:
-        """Replace this run's own pool by a new one for ``tasks`` tasks: the
-        fingerprinting workers hold heaps grown by their work; new workers
-        share the parent's memory instead.  They are forked on first use, or
-        at once with ``start``: by the calling thread, before another thread
-        submits work to them."""
+    def fresh_pool(self, tasks: int, *, start: bool = False, reserve: int = 0) -> None:
+        """Replace this run's own pool by a new one for ``tasks`` tasks (less
+        ``reserve`` workers: this process works beside it, see
+        :func:`winnow.parallel.make_pool`): the fingerprinting workers hold
+        heaps grown by their work; new workers share the parent's memory
+        instead.  They are forked on first use, or at once with ``start``: by
+        the calling thread, before another thread submits work to them."""
         if self.jobs is None:
             return
         if self.executor is not None:
             self.executor.shutdown(cancel_futures=True)
-        self.executor = make_pool(self.jobs, tasks)
+        self.executor = make_pool(self.jobs, tasks, reserve=reserve)
         if start and self.executor is not None:
             self.executor.submit(os.getpid)  # a fork pool starts all its workers at once
 

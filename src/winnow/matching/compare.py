@@ -15,7 +15,8 @@ Aiken 2003):
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import replace
 from functools import partial
@@ -32,6 +33,7 @@ from winnow.matching.head import (
     Found,
     Passages,
     Settings,
+    Task,
     TaskResult,
     in_order,
     load_kernels,
@@ -53,7 +55,7 @@ from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
-from winnow.parallel import Progress, make_pool, parallel_map, release_memory
+from winnow.parallel import Progress, WorkerPool, make_pool, parallel_map, release_memory
 
 __all__ = ["DOCUMENT_BUDGET", "compare", "literal_config"]
 
@@ -230,11 +232,15 @@ class _Head:
     """The passages of the head ``pairs`` (owner pairs) and the documents of
     their files (:mod:`winnow.matching.head`).
 
-    When the batch kept no documents and this run has its own pool, workers
-    forked at once read the files and compute the passages, task by task,
-    while a thread of this process collects them, so that this process goes
-    on (ranking the other pairs) in the meantime; else :meth:`results`
-    computes them here, from the kept documents or files read here.
+    When the batch kept no documents and this run has its own pool, the
+    pairs are cut into tasks that this process and workers forked at once
+    share: a thread of this process hands the tasks to the workers, one
+    when one is free, while this process ranks the other pairs; then
+    :meth:`results` takes the tasks left here.  A pool one worker smaller
+    than the cores does the work of a full one (this process has no other
+    work by then), and the memory of the process it saves.  Else
+    :meth:`results` computes them here, from the kept documents or files
+    read here.
     """
 
     def __init__(self, batch: Batch, pairs: list[tuple[int, int]], settings: Settings,
@@ -246,6 +252,10 @@ class _Head:
         self.results_by_task: list[tuple[list[int], TaskResult]] = []
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
+        self.lock = threading.Lock()
+        self.queue: deque[tuple[list[int], Task]] = deque()
+        self.taken: list[list[int]] = []  # the indices of the tasks the workers took, in order
+        self.done = 0
         self.workers = bool(self.ids) and not any(i in batch.documents for i in self.ids)
         if not self.workers:
             return
@@ -253,32 +263,64 @@ class _Head:
         for i in self.ids:
             files_of.setdefault(int(batch.owner[i]), []).append((i, batch.files[i]))
         load_kernels()  # here, shared by the workers forked next
-        run.fresh_pool(len(self.ids), start=True)  # forked here, not from the thread
+        run.fresh_pool(len(self.ids), start=True, reserve=1)  # forked here, not from the thread
         if run.executor is None:
             self.workers = False
             return
-        workers = getattr(run.executor, "workers", 1)
-        self.tasks = tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER)
+        here = int(isinstance(run.executor, WorkerPool))  # this process takes tasks too
+        workers = getattr(run.executor, "workers", 1) + here
+        self.queue = deque(tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER))
         self.thread = threading.Thread(target=self._collect, name="winnow-passages",
                                        daemon=True)
         self.thread.start()
 
+    def _take(self) -> Iterator[Task]:
+        """The tasks not taken yet, each to one taker (the workers' thread or
+        :meth:`results`)."""
+        while True:
+            with self.lock:
+                if not self.queue:
+                    return
+                indices, task = self.queue.popleft()
+                self.taken.append(indices)
+            yield task
+
+    def _record(self, indices: list[int], result: TaskResult) -> None:
+        with self.lock:
+            self.results_by_task.append((indices, result))
+            self.done += len(indices)
+            done = self.done
+        if self.run.progress is not None:
+            self.run.progress("passages", done, len(self.pairs))
+
     def _collect(self) -> None:
-        done = 0
+        executor = self.run.executor
         try:
-            for (indices, _), result in zip(self.tasks, parallel_map(
-                    run_task, [task for _, task in self.tasks], stage="passages",
-                    progress=None, executor=self.run.executor, lost=lost_task), strict=True):
-                self.results_by_task.append((indices, result))
-                done += len(indices)
-                if self.run.progress is not None:
-                    self.run.progress("passages", done, len(self.pairs))
+            if isinstance(executor, WorkerPool):  # this process shares the queue
+                for result in executor.one_by_one(run_task, self._take(), lost_task):
+                    with self.lock:
+                        indices = self.taken.pop(0)
+                    self._record(indices, result)
+                return
+            with self.lock:  # another executor: it takes them all
+                mine, self.queue = list(self.queue), deque()
+            for (indices, _), result in zip(mine, parallel_map(
+                    run_task, [task for _, task in mine], stage="passages", progress=None,
+                    executor=executor, lost=lost_task), strict=True):
+                self._record(indices, result)
         except BaseException as error:  # raised again where the passages are awaited
             self.error = error
 
     def results(self) -> tuple[list[Found], dict[int, Document | Skipped]]:
         """Per head pair (in order), its passages and literal cover; the
         documents of the files read (or why one could not be), by file id."""
+        if self.workers:
+            while True:  # the tasks the workers have not taken
+                with self.lock:
+                    if not self.queue:
+                        break
+                    indices, task = self.queue.popleft()
+                self._record(indices, run_task(task))
         if self.thread is not None:
             self.thread.join()
         if self.workers:  # its workers go now, not after the ranking and the CSV

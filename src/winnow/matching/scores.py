@@ -22,6 +22,7 @@ With ``F_x`` the distinct kept fingerprints of submission ``x`` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -132,12 +133,18 @@ def rank(
     if candidates.shape[0] == 0:
         return candidates.astype(np.int64)
     name_rank = np.argsort(np.argsort(np.array(names, dtype=object)))
-    ties = _tie_keys(shared[candidates], name_rank[a[candidates]], name_rank[b[candidates]],
-                     len(names))
-    ranked = candidates[lexsort_first((*ties, -similarity[candidates]))]
+    every = candidates.shape[0] == similarity.shape[0]  # no copies of the columns needed
+
+    def column(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return values if every else values[candidates]
+
+    ties = _tie_keys(column(shared), name_rank[column(a)], name_rank[column(b)], len(names))
+    order = lexsort_first((*ties, -column(similarity)))
+    del ties
+    ranked = order if every else candidates[order]
     if top > 0:
         ranked = ranked[:top]
-    return ranked.astype(np.int64)
+    return ranked.astype(np.int64, copy=False)
 
 
 def _tie_keys(shared: I64, rank_a: I64, rank_b: I64, n_names: int) -> tuple[I64, ...]:
@@ -147,7 +154,11 @@ def _tie_keys(shared: I64, rank_a: I64, rank_b: I64, n_names: int) -> tuple[I64,
     bits = max(1, (n_names - 1).bit_length())
     most = int(shared.max(initial=0))
     if int(shared.min(initial=0)) >= 0 and most.bit_length() + 2 * bits <= 63:
-        packed: I64 = ((most - shared) << (2 * bits)) | (rank_a << bits) | rank_b
+        packed: I64 = np.subtract(most, shared, dtype=np.int64)  # in place from here on
+        packed <<= bits
+        packed |= rank_a
+        packed <<= bits
+        packed |= rank_b
         return (packed,)
     return (rank_b, rank_a, -shared)
 
