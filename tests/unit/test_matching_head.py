@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,9 @@ def test_workers_reading_again_give_the_result_of_kept_documents(
     assert _record(subs, jobs=2) == kept  # by the workers, task by task
     assert _record(subs, jobs=3) == kept  # two workers and this process share the tasks
     assert _record(subs, jobs=1) == kept  # here, one file after the other
+    with ThreadPoolExecutor(2) as pool:  # a caller's executor takes every task
+        given = compare(subs, None, CompareOptions(), executor=pool)
+    assert json.loads(json.dumps(result_record(given))) == kept
 
 
 def test_a_file_gone_before_the_second_read_is_named_and_loses_its_passages(

@@ -254,7 +254,8 @@ class _Head:
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
         self.queue: deque[tuple[list[int], Task]] = deque()
-        self.taken: list[list[int]] = []  # the indices of the tasks the workers took, in order
+        self.taken: deque[list[int]] = deque()  # the indices of the tasks the workers took
+        self.theirs: list[tuple[list[int], Task]] = []  # all of them, for another executor
         self.done = 0
         self.workers = bool(self.ids) and not any(i in batch.documents for i in self.ids)
         if not self.workers:
@@ -267,9 +268,13 @@ class _Head:
         if run.executor is None:
             self.workers = False
             return
-        here = int(isinstance(run.executor, WorkerPool))  # this process takes tasks too
-        workers = getattr(run.executor, "workers", 1) + here
-        self.queue = deque(tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER))
+        here = isinstance(run.executor, WorkerPool)  # this process takes tasks too
+        workers = getattr(run.executor, "workers", 1) + int(here)
+        cut = tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER)
+        if here:
+            self.queue = deque(cut)
+        else:
+            self.theirs = cut
         self.thread = threading.Thread(target=self._collect, name="winnow-passages",
                                        daemon=True)
         self.thread.start()
@@ -299,14 +304,12 @@ class _Head:
             if isinstance(executor, WorkerPool):  # this process shares the queue
                 for result in executor.one_by_one(run_task, self._take(), lost_task):
                     with self.lock:
-                        indices = self.taken.pop(0)
+                        indices = self.taken.popleft()
                     self._record(indices, result)
                 return
-            with self.lock:  # another executor: it takes them all
-                mine, self.queue = list(self.queue), deque()
-            for (indices, _), result in zip(mine, parallel_map(
-                    run_task, [task for _, task in mine], stage="passages", progress=None,
-                    executor=executor, lost=lost_task), strict=True):
+            for (indices, _), result in zip(self.theirs, parallel_map(
+                    run_task, [task for _, task in self.theirs], stage="passages",
+                    progress=None, executor=executor, lost=lost_task), strict=True):
                 self._record(indices, result)
         except BaseException as error:  # raised again where the passages are awaited
             self.error = error
