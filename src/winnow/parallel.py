@@ -39,7 +39,7 @@ import sys
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.context import BaseContext
 from typing import Any, Protocol, TypeVar
@@ -340,20 +340,31 @@ class WorkerPool(Executor):
     def one_by_one(self, func: Callable[[T], R], items: Iterable[T],
                    lost: Callable[[T, str], R]) -> Iterator[R]:
         """``map(func, items)`` in order, items one per task, at most
-        ``workers`` in flight, each item taken from ``items`` only when a
+        ``workers`` running, each item taken from ``items`` only when a
         worker is free for it (so another consumer of ``items`` may share
         them); after a death the unfinished ones in flight are run alone
         (:meth:`alone`)."""
         pending: deque[tuple[T, Future[R]]] = deque()
         ahead = iter(items)
+        more = True
         while True:
-            for item in ahead:
-                pending.append((item, submit(self._pool, func, item)))
-                if len(pending) >= self.workers:
+            running = sum(1 for _, started in pending if not started.done())
+            while more and running < self.workers:
+                try:
+                    item = next(ahead)
+                except StopIteration:
+                    more = False
                     break
+                pending.append((item, submit(self._pool, func, item)))
+                running += 1
             if not pending:
                 return
-            item, future = pending.popleft()
+            item, future = pending[0]
+            if not future.done():  # a worker freed by another item takes the next one
+                wait([started for _, started in pending if not started.done()],
+                     return_when=FIRST_COMPLETED)
+                continue
+            pending.popleft()
             try:
                 yield future.result()
                 continue

@@ -4,7 +4,10 @@ again (``winnow.matching.head``): the same result as from kept documents."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -16,7 +19,7 @@ from hypothesis import strategies as st
 
 from winnow.config import WinnowConfig
 from winnow.matching import CompareOptions, compare
-from winnow.matching.head import Settings, lost_task, tasks
+from winnow.matching.head import Settings, lost_task, run_task, tasks
 from winnow.matching.shares import Literal
 from winnow.reports.json import result_record
 from winnow.sources.submissions import load_submissions
@@ -77,6 +80,18 @@ def test_a_lost_task_names_its_files_and_gives_its_pairs_no_passages() -> None:
     assert result.found == (((), Literal()), ((), Literal()))
 
 
+_RAN = Path()  # where _tracked_run_task notes the process that ran a task
+_PARENT = 0
+
+
+def _tracked_run_task(task: Any) -> Any:
+    with _RAN.open("a", encoding="utf-8") as out:
+        out.write(f"{os.getpid()}\n")
+    if os.getpid() != _PARENT:
+        time.sleep(0.3)  # slow workers: the main process surely takes tasks too
+    return run_task(task)
+
+
 def _record(subs: Any, jobs: int) -> dict[str, Any]:
     result = compare(subs, None, CompareOptions(), jobs=jobs)
     plain: dict[str, Any] = json.loads(json.dumps(result_record(result)))
@@ -84,14 +99,21 @@ def _record(subs: Any, jobs: int) -> dict[str, Any]:
 
 
 def test_workers_reading_again_give_the_result_of_kept_documents(
-    monkeypatch: pytest.MonkeyPatch,
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
 ) -> None:
     subs = load_submissions([str(SAMPLE)], each=True)
     kept = _record(subs, jobs=1)  # a small batch keeps its documents
     assert any(pair["passages"] for pair in kept["pairs"])
     monkeypatch.setattr("winnow.matching.batch.DOCUMENT_BUDGET", 0)  # read again
     assert _record(subs, jobs=2) == kept  # by the workers, task by task
+    monkeypatch.setattr(sys.modules[__name__], "_RAN", tmp_path / "ran.txt")
+    monkeypatch.setattr(sys.modules[__name__], "_PARENT", os.getpid())
+    monkeypatch.setattr(sys.modules["winnow.matching.compare"], "run_task", _tracked_run_task)
     assert _record(subs, jobs=3) == kept  # two workers and this process share the tasks
+    ran = set((tmp_path / "ran.txt").read_text(encoding="utf-8").split())
+    assert str(os.getpid()) in ran and len(ran) >= 2
+    monkeypatch.undo()
+    monkeypatch.setattr("winnow.matching.batch.DOCUMENT_BUDGET", 0)
     assert _record(subs, jobs=1) == kept  # here, one file after the other
     with ThreadPoolExecutor(2) as pool:  # a caller's executor takes every task
         given = compare(subs, None, CompareOptions(), executor=pool)

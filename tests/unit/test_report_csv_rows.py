@@ -110,6 +110,7 @@ def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged(
     whole = io.StringIO()
     write_csv(result, whole)
     monkeypatch.setattr("winnow.reports.csv.CHUNK", chunk)  # in order, chunk after chunk
+    monkeypatch.setattr("winnow.reports.csv.usable_cores", lambda: 2)  # two formatters
     text = io.StringIO()
     write_csv(result, text)
     assert _byte_sink(text) is None

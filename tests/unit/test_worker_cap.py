@@ -84,7 +84,26 @@ def test_one_by_one_takes_each_item_when_a_worker_is_free() -> None:
 
     try:
         results = pool.one_by_one(_double, items(), lambda item, reason: -1)
-        assert next(results) == 0 and len(drawn) <= 2  # not all drawn up front
+        assert next(results) == 0 and drawn == [0, 1]  # the free worker took the next
         assert list(results) == [2, 4, 6, 8, 10] and drawn == list(range(6))
+    finally:
+        pool.shutdown()
+
+
+def _double_unless_two(x: int) -> int:
+    if x == 2:
+        os._exit(1)  # the worker dies, as one killed by the system would
+    return 2 * x
+
+
+def test_one_by_one_stands_in_for_an_item_that_kills_its_worker() -> None:
+    pool = make_pool(3, 100, reserve=1)  # two workers
+    assert isinstance(pool, parallel.WorkerPool)
+    try:
+        lost: list[tuple[int, str]] = []
+        results = pool.one_by_one(_double_unless_two, iter(range(6)),
+                                  lambda item, reason: lost.append((item, reason)) or -1)
+        assert list(results) == [0, 2, -1, 6, 8, 10]  # in order, the others all done
+        assert lost == [(2, parallel.WORKER_DIED)]
     finally:
         pool.shutdown()

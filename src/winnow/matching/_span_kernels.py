@@ -26,7 +26,7 @@ def span_rows(by_position: I64, sorted_positions: I64, ends: I64, start: int, en
     """The rows of the fingerprints whose k-gram lies in ``[start, end)``, in
     order of position: those starting in the span that end in it too."""
     first = np.searchsorted(sorted_positions, start)
-    last = np.searchsorted(sorted_positions, end)
+    last = max(first, np.searchsorted(sorted_positions, end))  # an empty span: no rows
     rows = np.empty(last - first, dtype=np.int64)
     n = 0
     for j in range(first, last):

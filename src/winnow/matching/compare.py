@@ -238,9 +238,12 @@ class _Head:
     when one is free, while this process ranks the other pairs; then
     :meth:`results` takes the tasks left here.  A pool one worker smaller
     than the cores does the work of a full one (this process has no other
-    work by then), and the memory of the process it saves.  Else
-    :meth:`results` computes them here, from the kept documents or files
-    read here.
+    work by then), and the memory of the process it saves.  Every file of
+    a task was fingerprinted by a worker in the first pass (a file that
+    killed one has no fingerprints, so no pair), so a task run here reads
+    only files that were read safely once.  A caller's executor gets every
+    task.  Else :meth:`results` computes them here, from the kept
+    documents or files read here.
     """
 
     def __init__(self, batch: Batch, pairs: list[tuple[int, int]], settings: Settings,
@@ -249,13 +252,14 @@ class _Head:
         owners = np.unique(np.array(pairs, dtype=np.int64).reshape(-1))
         self.batch, self.run, self.pairs, self.settings = batch, run, pairs, settings
         self.ids: list[int] = np.flatnonzero(np.isin(batch.owner, owners) & used).tolist()
-        self.results_by_task: list[tuple[list[int], TaskResult]] = []
+        #: ``(task number, its pairs' indices, its result)``, as the tasks finish
+        self.results_by_task: list[tuple[int, list[int], TaskResult]] = []
         self.error: BaseException | None = None
         self.thread: threading.Thread | None = None
         self.lock = threading.Lock()
-        self.queue: deque[tuple[list[int], Task]] = deque()
-        self.taken: deque[list[int]] = deque()  # the indices of the tasks the workers took
-        self.theirs: list[tuple[list[int], Task]] = []  # all of them, for another executor
+        self.queue: deque[tuple[int, list[int], Task]] = deque()
+        self.taken: deque[tuple[int, list[int]]] = deque()  # the tasks the workers took
+        self.theirs: list[tuple[int, list[int], Task]] = []  # all of them, for another executor
         self.done = 0
         self.workers = bool(self.ids) and not any(i in batch.documents for i in self.ids)
         if not self.workers:
@@ -268,9 +272,10 @@ class _Head:
         if run.executor is None:
             self.workers = False
             return
-        here = isinstance(run.executor, WorkerPool)  # this process takes tasks too
+        here = run.jobs is not None  # its own pool: this process takes tasks too
         workers = getattr(run.executor, "workers", 1) + int(here)
-        cut = tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER)
+        cut = [(number, indices, task) for number, (indices, task)
+               in enumerate(tasks(pairs, files_of, settings, workers * TASKS_PER_WORKER))]
         if here:
             self.queue = deque(cut)
         else:
@@ -286,17 +291,16 @@ class _Head:
             with self.lock:
                 if not self.queue:
                     return
-                indices, task = self.queue.popleft()
-                self.taken.append(indices)
+                number, indices, task = self.queue.popleft()
+                self.taken.append((number, indices))
             yield task
 
-    def _record(self, indices: list[int], result: TaskResult) -> None:
-        with self.lock:
-            self.results_by_task.append((indices, result))
+    def _record(self, number: int, indices: list[int], result: TaskResult) -> None:
+        with self.lock:  # progress too: the two takers report, one at a time
+            self.results_by_task.append((number, indices, result))
             self.done += len(indices)
-            done = self.done
-        if self.run.progress is not None:
-            self.run.progress("passages", done, len(self.pairs))
+            if self.run.progress is not None:
+                self.run.progress("passages", self.done, len(self.pairs))
 
     def _collect(self) -> None:
         executor = self.run.executor
@@ -304,13 +308,13 @@ class _Head:
             if isinstance(executor, WorkerPool):  # this process shares the queue
                 for result in executor.one_by_one(run_task, self._take(), lost_task):
                     with self.lock:
-                        indices = self.taken.popleft()
-                    self._record(indices, result)
+                        number, indices = self.taken.popleft()
+                    self._record(number, indices, result)
                 return
-            for (indices, _), result in zip(self.theirs, parallel_map(
-                    run_task, [task for _, task in self.theirs], stage="passages",
+            for (number, indices, _), result in zip(self.theirs, parallel_map(
+                    run_task, [task for _, _, task in self.theirs], stage="passages",
                     progress=None, executor=executor, lost=lost_task), strict=True):
-                self._record(indices, result)
+                self._record(number, indices, result)
         except BaseException as error:  # raised again where the passages are awaited
             self.error = error
 
@@ -318,20 +322,22 @@ class _Head:
         """Per head pair (in order), its passages and literal cover; the
         documents of the files read (or why one could not be), by file id."""
         if self.workers:
-            while True:  # the tasks the workers have not taken
+            while self.error is None:  # the tasks the workers have not taken
                 with self.lock:
                     if not self.queue:
                         break
-                    indices, task = self.queue.popleft()
-                self._record(indices, run_task(task))
+                    number, indices, task = self.queue.popleft()
+                self._record(number, indices, run_task(task))
         if self.thread is not None:
             self.thread.join()
         if self.workers:  # its workers go now, not after the ranking and the CSV
             self.run.fresh_pool(0)
         if self.error is not None:
             raise self.error
-        if self.workers:
-            return in_order(self.results_by_task, len(self.pairs))
+        if self.workers:  # in the tasks' order, whoever finished first
+            return in_order([(indices, result) for _, indices, result
+                             in sorted(self.results_by_task, key=lambda done: done[0])],
+                            len(self.pairs))
         batch = self.batch
         read: dict[int, Document | Skipped] = {
             i: batch.documents[i] if i in batch.documents else load_document(batch.files[i])

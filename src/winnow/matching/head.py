@@ -23,6 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
+from winnow.matching import _span_kernels
 from winnow.matching.base import free_starts, in_base
 from winnow.matching.clusters import Components
 from winnow.matching.model import Passage
@@ -118,6 +119,10 @@ def load_kernels() -> None:
     its own copy (about 7 MiB of each worker on a 2,000-file class)."""
     one = np.zeros(1, np.int64)
     assemble(maximal_runs({0: one, 1: one}, one, one, one + 1, one, 1), {0: 1, 1: 1}, 1)
+    hashes, ends = np.zeros(1, np.uint64), one + 1
+    _span_kernels.shared_hashes(hashes, one, one, ends, 0, 1, hashes, one, one, ends, 0, 1)
+    _span_kernels.shared_extent(hashes, one, one, ends, one, 0, 1, hashes)
+    _span_kernels.literal_units(hashes, one, one, ends, np.ones(1, np.bool_), one, 0, 1, hashes)
 
 
 def run_task(task: Task) -> TaskResult:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any, overload
 
 import numpy as np
@@ -40,12 +40,12 @@ class FileInfo:
     literal: npt.NDArray[np.bool_]
     #: Per unit: inside a k-gram of a common fingerprint (``-m``, not counted).
     common: npt.NDArray[np.bool_]
+    #: The fingerprints' rows in order of position, and their positions in
+    #: that order: a passage's fingerprints are one slice (:func:`span`).
+    by_position: I64
+    sorted_positions: I64
     #: The file is fingerprinted in both channels (code, with ``literal_k``).
     two_channels: bool = False
-    #: The fingerprints' rows in order of position, and their positions in
-    #: that order: a passage's fingerprints are one slice (:func:`within`).
-    by_position: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
-    sorted_positions: I64 = field(default_factory=lambda: np.zeros(0, np.int64))
 
 
 def file_info(
@@ -81,7 +81,7 @@ def file_info(
     by_position = np.argsort(positions, kind="stable")
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
                     keep["hash"].astype(np.uint64), positions, positions + size, literal,
-                    common, literal_from is not None, by_position, positions[by_position])
+                    common, by_position, positions[by_position], literal_from is not None)
 
 
 Rows = tuple[U64, I64, I64]
