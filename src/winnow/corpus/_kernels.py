@@ -108,3 +108,115 @@ def distinct_runs(values: npt.NDArray[np.uint64], owner: I64, counts: I64) -> in
         out += kept
         i = j
     return out
+
+
+@jit()
+def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
+                  bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
+                  group_start: I64, kept: I64, alone: I64,
+                  capped: npt.NDArray[np.uint64]) -> tuple[int, int, int, int]:
+    """The hashes of several rows, grouped, one part of the rows at a time
+    (part ``p``: the runs ``bounds[s, p]:bounds[s, p + 1]`` of every shard
+    ``s``, rows of one part sharing the low bits of their hashes), each part
+    in one pass over a hash table small enough to stay in the cache.
+
+    Fills, for every hash in 2 to ``cap`` rows, ``group_hash[g]`` and its
+    rows' owners ``rows[group_start[g]:group_start[g + 1]]`` (ascending);
+    per owner, ``kept[o]`` its rows whose hash is in at most ``cap`` rows and
+    ``alone[o]`` those whose hash is in no other row; ``capped``: the hashes
+    in more than ``cap`` rows.  Rows are distinct ``(hash, owner)`` pairs.
+    Returns ``(groups, grouped rows, capped hashes, distinct hashes)``."""
+    shards = bounds.shape[0]
+    parts = bounds.shape[1] - 1
+    largest = 1
+    for p in range(parts):
+        m = 0
+        for s in range(shards):
+            m += bounds[s, p + 1] - bounds[s, p]
+        largest = max(largest, m)
+    size, log = 16, 4
+    while size < 2 * largest:
+        size *= 2
+        log += 1
+    slot_group = np.empty(size, dtype=np.int64)
+    part_hash = np.empty(largest, dtype=np.uint64)
+    part_count = np.empty(largest, dtype=np.int64)
+    part_out = np.empty(largest, dtype=np.int64)
+    row_group = np.empty(largest, dtype=np.int64)
+    mix = np.uint64(0x9E3779B97F4A7C15)
+    groups = 0
+    filled = 0
+    n_capped = 0
+    distinct = 0
+    for p in range(parts):
+        m = 0
+        for s in range(shards):
+            m += bounds[s, p + 1] - bounds[s, p]
+        if m == 0:
+            continue
+        table, log = 16, 4
+        while table < 2 * m:
+            table *= 2
+            log += 1
+        shift = np.uint64(64 - log)
+        mask = table - 1
+        slot_group[:table] = -1
+        local = 0
+        r = 0
+        for s in range(shards):
+            for i in range(bounds[s, p], bounds[s, p + 1]):
+                h = hashes[i]
+                at = np.int64((h * mix) >> shift)
+                while True:
+                    g = slot_group[at]
+                    if g < 0:
+                        slot_group[at] = local
+                        part_hash[local] = h
+                        part_count[local] = 1
+                        row_group[r] = local
+                        local += 1
+                        break
+                    if part_hash[g] == h:
+                        part_count[g] += 1
+                        row_group[r] = g
+                        break
+                    at = (at + 1) & mask
+                r += 1
+        distinct += local
+        for g in range(local):  # where each group's rows go: -1 for none
+            c = part_count[g]
+            if c == 1:
+                part_out[g] = -1
+            elif c > cap:
+                part_out[g] = -1
+                capped[n_capped] = part_hash[g]
+                n_capped += 1
+            else:
+                group_hash[groups] = part_hash[g]
+                group_start[groups] = filled
+                part_out[g] = filled
+                filled += c
+                groups += 1
+        r = 0
+        for s in range(shards):
+            for i in range(bounds[s, p], bounds[s, p + 1]):
+                g = row_group[r]
+                c = part_count[g]
+                if c == 1:
+                    alone[owners[i]] += 1
+                if c <= cap:
+                    kept[owners[i]] += 1
+                if part_out[g] >= 0:
+                    rows[part_out[g]] = owners[i]
+                    part_out[g] += 1
+                r += 1
+    group_start[groups] = filled
+    for g in range(groups):  # owners ascending within each group (insertion sort)
+        for j in range(group_start[g] + 1, group_start[g + 1]):
+            value = rows[j]
+            k = j - 1
+            while k >= group_start[g] and rows[k] > value:
+                rows[k + 1] = rows[k]
+                k -= 1
+            rows[k + 1] = value
+    return groups, filled, n_capped, distinct

@@ -169,23 +169,40 @@ def set_digests(hashes: U64, counts: I64) -> U64:
     return out
 
 
-def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
-    """Every distinct hash of one shard's records, record after record, with
-    those records, the hashes of each and their set digests: ``(hashes, docs,
-    counts, digests)``, for a process pool (which cannot return a generator).
-    The owner of each hash is ``np.repeat(docs, counts)``: sending the counts
-    instead of an owner per hash halves what goes back to the parent."""
+def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
+            ) -> tuple[U64, npt.NDArray[np.integer], I64]:
+    """The rows ``(hashes, owners)`` in parts, by the low ``bits`` bits of their
+    hashes (in their order within a part), and the rows of each part: what
+    :func:`winnow.corpus.pairs.count_records` counts a part at a time."""
+    part = (hashes & np.uint64((1 << bits) - 1)).astype(np.uint16 if bits <= 16 else np.int64)
+    order = np.argsort(part, kind="stable")
+    counts = np.bincount(part, minlength=1 << bits).astype(np.int64)
+    return hashes[order], owners[order], counts
+
+
+def shard_postings(job: ShardJob, bits: int = 0) -> tuple[U64, npt.NDArray[np.integer], I64,
+                                                          I64, U64]:
+    """Every distinct hash of one shard's records, for a process pool (which
+    cannot return a generator): ``(hashes, their records, rows per part,
+    records, their set digests)``, the rows in parts by the low ``bits`` bits
+    of their hashes (:func:`by_part`), so that the parent finds the hashes
+    shared by several records a part at a time without moving a row."""
     reuse_freed_memory()
     batches = list(fingerprint_shard(job))
     if not batches:
         none = np.zeros(0, dtype=np.int64)
-        return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
-    return (np.concatenate([b.hashes for b in batches]),
-            np.concatenate([b.docs for b in batches]),
-            np.concatenate([b.counts for b in batches]),
+        return (np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int32),
+                np.zeros(1 << bits, dtype=np.int64), none, np.zeros(0, dtype=np.uint64))
+    hashes = np.concatenate([b.hashes for b in batches])
+    docs = np.concatenate([b.docs for b in batches])
+    owners = np.repeat(docs.astype(np.int32 if job.shard.first + job.shard.count < 1 << 31
+                                   else np.int64), np.concatenate([b.counts for b in batches]))
+    hashes, owners, parts = by_part(hashes, owners, bits)
+    return (hashes, owners, parts, docs,
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
-__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "load_kernels",
+__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "by_part", "fingerprint_shard",
+           "load_kernels",
            "record_hashes",
            "set_digests", "shard_postings"]
