@@ -86,7 +86,7 @@ def line_end(stream: IO[bytes], at: int, size: int) -> int:
 
 def file_digest(path: str) -> str:
     """A digest of the file's bytes (what a sharded run's working folder is tied to)."""
-    digest = hashlib.blake2b(digest_size=20)
+    digest = hashlib.sha256()
     with open(path, "rb") as stream:
         for block in blocks(stream):
             digest.update(block)
