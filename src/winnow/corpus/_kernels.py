@@ -220,3 +220,22 @@ def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
                 k -= 1
             rows[k + 1] = value
     return groups, filled, n_capped, distinct
+
+
+@jit()
+def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer], bits: int,
+                  out_hashes: npt.NDArray[np.uint64], out_owners: npt.NDArray[np.integer],
+                  counts: I64) -> None:
+    """Rows ``(hashes, owners)`` into ``out_hashes``/``out_owners`` in parts by
+    the low ``bits`` bits of their hashes, in their order within a part (a
+    counting sort); ``counts[p]``: the rows of part ``p``."""
+    low = np.uint64((1 << bits) - 1)
+    n = hashes.shape[0]
+    for i in range(n):
+        counts[np.int64(hashes[i] & low)] += 1
+    fill = np.cumsum(counts) - counts
+    for i in range(n):
+        p = np.int64(hashes[i] & low)
+        out_hashes[fill[p]] = hashes[i]
+        out_owners[fill[p]] = owners[i]
+        fill[p] += 1

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
+from winnow.corpus import _kernels
 from winnow.corpus.readers import Fields, Shard, record_texts
 from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
@@ -174,10 +175,12 @@ def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
     """The rows ``(hashes, owners)`` in parts, by the low ``bits`` bits of their
     hashes (in their order within a part), and the rows of each part: what
     :func:`winnow.corpus.pairs.count_records` counts a part at a time."""
-    part = (hashes & np.uint64((1 << bits) - 1)).astype(np.uint16 if bits <= 16 else np.int64)
-    order = np.argsort(part, kind="stable")
-    counts = np.bincount(part, minlength=1 << bits).astype(np.int64)
-    return hashes[order], owners[order], counts
+    out_hashes = np.empty_like(hashes, dtype=np.uint64)
+    out_owners = np.empty_like(owners)
+    counts = np.zeros(1 << bits, dtype=np.int64)
+    _kernels.scatter_parts(np.ascontiguousarray(hashes, dtype=np.uint64), owners, bits,
+                           out_hashes, out_owners, counts)
+    return out_hashes, out_owners, counts
 
 
 def shard_postings(job: ShardJob, bits: int = 0) -> tuple[U64, npt.NDArray[np.integer], I64,
