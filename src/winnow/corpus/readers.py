@@ -40,14 +40,14 @@ import io
 import json
 import lzma
 import os
-from collections.abc import Container, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol, cast
+from typing import IO, Any, Literal, Protocol, cast, overload
 
 import orjson
 
-from winnow.corpus.streams import blocks, damaged, file_digest, line_end
+from winnow.corpus.streams import blocks, damaged, file_digest, line_end, wanted_lines
 from winnow.corpus.streams import lines as split_lines
 from winnow.errors import InputError, InvalidInput
 from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, printable, read_regular
@@ -324,15 +324,30 @@ def read_shard(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
         yield from _text_records(shard, fields)
 
 
-def _jsonl_lines(shard: Shard, budget: int) -> Iterator[bytes | int]:
+@overload
+def _jsonl_lines(shard: Shard, budget: int) -> Iterator[bytes | int]: ...
+
+
+@overload
+def _jsonl_lines(shard: Shard, budget: int,
+                 wanted: list[int]) -> Iterator[tuple[int, bytes | int]]: ...
+
+
+def _jsonl_lines(shard: Shard, budget: int, wanted: list[int] | None = None
+                 ) -> Iterator[bytes | int] | Iterator[tuple[int, bytes | int]]:
     """The lines of ``shard`` (an oversized one as its length); a compressed
-    file's lines up to any damage (named when the shards were planned)."""
+    file's lines up to any damage (named when the shards were planned).
+    ``wanted``: only these lines (0-based, ascending), each as ``(i, line)``."""
     with open_binary(shard.path) as stream:
         if shard.stop < 0:
-            yield from split_lines(blocks(stream, damage=[]), budget)
-            return
-        stream.seek(shard.start)
-        yield from split_lines(blocks(stream, shard.stop - shard.start), budget)
+            read = blocks(stream, damage=[])
+        else:
+            stream.seek(shard.start)
+            read = blocks(stream, shard.stop - shard.start)
+        if wanted is None:
+            yield from split_lines(read, budget)
+        else:
+            yield from wanted_lines(read, budget, wanted)
 
 
 def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
@@ -348,7 +363,7 @@ def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]
 
 
 def record_texts(shard: Shard, fields: Fields,
-                 wanted: Container[int] | None = None) -> Iterator[tuple[int, bytes]]:
+                 wanted: Collection[int] | None = None) -> Iterator[tuple[int, bytes]]:
     """``(doc, UTF-8 text)`` of every usable record of ``shard``: the records
     :func:`read_shard` gives, without building them (:func:`_slots`).  Two
     thirds of the per-record cost of fingerprinting a corpus was building
@@ -386,43 +401,54 @@ Quick = tuple[int, int, bytes, object]
 
 
 def _slots(shard: Shard, fields: Fields,
-           wanted: Container[int] | None = None) -> Iterator[Quick | Record | BadRecord]:
+           wanted: Collection[int] | None = None) -> Iterator[Quick | Record | BadRecord]:
     """The slots :func:`read_shard` gives, a JSON Lines line that orjson reads
     as an object with a string text (valid UTF-8) and a string or integer id
     (when asked for) as a :data:`Quick` tuple: any other line goes through
     :func:`parse_json_line`, so both agree on every line (a test checks it).
-    ``wanted``: the lines of other docs are skipped unread."""
+    ``wanted``: only these docs; the lines of others are never cut out
+    (:func:`~winnow.corpus.streams.wanted_lines`)."""
     if shard.kind != "jsonl":
         yield from read_shard(shard, fields)
         return
     shown = printable(shard.path)
-    loads, name, key = orjson.loads, fields.text, fields.id
-    for i, raw in enumerate(_jsonl_lines(shard, fields.max_bytes)):
+    numbered: Iterable[tuple[int, bytes | int]]
+    if wanted is None:
+        numbered = enumerate(_jsonl_lines(shard, fields.max_bytes))
+    else:
+        first, count = shard.first, shard.count
+        numbered = _jsonl_lines(shard, fields.max_bytes, sorted(
+            d - first for d in wanted if first <= d < first + count))
+    for i, raw in numbered:
         if i >= shard.count:
             return
-        doc, line = shard.first + i, shard.line + i
-        if wanted is not None and doc not in wanted:
-            continue
-        if isinstance(raw, int):
-            yield BadRecord(doc, shown, line, _oversized(raw, fields.max_bytes))
-            continue
-        try:
-            value = loads(raw)
-        except orjson.JSONDecodeError:
-            value = None
-        if type(value) is dict:
-            text = value.get(name)
-            ident = None if key is None else value.get(key)
-            if type(text) is str and (key is None or type(ident) in (str, int)):
-                try:
-                    data = text.encode("utf-8")
-                except UnicodeEncodeError:  # a lone surrogate: parse_json_line names it
-                    data = None
-                if data is not None:
-                    yield doc, line, data, ident
-                    continue
-        if raw.strip():
-            yield parse_json_line(raw, doc, shown, line, fields)
+        slot = _slot(raw, shard.first + i, shard.line + i, shown, fields)
+        if slot is not None:
+            yield slot
+
+
+def _slot(raw: bytes | int, doc: int, line: int, shown: str,
+          fields: Fields) -> Quick | Record | BadRecord | None:
+    """One line's slot for :func:`_slots` (``None``: a blank line)."""
+    if isinstance(raw, int):
+        return BadRecord(doc, shown, line, _oversized(raw, fields.max_bytes))
+    try:
+        value = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        value = None
+    if type(value) is dict:
+        text = value.get(fields.text)
+        ident = None if fields.id is None else value.get(fields.id)
+        if type(text) is str and (fields.id is None or type(ident) in (str, int)):
+            try:
+                data = text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: parse_json_line names it
+                data = None
+            if data is not None:
+                return doc, line, data, ident
+    if raw.strip():
+        return parse_json_line(raw, doc, shown, line, fields)
+    return None
 
 
 def _oversized(size: int | None, budget: int) -> str:

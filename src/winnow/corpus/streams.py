@@ -6,8 +6,10 @@ from __future__ import annotations
 import hashlib
 import lzma
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import IO
+
+import numpy as np
 
 #: Bytes read at a time.
 BLOCK = 1 << 20
@@ -79,6 +81,46 @@ def lines(blocks: Iterator[bytes], budget: int) -> Iterator[bytes | int]:
                 pending.append(last)
     if size:
         yield size if over else b"".join(pending)
+
+
+def wanted_lines(blocks: Iterator[bytes], budget: int,
+                 wanted: Iterable[int]) -> Iterator[tuple[int, bytes | int]]:
+    """``(i, line i)`` of :func:`lines` for the line numbers ``wanted``
+    (0-based, ascending) alone: each block's newlines are found by numpy, and
+    only the wanted lines are cut out (a tenth of the records: about a
+    quarter of :func:`lines`' time).  A wanted line over ``budget`` is given
+    as its length, never held whole."""
+    targets = iter(wanted)
+    target = next(targets, None)
+    line = 0  # the line that the next block starts in
+    pending: list[bytes] = []  # the start of line ``line`` when it is wanted
+    size, over = 0, False
+    for block in blocks:
+        if target is None:
+            return
+        ends = np.flatnonzero(np.frombuffer(block, dtype=np.uint8) == 10) + 1
+        while target is not None and target < line + ends.shape[0]:
+            j = target - line  # the line that newline j of the block ends
+            if j == 0:
+                size += int(ends[0])
+                yield target, (size if over or size - 1 > budget
+                               else b"".join([*pending, block[:int(ends[0])]]))
+            else:
+                begin, end = int(ends[j - 1]), int(ends[j])
+                yield target, end - begin if end - begin - 1 > budget else block[begin:end]
+            target = next(targets, None)
+        if ends.shape[0]:
+            line += ends.shape[0]
+            pending, size, over = [], 0, False
+        tail = block[int(ends[-1]):] if ends.shape[0] else block
+        if target == line and tail:
+            size += len(tail)
+            if not over and size > budget:
+                over, pending = True, []
+            elif not over:
+                pending.append(tail)
+    if target == line and size:
+        yield target, size if over else b"".join(pending)
 
 
 def line_end(stream: IO[bytes], at: int, size: int) -> int:
