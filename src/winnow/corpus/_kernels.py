@@ -87,30 +87,6 @@ def sorted_jaccard(starts: I64, hashes: npt.NDArray[np.uint64], a: I64, b: I64,
 
 
 @jit()
-def distinct_runs(values: npt.NDArray[np.uint64], owner: I64, counts: I64) -> int:
-    """Sort each run of ``values`` with one ``owner`` (owners ascending) and
-    drop its repeats, compacting the runs to the front of ``values``;
-    ``counts[o]``: the distinct values of owner ``o``.  Returns their total."""
-    n = values.shape[0]
-    out = 0
-    i = 0
-    while i < n:
-        j = i
-        while j < n and owner[j] == owner[i]:
-            j += 1
-        run = np.sort(values[i:j])
-        kept = 0
-        for x in range(run.shape[0]):
-            if x == 0 or run[x] != run[x - 1]:
-                values[out + kept] = run[x]
-                kept += 1
-        counts[owner[i]] = kept
-        out += kept
-        i = j
-    return out
-
-
-@jit()
 def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
                   bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
                   group_start: I64, kept: I64, alone: I64,
@@ -239,3 +215,47 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
         out_hashes[fill[p]] = hashes[i]
         out_owners[fill[p]] = owners[i]
         fill[p] += 1
+
+
+@jit()
+def word_pair_runs(words: npt.NDArray[np.uint64], starts: I64, offsets: I64,
+                   out: npt.NDArray[np.uint64], counts: I64) -> int:
+    """The distinct word-pair hashes of each text, sorted, one text after
+    the other in ``out``; ``counts[t]``: text ``t``'s.  ``words``: the hashes
+    of the texts' words in turn, ``starts`` where each word starts (a byte
+    offset into the joined texts), ``offsets`` where each text starts.  A
+    text of one word has that word's hash; a pair ``(x, y)`` is hashed by
+    ``z = x * 0x9E3779B97F4A7C15 + y`` mixed by two xor-shift-multiply
+    steps.  Returns the hashes written."""
+    n = words.shape[0]
+    texts = offsets.shape[0]
+    filled = 0
+    i = 0
+    t = 0
+    while i < n:
+        while t + 1 < texts and offsets[t + 1] <= starts[i]:
+            t += 1
+        j = i  # words i .. j are text t's
+        while j + 1 < n and (t + 1 >= texts or starts[j + 1] < offsets[t + 1]):
+            j += 1
+        lo = filled
+        if j == i:
+            out[filled] = words[i]
+            filled += 1
+        for k in range(i, j):
+            value = words[k] * np.uint64(0x9E3779B97F4A7C15) + words[k + 1]
+            value ^= value >> np.uint64(31)
+            value *= np.uint64(0xBF58476D1CE4E5B9)
+            value ^= value >> np.uint64(29)
+            out[filled] = value
+            filled += 1
+        out[lo:filled].sort()
+        kept = 0
+        for x in range(lo, filled):
+            if x == lo or out[x] != out[x - 1]:
+                out[lo + kept] = out[x]
+                kept += 1
+        counts[t] = kept
+        filled = lo + kept
+        i = j + 1
+    return filled

@@ -77,15 +77,6 @@ def _word_chars(cps: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
     return word
 
 
-def _mix(first: U64, second: U64) -> U64:
-    """A 64-bit hash of an ordered pair of word hashes."""
-    out = first * np.uint64(0x9E3779B97F4A7C15) + second
-    out ^= out >> np.uint64(31)
-    out *= np.uint64(0xBF58476D1CE4E5B9)
-    out ^= out >> np.uint64(29)
-    return out
-
-
 def batch_word_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     """The distinct word-pair hashes of each UTF-8 text, sorted: ``(every
     text's hashes in turn, count per text)``.  A text of one word has that
@@ -119,16 +110,9 @@ def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     bounds, words = bounds[:count], words[:count]
     offsets = np.zeros(len(texts), dtype=np.int64)
     np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
-    owner = np.searchsorted(offsets, units.starts[bounds], side="right") - 1
-    same = np.zeros(count, dtype=bool)
-    same[:-1] = owner[1:] == owner[:-1]
-    alone = np.bincount(owner, minlength=len(texts))[owner] == 1  # a text of one word
-    values = words.copy()  # a word followed by its text's next: the pair's hash
-    values[same] = _mix(words[:-1][same[:-1]], words[1:][same[:-1]])
-    keep = same | alone
-    values, owner = values[keep], owner[keep].astype(np.int64)
     counts = np.zeros(len(texts), dtype=np.int64)
-    total = _kernels.distinct_runs(values, owner, counts)
+    values = np.empty(max(count, 1), dtype=np.uint64)  # a pair (or lone word) a word at most
+    total = _kernels.word_pair_runs(words, units.starts[bounds], offsets, values, counts)
     return values[:total].copy(), counts
 
 
