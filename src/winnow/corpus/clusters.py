@@ -217,19 +217,15 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds,
     members = np.flatnonzero(in_cluster)
     if members.shape[0]:
         # representative: most fingerprints, then first; clusters in its order
-        order = np.lexsort((members, -sizes[members], root[members]))
-        ordered = members[order]
+        ordered = members[np.lexsort((members, -sizes[members], root[members]))]
         first = np.ones(ordered.shape[0], dtype=bool)
         first[1:] = root[ordered][1:] != root[ordered][:-1]
-        rep_of_root = dict(zip(root[ordered][first].tolist(), ordered[first].tolist(),
-                               strict=True))
-        reps = np.array(sorted(rep_of_root.values()), dtype=np.int64)
-        number = {rep: i + 1 for i, rep in enumerate(reps.tolist())}
-        rep_per_member = np.array([rep_of_root[r] for r in root[members].tolist()],
-                                  dtype=np.int64)
-        representative[members] = rep_per_member
-        cluster[members] = np.array([number[r] for r in rep_per_member.tolist()],
-                                    dtype=np.int64)
+        group = np.cumsum(first) - 1  # each member's cluster, by root
+        reps = ordered[first]
+        rank = np.empty(reps.shape[0], dtype=np.int64)
+        rank[np.argsort(reps)] = np.arange(reps.shape[0])
+        representative[ordered] = reps[group]
+        cluster[ordered] = rank[group] + 1
     return Clusters(cluster, representative, match, np.maximum(best_res, 0.0),
                     np.maximum(best_cont, 0.0), sizes, pairs)
 
