@@ -26,9 +26,10 @@ Stevenson's answers; ``benchmarks/dedup_threshold.py``).
 
 The candidates' records are read once more (:func:`word_pair_sets`, one
 task per input shard holding any), their word pairs hashed to 64 bits and
-kept as sorted arrays (8 bytes a word pair of a candidate record, the rest
-of the corpus never held), and each pair's resemblance counted by merging
-the two arrays (:func:`resemblances`).
+kept as sorted arrays (8 bytes a word pair of a candidate record, gathered
+into one array grown in place, the rest of the corpus never held), and
+each pair's resemblance counted by merging the two arrays
+(:func:`resemblances`).
 """
 
 from __future__ import annotations
@@ -167,24 +168,31 @@ def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> Wor
     pool = make_pool(workers, len(tasks)) if len(tasks) > 1 else None
     if pool is not None:
         batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
-    found, hashes, counts = [], [], []
+    found, counts = [], []
+    hashes = np.empty(1 << 16, dtype=np.uint64)
+    filled = 0
     try:
         with reusing_freed_memory() if pool is None else nullcontext():
             for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
                                         executor=pool):
                 found.append(d)
-                hashes.append(h)
                 counts.append(c)
+                end = filled + h.shape[0]
+                if end > hashes.shape[0]:  # grown in place (realloc), a quarter at a time
+                    hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
+                hashes[filled:end] = h
+                filled = end
     finally:
         if pool is not None:
             pool.shutdown()
     if not found:
         return WordSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64))
+    hashes.resize(filled, refcheck=False)
     order_docs = np.concatenate(found)
     sizes = np.concatenate(counts)
     starts = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
-    return WordSets(order_docs, starts, np.concatenate(hashes))  # shards in doc order
+    return WordSets(order_docs, starts, hashes)  # shards in doc order
 
 
 def resemblances(sets: WordSets, a: I64, b: I64) -> F64:
