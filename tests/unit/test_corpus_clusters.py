@@ -163,3 +163,26 @@ def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path, rows: 
         for name in ("a", "b", "shared", "weight", "df_sum"):
             assert getattr(got, name).tolist() == getattr(want, name).tolist()
         assert len(want) > 0
+
+
+def test_identical_sets_join_each_copy_to_the_first_with_its_digest_and_size() -> None:
+    from winnow.corpus.clusters import identical_sets
+
+    rng = np.random.default_rng(8)
+    n = 3000
+    digests = rng.integers(1, 40, n).astype(np.uint64) << np.uint64(40)  # many repeats
+    digests[rng.integers(0, n, 300)] = 0  # records without fingerprints
+    digests[:1000] = rng.integers(1, 1 << 62, 1000, dtype=np.uint64)  # most alone
+    sizes = rng.integers(3, 6, n).astype(np.int64)  # one digest, several sizes
+    first, other = identical_sets(digests, sizes)
+    seen: dict[tuple[int, int], int] = {}
+    expected = []
+    for doc in range(n):
+        if digests[doc]:
+            key = (int(digests[doc]), int(sizes[doc]))
+            if key in seen:
+                expected.append((seen[key], doc))
+            else:
+                seen[key] = doc
+    assert sorted(zip(first.tolist(), other.tolist(), strict=True)) == sorted(expected)
+    assert len(expected) > 1000

@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _kernels
+from winnow.matching.counting import repeated
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -154,6 +155,7 @@ def identical_sets(digests: npt.NDArray[np.uint64] | None, sizes: I64) -> tuple[
     if digests is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     docs = np.flatnonzero(digests[:sizes.shape[0]] != 0)
+    docs = docs[repeated(digests[docs])[0]]  # a digest of one record alone pairs nothing
     order = docs[np.lexsort((docs, sizes[docs], digests[docs]))]
     if order.shape[0] < 2:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
