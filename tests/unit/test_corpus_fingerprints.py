@@ -235,3 +235,18 @@ def test_rows_by_part_keep_their_order_within_a_part() -> None:
         assert got_h.tolist() == hashes[order].tolist()
         assert got_o.tolist() == owners[order].tolist() and got_o.dtype == np.int32
         assert counts.tolist() == np.bincount(part, minlength=1 << bits).tolist()
+
+
+def test_records_by_part_are_the_rows_of_their_owners_by_part() -> None:
+    from winnow.corpus.fingerprints import by_part, records_by_part
+
+    rng = np.random.default_rng(4)
+    counts = rng.integers(0, 30, 200).astype(np.int64)
+    docs = np.sort(rng.choice(5000, 200, replace=False)).astype(np.int64)
+    hashes = rng.integers(0, 1 << 63, int(counts.sum()), dtype=np.uint64)
+    for bits in (0, 4):
+        got = records_by_part(hashes, docs, counts, bits)
+        want = by_part(hashes, np.repeat(docs, counts), bits)
+        assert got[1].dtype == np.int32
+        for x, y in zip(got, want, strict=True):
+            assert x.tolist() == y.tolist()

@@ -259,3 +259,24 @@ def word_pair_runs(words: npt.NDArray[np.uint64], starts: I64, offsets: I64,
         filled = lo + kept
         i = j + 1
     return filled
+
+
+@jit()
+def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, bits: int,
+                    out_hashes: npt.NDArray[np.uint64], out_owners: npt.NDArray[np.integer],
+                    part_counts: I64) -> None:
+    """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
+    owns the next ``counts[r]`` hashes (no array of owners is made)."""
+    low = np.uint64((1 << bits) - 1)
+    for i in range(hashes.shape[0]):
+        part_counts[np.int64(hashes[i] & low)] += 1
+    fill = np.cumsum(part_counts) - part_counts
+    i = 0
+    for r in range(docs.shape[0]):
+        doc = docs[r]
+        for _ in range(counts[r]):
+            p = np.int64(hashes[i] & low)
+            out_hashes[fill[p]] = hashes[i]
+            out_owners[fill[p]] = doc
+            fill[p] += 1
+            i += 1

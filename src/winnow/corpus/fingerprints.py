@@ -183,29 +183,37 @@ def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
     return out_hashes, out_owners, counts
 
 
-def shard_postings(job: ShardJob, bits: int = 0) -> tuple[U64, npt.NDArray[np.integer], I64,
-                                                          I64, U64]:
-    """Every distinct hash of one shard's records, for a process pool (which
-    cannot return a generator): ``(hashes, their records, rows per part,
-    records, their set digests)``, the rows in parts by the low ``bits`` bits
-    of their hashes (:func:`by_part`), so that the parent finds the hashes
-    shared by several records a part at a time without moving a row."""
+def records_by_part(hashes: U64, docs: I64, counts: I64, bits: int
+                    ) -> tuple[U64, npt.NDArray[np.integer], I64]:
+    """:func:`by_part` of rows given record by record (record ``docs[r]`` owns
+    the next ``counts[r]`` hashes), without an array of owners: the owners
+    come out as ``int32`` (``int64`` for record numbers past 2^31)."""
+    out_hashes = np.empty_like(hashes, dtype=np.uint64)
+    wide = docs.shape[0] and int(docs.max()) >= 1 << 31
+    out_owners: npt.NDArray[np.integer] = np.empty(hashes.shape[0],
+                                                   dtype=np.int64 if wide else np.int32)
+    parts = np.zeros(1 << bits, dtype=np.int64)
+    _kernels.scatter_records(np.ascontiguousarray(hashes, dtype=np.uint64), docs, counts, bits,
+                             out_hashes, out_owners, parts)
+    return out_hashes, out_owners, parts
+
+
+def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
+    """Every distinct hash of one shard's records, record after record, with
+    those records, the hashes of each and their set digests: ``(hashes, docs,
+    counts, digests)``, for a process pool (which cannot return a generator).
+    The owner of each hash is ``np.repeat(docs, counts)``: sending the counts
+    instead of an owner per hash halves what goes back to the parent."""
     reuse_freed_memory()
     batches = list(fingerprint_shard(job))
     if not batches:
         none = np.zeros(0, dtype=np.int64)
-        return (np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int32),
-                np.zeros(1 << bits, dtype=np.int64), none, np.zeros(0, dtype=np.uint64))
-    hashes = np.concatenate([b.hashes for b in batches])
-    docs = np.concatenate([b.docs for b in batches])
-    owners = np.repeat(docs.astype(np.int32 if job.shard.first + job.shard.count < 1 << 31
-                                   else np.int64), np.concatenate([b.counts for b in batches]))
-    hashes, owners, parts = by_part(hashes, owners, bits)
-    return (hashes, owners, parts, docs,
+        return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
+    return (np.concatenate([b.hashes for b in batches]),
+            np.concatenate([b.docs for b in batches]),
+            np.concatenate([b.counts for b in batches]),
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
 __all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "by_part", "fingerprint_shard",
-           "load_kernels",
-           "record_hashes",
-           "set_digests", "shard_postings"]
+           "load_kernels", "record_hashes", "records_by_part", "set_digests", "shard_postings"]

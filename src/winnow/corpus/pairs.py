@@ -20,8 +20,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
-from functools import partial
-from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -32,6 +30,7 @@ from winnow.corpus.fingerprints import (
     by_part,
     fingerprint_shard,
     load_kernels,
+    records_by_part,
     shard_postings,
 )
 from winnow.matching.counting import count_shared, pair_order
@@ -47,7 +46,6 @@ from winnow.parallel import (
 )
 from winnow.tables import SharedCounts, idf_weights
 
-T = TypeVar("T", bound=np.generic)
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
@@ -87,24 +85,35 @@ class CorpusPostings(Postings):
                                                        I64]:
         """Every record's fingerprints: ``(hash, record)`` rows, the digest of
         each record's set (:func:`~winnow.corpus.fingerprints.set_digests`), and
-        where the rows of each part are (``bounds[shard, part]``: each shard's
-        rows in parts by the low bits of their hashes,
-        :func:`~winnow.corpus.fingerprints.by_part`)."""
+        where the rows of each part are (``bounds[0, part]``: the rows in parts
+        by the low bits of their hashes,
+        :func:`~winnow.corpus.fingerprints.records_by_part`).
+
+        Each shard's hashes are copied into one array as they arrive (of the
+        rows expected: pages never written are never mapped; grown in place
+        when short), its records and their counts kept beside; the rows are
+        put in parts, and their owners written, once the workers are gone, so
+        that no owner array is held while they run."""
         pool = make_pool(self.workers, len(self.jobs))
         if pool is not None and self.jobs:
             load_kernels(self.jobs[0].config)  # shared by the forked workers
-        rows = _Rows(max(self.rows, 1), self.documents)
-        parts = []
+        hashes = np.empty(max(self.rows, 1), dtype=np.uint64)
+        filled = 0
+        docs, counts = [], []
         digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
-        task = partial(shard_postings, bits=part_bits(self.rows))
         try:
             with reusing_freed_memory() if pool is None else nullcontext():
-                results = parallel_map(task, self.jobs, stage="records",
+                results = parallel_map(shard_postings, self.jobs, stage="records",
                                        progress=None, executor=pool)
-                for job, (h, o, p, d, sets) in zip(self.jobs, results, strict=True):
-                    parts.append(np.append(rows.filled, rows.filled + np.cumsum(p)))
-                    rows.add(h, o)
+                for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
+                    end = filled + h.shape[0]
+                    if end > hashes.shape[0]:  # realloc: remapped, not copied
+                        hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
+                    hashes[filled:end] = h
+                    filled = end
+                    docs.append(d)
+                    counts.append(c)
                     digests[d] = sets
                     done += job.records
                     if progress is not None:
@@ -112,40 +121,16 @@ class CorpusPostings(Postings):
         finally:
             if pool is not None:
                 pool.shutdown()
-        if not parts:
+        if not docs:
             return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
-                    np.zeros((0, 2), np.int64))
-        return (rows.hashes[:rows.filled], rows.owners[:rows.filled], digests,
-                np.array(parts, dtype=np.int64))
-
-
-class _Rows:
-    """The rows of every shard, each shard's copied in as it arrives (never
-    a list of them and its concatenation: 47 MiB less at the peak for
-    100,000 records), into arrays of the rows expected (``rows``; pages
-    never written are never mapped) that grow when the rows are more."""
-
-    def __init__(self, rows: int, documents: int) -> None:
-        self.hashes = np.empty(rows, dtype=np.uint64)
-        self.owners: npt.NDArray[np.integer] = np.empty(
-            rows, dtype=np.int32 if documents < 1 << 31 else np.int64)
-        self.filled = 0
-
-    def add(self, hashes: U64, owners: npt.NDArray[np.integer]) -> None:
-        end = self.filled + hashes.shape[0]
-        if end > self.hashes.shape[0]:
-            size = max(end, 2 * self.hashes.shape[0])
-            self.hashes = _grown(self.hashes, size, self.filled)
-            self.owners = _grown(self.owners, size, self.filled)
-        self.hashes[self.filled:end] = hashes
-        self.owners[self.filled:end] = owners
-        self.filled = end
-
-
-def _grown(array: npt.NDArray[T], size: int, filled: int) -> npt.NDArray[T]:
-    out = np.empty(size, dtype=array.dtype)
-    out[:filled] = array[:filled]
-    return out
+                    np.zeros((1, 2), np.int64))
+        by_part, owners, parts = records_by_part(hashes[:filled], np.concatenate(docs),
+                                                 np.concatenate(counts),
+                                                 part_bits(self.rows))
+        del hashes
+        bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
+        np.cumsum(parts, out=bounds[0, 1:])
+        return by_part, owners, digests, bounds
 
 
 #: :func:`count_records` looks at one part of the rows at a time: those whose
