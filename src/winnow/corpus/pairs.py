@@ -1,9 +1,9 @@
 """The corpus's records as the pair-counting stage's postings (:mod:`winnow.pairs`).
 
 In memory, every input shard is fingerprinted on worker processes
-(:func:`~winnow.corpus.fingerprints.shard_postings`, each shard's rows in
-parts by the low bits of their hashes), the hashes of several records found
-a part at a time (:func:`shared_groups`) and only those counted
+(:func:`~winnow.corpus.fingerprints.shard_postings`), the gathered rows put
+in parts by the low bits of their hashes, the hashes of several records
+found a part at a time (:func:`shared_groups`) and only those counted
 (:func:`count_groups`): fastest for small corpora, memory proportional to
 the corpus's fingerprints (12 bytes each); the process maps its large arrays apart
 (:func:`winnow.parallel.map_large_allocations`, a setting of the C
