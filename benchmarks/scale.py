@@ -22,7 +22,10 @@
    near-duplicate recall per edit rate (base-copy pairs in one cluster),
    containment recall (short record and host in one cluster) and precision
    (pairs inside clusters that are planted pairs, over all pairs inside
-   clusters).  Throughput: records and MB of text per second of wall time.
+   clusters).  Throughput: records and MB of text per second of wall time;
+   ``CPU s``: user and system time of the engine's whole process tree (its
+   reaped workers included; Ray's own processes are not), which a machine
+   shared with other work changes less than the wall time.
 
 Append the printed block to ``benchmarks/scale.results.md`` (newest first).
 """
@@ -33,6 +36,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import sys
 import time
@@ -281,7 +285,8 @@ def main() -> None:
     n = truth["group"].shape[0]
     print(f"winnow dedup scale, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
           f"{uptime()}\n{n:,} records, {size_mb:.0f} MB of JSON Lines, jobs {args.jobs}")
-    header = (f"{'engine':<14}{'s':>8}{'rec/s':>9}{'MB/s':>7}{'PSS MiB':>9}{'peaks':>7}"
+    header = (f"{'engine':<14}{'s':>8}{'CPU s':>7}{'rec/s':>9}{'MB/s':>7}{'PSS MiB':>9}"
+              f"{'peaks':>7}"
               + "".join(f"{'near ' + f'{r:.0%}':>9}" for r in scale_corpus.EDIT_RATES)
               + f"{'near':>7}{'contain':>8}{'prec':>7}{'pairs':>9}")
     print(header, flush=True)
@@ -292,11 +297,14 @@ def main() -> None:
         command = [sys.executable, str(HERE / "scale.py"), "one", "--corpus", str(folder),
                    "--engine", engine, "--labels", str(labels_path), "--work", str(shards),
                    "--jobs", str(args.jobs)]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         run = measure(command, env={**os.environ, "RAY_DISABLE_USAGE_STATS": "1"})
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         check(run, engine)
         s = score(np.load(labels_path), truth)
-        print(f"{engine:<14}{run.wall_s:8.1f}{n / run.wall_s:9.0f}{size_mb / run.wall_s:7.2f}"
-              f"{run.tree_pss_mib:9.0f}{run.tree_hwm_mib:7.0f}"
+        print(f"{engine:<14}{run.wall_s:8.1f}{cpu:7.1f}{n / run.wall_s:9.0f}"
+              f"{size_mb / run.wall_s:7.2f}{run.tree_pss_mib:9.0f}{run.tree_hwm_mib:7.0f}"
               + "".join(f"{s[f'near {r:.0%}']:9.3f}" for r in scale_corpus.EDIT_RATES)
               + f"{s['near all']:7.3f}{s['containment']:8.3f}{s['precision']:7.3f}"
               f"{int(s['pairs']):9d}  (load {run.load_before:.2f}->{run.load_after:.2f})",

@@ -75,6 +75,26 @@ def test_local_sharded_equals_in_memory(corpus: list[str], memory: DedupRun,
     same(dedup(corpus, "local-sharded", tmp_path / "run"), memory)  # resumed: every task done
 
 
+def test_only_a_sharded_engine_digests_the_input(corpus: list[str], memory: DedupRun,
+                                                  tmp_path: Path) -> None:
+    """The shards' digests tie a sharded run's working folder to its input;
+    the in-memory engine, and ``auto`` when it chooses it, skip them."""
+    from winnow.corpus.dedup import plan_input
+
+    assert [s.digest for s in memory.shards] == [""] * 3
+    auto = DedupSettings(Fields("text", "id"), jobs=2)
+    assert [s.digest for s in plan_input(corpus, auto)[0]] == [""] * 3
+    sharded = dedup(corpus, "local-sharded", tmp_path / "run")
+    digests = [s.digest for s in sharded.shards]
+    assert len(set(digests)) == 3 and all(len(d) == 64 for d in digests)
+    assert [(s.first, s.count) for s in sharded.shards] == \
+        [(s.first, s.count) for s in memory.shards]
+    big = DedupSettings(Fields("text", "id"), jobs=2, engine="auto")
+    with pytest.MonkeyPatch.context() as patch:  # auto choosing a sharded engine
+        patch.setattr("winnow.pairs.registry.SHARDED_ROWS", 0)
+        assert [s.digest for s in plan_input(corpus, big)[0]] == digests
+
+
 def test_ray_equals_in_memory(corpus: list[str], memory: DedupRun, ray_cluster: None,
                               tmp_path: Path) -> None:
     same(dedup(corpus, "ray", tmp_path / "ray"), memory)

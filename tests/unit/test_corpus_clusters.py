@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -104,21 +105,40 @@ def test_the_cap_drops_fingerprints_of_too_many_records(tmp_path: Path) -> None:
         assert len(got) == 15 if cap == 10 else len(got) < 15  # the common part links all
 
 
-def test_shared_rows_finds_the_hashes_of_several_rows_part_by_part() -> None:
-    from winnow.corpus.pairs import shared_rows
-    from winnow.matching.counting import repeated
+@pytest.mark.parametrize("part_rows", [1 << 14, 64, 1])
+def test_grouped_counting_equals_counting_by_sort(part_rows: int,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """count_records (hash tables a part at a time) gives count_postings'
+    sums, sizes, weights, statistics and capped hashes, whatever the parts."""
+    from winnow.corpus import pairs as corpus_pairs
+    from winnow.matching.counting import count_postings
 
+    monkeypatch.setattr(corpus_pairs, "PART_ROWS", part_rows)
     rng = np.random.default_rng(5)
-    hashes = rng.integers(0, 1 << 61, 5000, dtype=np.uint64)  # top bits all 0
-    hashes[rng.integers(0, 5000, 700)] = hashes[rng.integers(0, 5000, 700)]
-    mask, distinct = shared_rows(hashes)
-    want, want_distinct = repeated(hashes)
-    assert mask.tolist() == want.tolist() and distinct == want_distinct
-    assert 0 < mask.sum() < 5000
+    pool = rng.integers(0, 1 << 61, 3000, dtype=np.uint64)  # top bits all 0
+    pool[:40] = np.arange(40, dtype=np.uint64) << np.uint64(8)  # same low bits
+    docs = 300
+    rows = [rng.choice(pool, size=int(rng.integers(0, 60)), replace=False) for _ in range(docs)]
+    owners = np.repeat(np.arange(docs), [r.shape[0] for r in rows])
+    hashes = np.concatenate(rows)
+    mixed = rng.permutation(hashes.shape[0])  # any order of the rows
+    for cap in (2, 7, 1000):
+        for h, o in ((hashes, owners.astype(np.int32)), (hashes[mixed], owners[mixed])):
+            got = corpus_pairs.count_records(h, o, docs, cap)
+            want = count_postings(h, o.astype(np.int64), docs, cap)
+            assert got.sizes.tolist() == want.sizes.tolist()
+            assert got.weight_totals.tolist() == want.weight_totals.tolist()
+            assert got.stats == want.stats
+            assert got.excluded().tolist() == want.excluded().tolist()
+            for name in ("a", "b", "shared", "weight", "df_sum"):
+                assert getattr(got.counts, name).tolist() == getattr(want.counts, name).tolist()
+        assert len(want.counts) > 0 and (cap > 7 or want.stats["ignored_common"] > 0)
 
 
-def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path) -> None:
-    """The in-memory engine counts only the rows of hashes in several records;
+@pytest.mark.parametrize("rows", [0, 1 << 22])
+def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path, rows: int) -> None:
+    """The in-memory engine counts only the rows of hashes in several records,
+    a part at a time (``rows``: the rows expected, which choose the parts);
     sizes, weights and statistics are those of counting every row."""
     from winnow.matching.counting import count_postings
 
@@ -128,9 +148,10 @@ def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path) -> Non
     path = tmp_path / "c.jsonl"
     path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
     shards, _ = plan_shards([str(path)], Fields())
-    postings = CorpusPostings([ShardJob(s, Fields(), CONFIG) for s in shards], len(texts), 0,
-                              workers=1)
-    hashes, owners, _ = postings.gather(None)
+    postings = CorpusPostings([ShardJob(s, Fields(), CONFIG) for s in shards], len(texts),
+                              rows, workers=1)
+    hashes, owners, _, bounds = postings.gather(None)
+    assert bounds.shape[1] == (1 if rows == 0 else 1 << 9) + 1
     for cap in (100, 2):
         everything = count_postings(hashes, owners, len(texts), cap)
         counted = postings.in_memory(cap, None)
@@ -142,3 +163,26 @@ def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path) -> Non
         for name in ("a", "b", "shared", "weight", "df_sum"):
             assert getattr(got, name).tolist() == getattr(want, name).tolist()
         assert len(want) > 0
+
+
+def test_identical_sets_join_each_copy_to_the_first_with_its_digest_and_size() -> None:
+    from winnow.corpus.clusters import identical_sets
+
+    rng = np.random.default_rng(8)
+    n = 3000
+    digests = rng.integers(1, 40, n).astype(np.uint64) << np.uint64(40)  # many repeats
+    digests[rng.integers(0, n, 300)] = 0  # records without fingerprints
+    digests[:1000] = rng.integers(1, 1 << 62, 1000, dtype=np.uint64)  # most alone
+    sizes = rng.integers(3, 6, n).astype(np.int64)  # one digest, several sizes
+    first, other = identical_sets(digests, sizes)
+    seen: dict[tuple[int, int], int] = {}
+    expected = []
+    for doc in range(n):
+        if digests[doc]:
+            key = (int(digests[doc]), int(sizes[doc]))
+            if key in seen:
+                expected.append((seen[key], doc))
+            else:
+                seen[key] = doc
+    assert sorted(zip(first.tolist(), other.tolist(), strict=True)) == sorted(expected)
+    assert len(expected) > 1000

@@ -220,3 +220,33 @@ def test_a_process_that_maps_nothing_apart_keeps_its_allocator(
         pass
     assert calls[0] == (parallel.REUSE_MMAP_THRESHOLD, parallel.REUSE_TRIM_THRESHOLD)
     assert (0, 0) in calls  # large arrays mapped apart again after the block
+
+
+def test_rows_by_part_keep_their_order_within_a_part() -> None:
+    from winnow.corpus.fingerprints import by_part
+
+    rng = np.random.default_rng(3)
+    hashes = rng.integers(0, 1 << 63, 2000, dtype=np.uint64)
+    owners = np.sort(rng.integers(0, 300, 2000)).astype(np.int32)
+    for bits in (0, 3, 9):
+        got_h, got_o, counts = by_part(hashes, owners, bits)
+        part = (hashes & np.uint64((1 << bits) - 1)).astype(np.int64)
+        order = np.argsort(part, kind="stable")
+        assert got_h.tolist() == hashes[order].tolist()
+        assert got_o.tolist() == owners[order].tolist() and got_o.dtype == np.int32
+        assert counts.tolist() == np.bincount(part, minlength=1 << bits).tolist()
+
+
+def test_records_by_part_are_the_rows_of_their_owners_by_part() -> None:
+    from winnow.corpus.fingerprints import by_part, records_by_part
+
+    rng = np.random.default_rng(4)
+    counts = rng.integers(0, 30, 200).astype(np.int64)
+    docs = np.sort(rng.choice(5000, 200, replace=False)).astype(np.int64)
+    hashes = rng.integers(0, 1 << 63, int(counts.sum()), dtype=np.uint64)
+    for bits in (0, 4):
+        got = records_by_part(hashes, docs, counts, bits)
+        want = by_part(hashes, np.repeat(docs, counts), bits)
+        assert got[1].dtype == np.int32
+        for x, y in zip(got, want, strict=True):
+            assert x.tolist() == y.tolist()

@@ -7,6 +7,7 @@ import gzip
 import json
 import lzma
 import os
+import random
 from pathlib import Path
 
 import pyarrow as pa
@@ -14,7 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 import zstandard
 
-from winnow.corpus import readers
+from winnow.corpus import readers, streams
 from winnow.corpus.readers import BadRecord, Fields, Record, plan_shards, read_shard
 
 LINES = [json.dumps({"id": f"n{i}", "text": f"record number {i} " * 3}) for i in range(40)]
@@ -108,6 +109,25 @@ def test_a_folder_of_text_files_without_following_links(tmp_path: Path) -> None:
     assert len(bad) == 1 and bad[0].reason == "invalid UTF-8 at byte 0"
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_wanted_lines_are_those_every_line_gives(seed: int) -> None:
+    """streams.wanted_lines gives lines(...)[i] for each wanted i, whatever
+    the blocks' cuts, blank lines, a last line without newline, or lines over
+    the budget (given as their length)."""
+    rng = random.Random(seed)
+    for _ in range(2000):
+        data = bytes(rng.choice(b"ab\n\n\nxyz") for _ in range(rng.randint(0, 120)))
+        cuts = sorted(rng.sample(range(len(data) + 1), min(len(data) + 1, rng.randint(0, 8))))
+        chunks = [data[i:j] for i, j in zip([0, *cuts], [*cuts, len(data)], strict=True)
+                  if j > i]
+        budget = rng.randint(0, 12)
+        every = list(streams.lines(iter(chunks), budget))
+        wanted = sorted(rng.sample(range(len(every) + 2), rng.randint(0, len(every) + 2)))
+        assert list(streams.wanted_lines(iter(chunks), budget, wanted)) == \
+            [(i, every[i]) for i in wanted if i < len(every)]
+    assert list(streams.lines(iter([b"ab\nc", b"de\n\nxyz"]), 2)) == [b"ab\n", 4, b"\n", 3]
+
+
 def test_missing_and_broken_inputs_are_problems_not_failures(tmp_path: Path) -> None:
     good = tmp_path / "good.jsonl"
     good.write_bytes(DATA)
@@ -141,6 +161,12 @@ def test_record_texts_are_the_texts_of_the_usable_records(tmp_path: Path,
     got = [pair for shard in shards for pair in readers.record_texts(shard, fields)]
     assert got == expected
     assert len(expected) >= 6  # usable and unusable lines both
+    rng = random.Random(2)
+    for _ in range(20):  # only some records: the same texts of those
+        wanted = set(rng.sample(range(len(lines) + 2), rng.randint(0, len(lines))))
+        assert [pair for shard in shards
+                for pair in readers.record_texts(shard, fields, wanted)] == \
+            [(doc, text) for doc, text in expected if doc in wanted]
     slots = [item for shard in shards for item in read_shard(shard, fields)]
     ids = [item for shard in shards for item in readers.record_ids(shard, fields)]
     assert [(s.doc, s.reason) if isinstance(s, BadRecord) else (s.doc, s.id, s.path, s.line)

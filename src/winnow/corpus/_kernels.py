@@ -87,24 +87,196 @@ def sorted_jaccard(starts: I64, hashes: npt.NDArray[np.uint64], a: I64, b: I64,
 
 
 @jit()
-def distinct_runs(values: npt.NDArray[np.uint64], owner: I64, counts: I64) -> int:
-    """Sort each run of ``values`` with one ``owner`` (owners ascending) and
-    drop its repeats, compacting the runs to the front of ``values``;
-    ``counts[o]``: the distinct values of owner ``o``.  Returns their total."""
-    n = values.shape[0]
-    out = 0
+def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
+                  bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
+                  group_start: I64, kept: I64, alone: I64,
+                  capped: npt.NDArray[np.uint64]) -> tuple[int, int, int, int]:
+    """The hashes of several rows, grouped, one part of the rows at a time
+    (part ``p``: the runs ``bounds[s, p]:bounds[s, p + 1]`` of every shard
+    ``s``, rows of one part sharing the low bits of their hashes), each part
+    in one pass over a hash table small enough to stay in the cache.
+
+    Fills, for every hash in 2 to ``cap`` rows, ``group_hash[g]`` and its
+    rows' owners ``rows[group_start[g]:group_start[g + 1]]`` (ascending);
+    per owner, ``kept[o]`` its rows whose hash is in at most ``cap`` rows and
+    ``alone[o]`` those whose hash is in no other row; ``capped``: the hashes
+    in more than ``cap`` rows.  Rows are distinct ``(hash, owner)`` pairs.
+    Returns ``(groups, grouped rows, capped hashes, distinct hashes)``."""
+    shards = bounds.shape[0]
+    parts = bounds.shape[1] - 1
+    largest = 1
+    for p in range(parts):
+        m = 0
+        for s in range(shards):
+            m += bounds[s, p + 1] - bounds[s, p]
+        largest = max(largest, m)
+    size, log = 16, 4
+    while size < 2 * largest:
+        size *= 2
+        log += 1
+    slot_group = np.empty(size, dtype=np.int64)
+    part_hash = np.empty(largest, dtype=np.uint64)
+    part_count = np.empty(largest, dtype=np.int64)
+    part_out = np.empty(largest, dtype=np.int64)
+    row_group = np.empty(largest, dtype=np.int64)
+    mix = np.uint64(0x9E3779B97F4A7C15)
+    groups = 0
+    filled = 0
+    n_capped = 0
+    distinct = 0
+    for p in range(parts):
+        m = 0
+        for s in range(shards):
+            m += bounds[s, p + 1] - bounds[s, p]
+        if m == 0:
+            continue
+        table, log = 16, 4
+        while table < 2 * m:
+            table *= 2
+            log += 1
+        shift = np.uint64(64 - log)
+        mask = table - 1
+        slot_group[:table] = -1
+        local = 0
+        r = 0
+        for s in range(shards):
+            for i in range(bounds[s, p], bounds[s, p + 1]):
+                h = hashes[i]
+                at = np.int64((h * mix) >> shift)
+                while True:
+                    g = slot_group[at]
+                    if g < 0:
+                        slot_group[at] = local
+                        part_hash[local] = h
+                        part_count[local] = 1
+                        row_group[r] = local
+                        local += 1
+                        break
+                    if part_hash[g] == h:
+                        part_count[g] += 1
+                        row_group[r] = g
+                        break
+                    at = (at + 1) & mask
+                r += 1
+        distinct += local
+        for g in range(local):  # where each group's rows go: -1 for none
+            c = part_count[g]
+            if c == 1:
+                part_out[g] = -1
+            elif c > cap:
+                part_out[g] = -1
+                capped[n_capped] = part_hash[g]
+                n_capped += 1
+            else:
+                group_hash[groups] = part_hash[g]
+                group_start[groups] = filled
+                part_out[g] = filled
+                filled += c
+                groups += 1
+        r = 0
+        for s in range(shards):
+            for i in range(bounds[s, p], bounds[s, p + 1]):
+                g = row_group[r]
+                c = part_count[g]
+                if c == 1:
+                    alone[owners[i]] += 1
+                if c <= cap:
+                    kept[owners[i]] += 1
+                if part_out[g] >= 0:
+                    rows[part_out[g]] = owners[i]
+                    part_out[g] += 1
+                r += 1
+    group_start[groups] = filled
+    for g in range(groups):  # owners ascending within each group (insertion sort)
+        for j in range(group_start[g] + 1, group_start[g + 1]):
+            value = rows[j]
+            k = j - 1
+            while k >= group_start[g] and rows[k] > value:
+                rows[k + 1] = rows[k]
+                k -= 1
+            rows[k + 1] = value
+    return groups, filled, n_capped, distinct
+
+
+@jit()
+def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer], bits: int,
+                  out_hashes: npt.NDArray[np.uint64], out_owners: npt.NDArray[np.integer],
+                  counts: I64) -> None:
+    """Rows ``(hashes, owners)`` into ``out_hashes``/``out_owners`` in parts by
+    the low ``bits`` bits of their hashes, in their order within a part (a
+    counting sort); ``counts[p]``: the rows of part ``p``."""
+    low = np.uint64((1 << bits) - 1)
+    n = hashes.shape[0]
+    for i in range(n):
+        counts[np.int64(hashes[i] & low)] += 1
+    fill = np.cumsum(counts) - counts
+    for i in range(n):
+        p = np.int64(hashes[i] & low)
+        out_hashes[fill[p]] = hashes[i]
+        out_owners[fill[p]] = owners[i]
+        fill[p] += 1
+
+
+@jit()
+def word_pair_runs(words: npt.NDArray[np.uint64], starts: I64, offsets: I64,
+                   out: npt.NDArray[np.uint64], counts: I64) -> int:
+    """The distinct word-pair hashes of each text, sorted, one text after
+    the other in ``out``; ``counts[t]``: text ``t``'s.  ``words``: the hashes
+    of the texts' words in turn, ``starts`` where each word starts (a byte
+    offset into the joined texts), ``offsets`` where each text starts.  A
+    text of one word has that word's hash; a pair ``(x, y)`` is hashed by
+    ``z = x * 0x9E3779B97F4A7C15 + y`` mixed by two xor-shift-multiply
+    steps.  Returns the hashes written."""
+    n = words.shape[0]
+    texts = offsets.shape[0]
+    filled = 0
     i = 0
+    t = 0
     while i < n:
-        j = i
-        while j < n and owner[j] == owner[i]:
+        while t + 1 < texts and offsets[t + 1] <= starts[i]:
+            t += 1
+        j = i  # words i .. j are text t's
+        while j + 1 < n and (t + 1 >= texts or starts[j + 1] < offsets[t + 1]):
             j += 1
-        run = np.sort(values[i:j])
+        lo = filled
+        if j == i:
+            out[filled] = words[i]
+            filled += 1
+        for k in range(i, j):
+            value = words[k] * np.uint64(0x9E3779B97F4A7C15) + words[k + 1]
+            value ^= value >> np.uint64(31)
+            value *= np.uint64(0xBF58476D1CE4E5B9)
+            value ^= value >> np.uint64(29)
+            out[filled] = value
+            filled += 1
+        out[lo:filled].sort()
         kept = 0
-        for x in range(run.shape[0]):
-            if x == 0 or run[x] != run[x - 1]:
-                values[out + kept] = run[x]
+        for x in range(lo, filled):
+            if x == lo or out[x] != out[x - 1]:
+                out[lo + kept] = out[x]
                 kept += 1
-        counts[owner[i]] = kept
-        out += kept
-        i = j
-    return out
+        counts[t] = kept
+        filled = lo + kept
+        i = j + 1
+    return filled
+
+
+@jit()
+def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, bits: int,
+                    out_hashes: npt.NDArray[np.uint64], out_owners: npt.NDArray[np.integer],
+                    part_counts: I64) -> None:
+    """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
+    owns the next ``counts[r]`` hashes (no array of owners is made)."""
+    low = np.uint64((1 << bits) - 1)
+    for i in range(hashes.shape[0]):
+        part_counts[np.int64(hashes[i] & low)] += 1
+    fill = np.cumsum(part_counts) - part_counts
+    i = 0
+    for r in range(docs.shape[0]):
+        doc = docs[r]
+        for _ in range(counts[r]):
+            p = np.int64(hashes[i] & low)
+            out_hashes[fill[p]] = hashes[i]
+            out_owners[fill[p]] = doc
+            fill[p] += 1
+            i += 1

@@ -40,6 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _kernels
+from winnow.matching.counting import repeated
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
@@ -154,6 +155,7 @@ def identical_sets(digests: npt.NDArray[np.uint64] | None, sizes: I64) -> tuple[
     if digests is None:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     docs = np.flatnonzero(digests[:sizes.shape[0]] != 0)
+    docs = docs[repeated(digests[docs])[0]]  # a digest of one record alone pairs nothing
     order = docs[np.lexsort((docs, sizes[docs], digests[docs]))]
     if order.shape[0] < 2:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
@@ -217,19 +219,15 @@ def cluster_pairs(blocks: Iterable[Block], sizes: I64, thresholds: Thresholds,
     members = np.flatnonzero(in_cluster)
     if members.shape[0]:
         # representative: most fingerprints, then first; clusters in its order
-        order = np.lexsort((members, -sizes[members], root[members]))
-        ordered = members[order]
+        ordered = members[np.lexsort((members, -sizes[members], root[members]))]
         first = np.ones(ordered.shape[0], dtype=bool)
         first[1:] = root[ordered][1:] != root[ordered][:-1]
-        rep_of_root = dict(zip(root[ordered][first].tolist(), ordered[first].tolist(),
-                               strict=True))
-        reps = np.array(sorted(rep_of_root.values()), dtype=np.int64)
-        number = {rep: i + 1 for i, rep in enumerate(reps.tolist())}
-        rep_per_member = np.array([rep_of_root[r] for r in root[members].tolist()],
-                                  dtype=np.int64)
-        representative[members] = rep_per_member
-        cluster[members] = np.array([number[r] for r in rep_per_member.tolist()],
-                                    dtype=np.int64)
+        group = np.cumsum(first) - 1  # each member's cluster, by root
+        reps = ordered[first]
+        rank = np.empty(reps.shape[0], dtype=np.int64)
+        rank[np.argsort(reps)] = np.arange(reps.shape[0])
+        representative[ordered] = reps[group]
+        cluster[ordered] = rank[group] + 1
     return Clusters(cluster, representative, match, np.maximum(best_res, 0.0),
                     np.maximum(best_cont, 0.0), sizes, pairs)
 

@@ -34,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.config import WinnowConfig
+from winnow.corpus import _kernels
 from winnow.corpus.readers import Fields, Shard, record_texts
 from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
@@ -169,6 +170,34 @@ def set_digests(hashes: U64, counts: I64) -> U64:
     return out
 
 
+def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
+            ) -> tuple[U64, npt.NDArray[np.integer], I64]:
+    """The rows ``(hashes, owners)`` in parts, by the low ``bits`` bits of their
+    hashes (in their order within a part), and the rows of each part: what
+    :func:`winnow.corpus.pairs.count_records` counts a part at a time."""
+    out_hashes = np.empty_like(hashes, dtype=np.uint64)
+    out_owners = np.empty_like(owners)
+    counts = np.zeros(1 << bits, dtype=np.int64)
+    _kernels.scatter_parts(np.ascontiguousarray(hashes, dtype=np.uint64), owners, bits,
+                           out_hashes, out_owners, counts)
+    return out_hashes, out_owners, counts
+
+
+def records_by_part(hashes: U64, docs: I64, counts: I64, bits: int
+                    ) -> tuple[U64, npt.NDArray[np.integer], I64]:
+    """:func:`by_part` of rows given record by record (record ``docs[r]`` owns
+    the next ``counts[r]`` hashes), without an array of owners: the owners
+    come out as ``int32`` (``int64`` for record numbers past 2^31)."""
+    out_hashes = np.empty_like(hashes, dtype=np.uint64)
+    wide = docs.shape[0] and int(docs.max()) >= 1 << 31
+    out_owners: npt.NDArray[np.integer] = np.empty(hashes.shape[0],
+                                                   dtype=np.int64 if wide else np.int32)
+    parts = np.zeros(1 << bits, dtype=np.int64)
+    _kernels.scatter_records(np.ascontiguousarray(hashes, dtype=np.uint64), docs, counts, bits,
+                             out_hashes, out_owners, parts)
+    return out_hashes, out_owners, parts
+
+
 def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
     """Every distinct hash of one shard's records, record after record, with
     those records, the hashes of each and their set digests: ``(hashes, docs,
@@ -186,6 +215,5 @@ def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
-__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "fingerprint_shard", "load_kernels",
-           "record_hashes",
-           "set_digests", "shard_postings"]
+__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "by_part", "fingerprint_shard",
+           "load_kernels", "record_hashes", "records_by_part", "set_digests", "shard_postings"]

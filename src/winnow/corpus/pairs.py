@@ -1,11 +1,11 @@
 """The corpus's records as the pair-counting stage's postings (:mod:`winnow.pairs`).
 
 In memory, every input shard is fingerprinted on worker processes
-(:func:`~winnow.corpus.fingerprints.shard_postings`) and the postings
-counted in one pass (:func:`winnow.matching.counting.count_postings`):
-fastest for small corpora, memory proportional to the corpus's fingerprints
-(16 bytes each, and the counter's hash table: 12 bytes a slot, 1.5 to 3
-slots a fingerprint); the process maps its large arrays apart
+(:func:`~winnow.corpus.fingerprints.shard_postings`), the gathered rows put
+in parts by the low bits of their hashes, the hashes of several records
+found a part at a time (:func:`shared_groups`) and only those counted
+(:func:`count_groups`): fastest for small corpora, memory proportional to
+the corpus's fingerprints (12 bytes each); the process maps its large arrays apart
 (:func:`winnow.parallel.map_large_allocations`, a setting of the C
 allocator that stays with the calling process), so that each is given back
 to the system when freed.  A sharded engine
@@ -19,19 +19,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import replace
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from winnow.corpus import _kernels
 from winnow.corpus.fingerprints import (
     ShardJob,
+    by_part,
     fingerprint_shard,
     load_kernels,
+    records_by_part,
     shard_postings,
 )
-from winnow.matching.counting import count_postings, repeated
+from winnow.matching.counting import count_shared, pair_order
 from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
+from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
     Progress,
     make_pool,
@@ -40,7 +44,7 @@ from winnow.parallel import (
     release_memory,
     reusing_freed_memory,
 )
-from winnow.tables import idf_weights
+from winnow.tables import SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -62,26 +66,13 @@ class CorpusPostings(Postings):
 
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
         map_large_allocations()  # freed arrays go back to the system at once
-        hashes, owners, digests = self.gather(progress)
+        hashes, owners, digests, bounds = self.gather(progress)
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
-        postings = hashes.shape[0]
-        multi, distinct = shared_rows(hashes)
-        shared_owners = owners[multi]  # distinct rows, shared hashes only
-        alone = (np.bincount(owners, minlength=self.documents)
-                 - np.bincount(shared_owners, minlength=self.documents)).astype(np.int64)
-        del owners
-        hashes = hashes[multi]
-        del multi
-        sums = count_postings(hashes, shared_owners, self.documents, cap)
-        del shared_owners
-        del hashes
-        single = float(idf_weights(np.ones(1, dtype=np.int64), self.documents)[0])
-        sizes = sums.sizes + alone
-        sums = replace(sums, sizes=sizes, weight_totals=sums.weight_totals + alone * single,
-                       digests=digests,
-                       stats={**sums.stats, "fingerprints": postings, "kept": int(sizes.sum()),
-                              "distinct_hashes": distinct})
+        groups = shared_groups(hashes, owners, self.documents, cap, bounds)
+        del hashes, owners  # the rows of one record's hash alone: counted, never paired
+        sums = count_groups(groups, digests)
+        del groups
         release_memory()
         if progress is not None:
             progress("pairs", 1, 1)
@@ -90,13 +81,25 @@ class CorpusPostings(Postings):
     def shards(self, layout: Layout) -> Shards:
         return Shards(self.jobs, fingerprint_shard)
 
-    def gather(self, progress: Progress | None) -> tuple[U64, I64, U64]:
-        """Every record's fingerprints: ``(hash, record)`` rows, and the digest
-        of each record's set (:func:`~winnow.corpus.fingerprints.set_digests`)."""
+    def gather(self, progress: Progress | None) -> tuple[U64, npt.NDArray[np.integer], U64,
+                                                       I64]:
+        """Every record's fingerprints: ``(hash, record)`` rows, the digest of
+        each record's set (:func:`~winnow.corpus.fingerprints.set_digests`), and
+        where the rows of each part are (``bounds[0, part]``: the rows in parts
+        by the low bits of their hashes,
+        :func:`~winnow.corpus.fingerprints.records_by_part`).
+
+        Each shard's hashes are copied into one array as they arrive (of the
+        rows expected: pages never written are never mapped; grown in place
+        when short), its records and their counts kept beside; the rows are
+        put in parts, and their owners written, once the workers are gone, so
+        that no owner array is held while they run."""
         pool = make_pool(self.workers, len(self.jobs))
         if pool is not None and self.jobs:
             load_kernels(self.jobs[0].config)  # shared by the forked workers
-        hashes, docs, counts = [], [], []
+        hashes = np.empty(max(self.rows, 1), dtype=np.uint64)
+        filled = 0
+        docs, counts = [], []
         digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
         try:
@@ -104,7 +107,11 @@ class CorpusPostings(Postings):
                 results = parallel_map(shard_postings, self.jobs, stage="records",
                                        progress=None, executor=pool)
                 for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
-                    hashes.append(h)
+                    end = filled + h.shape[0]
+                    if end > hashes.shape[0]:  # realloc: remapped, not copied
+                        hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
+                    hashes[filled:end] = h
+                    filled = end
                     docs.append(d)
                     counts.append(c)
                     digests[d] = sets
@@ -114,38 +121,108 @@ class CorpusPostings(Postings):
         finally:
             if pool is not None:
                 pool.shutdown()
-        if not hashes:
-            return np.zeros(0, np.uint64), np.zeros(0, np.int64), digests
-        all_hashes = np.concatenate(hashes)
-        del hashes  # each shard's arrays freed before the owners are made
-        all_owners = np.repeat(np.concatenate(docs), np.concatenate(counts))
-        return all_hashes, all_owners, digests
+        if not docs:
+            return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
+                    np.zeros((1, 2), np.int64))
+        by_part, owners, parts = records_by_part(hashes[:filled], np.concatenate(docs),
+                                                 np.concatenate(counts),
+                                                 part_bits(self.rows))
+        del hashes
+        bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
+        np.cumsum(parts, out=bounds[0, 1:])
+        return by_part, owners, digests, bounds
 
 
-#: :func:`shared_rows` looks at one part of the hashes at a time: those whose
-#: low ``HASH_BITS`` bits are the same (the top bits of winnowing's hashes are
-#: not evenly spread).
-HASH_BITS = 2
+#: :func:`count_records` looks at one part of the rows at a time: those whose
+#: hashes' low bits are the same, about this many rows a part, so that each
+#: part's hash table (16 bytes a slot, 2-4 slots a row) stays in the cache.
+PART_ROWS = 1 << 14
 
 
-def shared_rows(hashes: U64) -> tuple[npt.NDArray[np.bool_], int]:
-    """``(rows whose hash is in another row too, distinct hashes)``, as
-    :func:`winnow.matching.counting.repeated` gives them, a quarter of the
-    hashes at a time (:data:`HASH_BITS`): its hash table (12
-    bytes a slot, 1.5-3 slots a row: 96 MiB for the 3.9 million rows of
-    100,000 records) is then a quarter as large.  Most rows of a corpus
-    (84 % there) hold a hash of one record alone: they count in its size but
-    pair nothing, so the counter is given the others only."""
-    mask = np.zeros(hashes.shape[0], dtype=bool)
-    low = np.ascontiguousarray(hashes).view(np.uint8)[0 if np.little_endian else 7::8]
-    part = low & np.uint8((1 << HASH_BITS) - 1)  # a byte a row, not a copy of the hashes
-    distinct = 0
-    for p in range(1 << HASH_BITS):
-        rows = np.flatnonzero(part == p)
-        found, count = repeated(hashes[rows])
-        mask[rows] = found
-        distinct += count
-    return mask, distinct
+def part_bits(rows: int) -> int:
+    """Low bits of the hashes that part ``rows`` rows into parts of about
+    :data:`PART_ROWS`."""
+    return min(16, max(0, (rows // PART_ROWS).bit_length()))
+
+
+def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
+                  digests: U64 | None = None, bounds: I64 | None = None) -> MemorySums:
+    """What :func:`winnow.matching.counting.count_postings` gives for distinct
+    ``(hash, record)`` rows (a test checks it), without sorting them: the
+    hashes in several rows are found and grouped (:func:`shared_groups`), and
+    only those groups (16 % of the rows of ``benchmarks/scale.py``'s corpus)
+    are counted (:func:`count_groups`).  ``bounds``: as :func:`shared_groups`."""
+    return count_groups(shared_groups(hashes, owners, documents, cap, bounds), digests)
+
+
+@dataclass(frozen=True)
+class Groups:
+    """The rows ``(hashes, owners)`` of the hashes in 2 to ``cap`` records,
+    sorted by hash then owner, each hash's ``df`` (row by row), and per
+    record its ``kept`` rows (hashes in at most ``cap`` records) and those
+    ``alone`` (hashes in no other record); ``capped``: the hashes in more
+    than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes."""
+
+    hashes: U64
+    owners: I64
+    df: I64
+    kept: I64
+    alone: I64
+    capped: U64
+    rows: int
+    distinct: int
+
+
+def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
+                  bounds: I64 | None = None) -> Groups:
+    """The rows of the hashes in several records, found and grouped by one
+    compiled pass (:func:`winnow.corpus._kernels.shared_groups`) a part of
+    about :data:`PART_ROWS` rows at a time, each part's hash table in the
+    cache; only the groups are sorted.  100,000 records (3.9 million rows)
+    of ``benchmarks/scale.py``: 0.07 s, against 0.21 s for one table of every
+    row.  ``bounds``: where the rows of each part are, as
+    :meth:`CorpusPostings.gather` gives them; without it the rows are put
+    in parts here (:func:`~winnow.corpus.fingerprints.by_part`)."""
+    n = hashes.shape[0]
+    if bounds is None:
+        hashes, owners, parts = by_part(hashes, owners, part_bits(n))
+        bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
+        np.cumsum(parts, out=bounds[0, 1:])
+    rows = np.empty(n, dtype=np.int64)  # bounds: pages never written are never mapped
+    group_hash = np.empty(n // 2 + 1, dtype=np.uint64)
+    group_start = np.empty(n // 2 + 2, dtype=np.int64)
+    kept = np.zeros(documents, dtype=np.int64)
+    alone = np.zeros(documents, dtype=np.int64)
+    capped = np.empty(n // (cap + 1) + 1, dtype=np.uint64)
+    groups, filled, n_capped, distinct = _kernels.shared_groups(
+        np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
+        group_hash, group_start, kept, alone, capped)
+    by_hash = np.argsort(group_hash[:groups], kind="stable")
+    size = np.diff(group_start[:groups + 1])[by_hash]
+    where = np.repeat(group_start[by_hash] - (np.cumsum(size) - size), size)
+    where += np.arange(filled, dtype=np.int64)
+    return Groups(np.repeat(group_hash[by_hash], size), rows[where], np.repeat(size, size),
+                  kept, alone, np.sort(capped[:n_capped]), n, distinct)
+
+
+def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
+    """The pair sums of :func:`shared_groups`' rows
+    (:func:`~winnow.matching.counting.count_shared`), with every record's
+    size and weight total."""
+    documents = groups.kept.shape[0]
+    weights = idf_weights(groups.df, documents)
+    single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
+    weight_totals = (np.bincount(groups.owners, weights=weights, minlength=documents)
+                     .astype(np.float64) + groups.alone * single)
+    counts = count_shared(groups.hashes, groups.owners, documents, weights=weights)
+    del weights
+    ordered = pair_order(counts.a, counts.b, documents)
+    counts = SharedCounts(counts.a[ordered], counts.b[ordered], counts.shared[ordered],
+                          counts.weight[ordered], counts.df_sum[ordered])
+    stats = {"documents": documents, "fingerprints": groups.rows,
+             "kept": int(groups.kept.sum()), "ignored_common": groups.capped.shape[0],
+             "distinct_hashes": groups.distinct, "pairs_sharing": len(counts)}
+    return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
 
 
 def in_records(progress: Progress, records: int) -> Progress:
@@ -161,4 +238,5 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["HASH_BITS", "CorpusPostings", "in_records", "shared_rows"]
+__all__ = ["PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_records", "in_records",
+           "part_bits", "shared_groups"]

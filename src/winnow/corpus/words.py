@@ -26,9 +26,10 @@ Stevenson's answers; ``benchmarks/dedup_threshold.py``).
 
 The candidates' records are read once more (:func:`word_pair_sets`, one
 task per input shard holding any), their word pairs hashed to 64 bits and
-kept as sorted arrays (8 bytes a word pair of a candidate record, the rest
-of the corpus never held), and each pair's resemblance counted by merging
-the two arrays (:func:`resemblances`).
+kept as sorted arrays (8 bytes a word pair of a candidate record, gathered
+into one array grown in place, the rest of the corpus never held), and
+each pair's resemblance counted by merging the two arrays
+(:func:`resemblances`).
 """
 
 from __future__ import annotations
@@ -77,15 +78,6 @@ def _word_chars(cps: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
     return word
 
 
-def _mix(first: U64, second: U64) -> U64:
-    """A 64-bit hash of an ordered pair of word hashes."""
-    out = first * np.uint64(0x9E3779B97F4A7C15) + second
-    out ^= out >> np.uint64(31)
-    out *= np.uint64(0xBF58476D1CE4E5B9)
-    out ^= out >> np.uint64(29)
-    return out
-
-
 def batch_word_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     """The distinct word-pair hashes of each UTF-8 text, sorted: ``(every
     text's hashes in turn, count per text)``.  A text of one word has that
@@ -119,16 +111,9 @@ def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     bounds, words = bounds[:count], words[:count]
     offsets = np.zeros(len(texts), dtype=np.int64)
     np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
-    owner = np.searchsorted(offsets, units.starts[bounds], side="right") - 1
-    same = np.zeros(count, dtype=bool)
-    same[:-1] = owner[1:] == owner[:-1]
-    alone = np.bincount(owner, minlength=len(texts))[owner] == 1  # a text of one word
-    values = words.copy()  # a word followed by its text's next: the pair's hash
-    values[same] = _mix(words[:-1][same[:-1]], words[1:][same[:-1]])
-    keep = same | alone
-    values, owner = values[keep], owner[keep].astype(np.int64)
     counts = np.zeros(len(texts), dtype=np.int64)
-    total = _kernels.distinct_runs(values, owner, counts)
+    values = np.empty(max(count, 1), dtype=np.uint64)  # a pair (or lone word) a word at most
+    total = _kernels.word_pair_runs(words, units.starts[bounds], offsets, values, counts)
     return values[:total].copy(), counts
 
 
@@ -183,24 +168,31 @@ def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> Wor
     pool = make_pool(workers, len(tasks)) if len(tasks) > 1 else None
     if pool is not None:
         batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
-    found, hashes, counts = [], [], []
+    found, counts = [], []
+    hashes = np.empty(1 << 16, dtype=np.uint64)
+    filled = 0
     try:
         with reusing_freed_memory() if pool is None else nullcontext():
             for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
                                         executor=pool):
                 found.append(d)
-                hashes.append(h)
                 counts.append(c)
+                end = filled + h.shape[0]
+                if end > hashes.shape[0]:  # grown in place (realloc), a quarter at a time
+                    hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
+                hashes[filled:end] = h
+                filled = end
     finally:
         if pool is not None:
             pool.shutdown()
     if not found:
         return WordSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64))
+    hashes.resize(filled, refcheck=False)
     order_docs = np.concatenate(found)
     sizes = np.concatenate(counts)
     starts = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
     np.cumsum(sizes, out=starts[1:])
-    return WordSets(order_docs, starts, np.concatenate(hashes))  # shards in doc order
+    return WordSets(order_docs, starts, hashes)  # shards in doc order
 
 
 def resemblances(sets: WordSets, a: I64, b: I64) -> F64:
