@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from winnow.frontends.structural import idioms, loops, webs
+from winnow.frontends.structural import idioms, loops, repeats, webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
@@ -116,6 +116,7 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     for stmt in stmts:
         out.extend(statement(stmt, locals_))
     out = _unreachable(loops.element_loops(out))
+    out = repeats.rolled(repeats.counted(out, lambda body: _reorder(body, locals_)))
     out = _dead_stores(out, locals_)
     out = _early_return(out)
     webs.split(out, locals_)

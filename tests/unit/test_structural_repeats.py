@@ -1,0 +1,64 @@
+"""The structural front-end's repeat loops: a rewritten snippet and its
+original give the same stream, and a change that matters gives a different
+one."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_structural_rules import java_main, labels, same
+from winnow.frontends import FrontEndOptions, make_document
+
+PRINT = 'System.out.println("Hi");'
+
+
+def literals(source: str) -> list[int]:
+    """The literal channel's ids (literals by value) of a Java file's neutral stream."""
+    doc = make_document(source.encode(), "x.java", frontend="structural",
+                        options=FrontEndOptions(lexical=False))
+    assert doc.stream.literal_units is not None
+    return doc.stream.literal_units.tolist()
+
+
+@pytest.mark.parametrize("loop", [
+    "for (int i = 0; i < 3; i++) { %s }",
+    "for (int i = 1; i <= 3; i++) { %s }",
+    "for (int i = 3; i > 0; i--) { %s }",
+    "for (int i = 4; i >= 0; i -= 2) { %s }",
+    "int i = 0; while (i != 3) { %s i++; }",
+    "int k = 3; while (k > 0) { %s k = k - 1; }",
+])
+def test_a_counted_loop_of_three_reads_as_the_statement_three_times(loop: str) -> None:
+    same(java_main(loop % PRINT), java_main(PRINT * 3))
+
+
+def test_python_and_kotlin_repeat_loops_read_as_the_statements() -> None:
+    unrolled = labels('print("Hi")\nprint("Hi")\nprint("Hi")\n', "python")
+    assert labels('for _ in range(3):\n    print("Hi")\n', "python") == unrolled
+    assert labels('fun main() {\n    repeat(3) { println("Hi") }\n}\n', "kotlin") == unrolled
+
+
+def test_the_count_matters_and_a_counter_read_keeps_the_loop() -> None:
+    three = labels(java_main(PRINT * 3))
+    assert labels(java_main(PRINT * 4)) == three  # the count is NUM's literal:
+    assert literals(java_main(PRINT * 4)) != literals(java_main(PRINT * 3))  # it differs
+    assert labels(java_main("for (int i = 0; i < 3; i++) System.out.println(i);")) != labels(
+        java_main("System.out.println(0); System.out.println(1); System.out.println(2);"))
+    assert "NUM" in labels(java_main(PRINT * 2))  # a loop, with its count
+    # a loop that may stop early, or whose counter is read after it, is no repeat
+    for loop in ("for (int i = 0; i < 3; i++) { if (n > i) break; %s }",
+                 "int i = 0; while (i < 3) { %s i++; } System.out.println(i);"):
+        assert labels(java_main(loop % PRINT)) != three
+
+
+def test_a_run_of_identical_groups_reads_as_a_loop_of_the_group() -> None:
+    group = 'System.out.print("a"); System.out.println();'
+    same(java_main(group * 3),
+         java_main(f"for (int i = 0; i < 3; i++) {{ {group} }}"))
+    assert labels(java_main(group * 3)) != labels(java_main(group * 2 + PRINT))
+
+
+def test_a_loop_that_never_stops_is_left_alone() -> None:
+    looping = labels(java_main(f"for (int i = 0; i < 3; i--) {{ {PRINT} }}"))
+    assert looping != labels(java_main(PRINT * 3))
+    assert looping.count("ID") > labels(java_main(PRINT * 3)).count("ID")  # counter kept
