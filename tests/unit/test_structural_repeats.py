@@ -1,6 +1,6 @@
-"""The structural front-end's repeat loops: a rewritten snippet and its
-original give the same stream, and a change that matters gives a different
-one."""
+"""The structural front-end's repeat loops and inlined temporaries: a
+rewritten snippet and its original give the same stream, and a change that
+matters gives a different one."""
 
 from __future__ import annotations
 
@@ -62,3 +62,36 @@ def test_a_loop_that_never_stops_is_left_alone() -> None:
     looping = labels(java_main(f"for (int i = 0; i < 3; i--) {{ {PRINT} }}"))
     assert looping != labels(java_main(PRINT * 3))
     assert looping.count("ID") > labels(java_main(PRINT * 3)).count("ID")  # counter kept
+
+
+def test_a_temporary_read_once_reads_as_its_value() -> None:
+    same(java_main("while (n != 0) { int r = n % 10; System.out.print(r); n = n / 10; }"),
+         java_main("while (n != 0) { System.out.print(n % 10); n = n / 10; }"))
+    # declared with a dead first value, or the update written before the print
+    same(java_main("int r = 0; while (n != 0) { r = n % 10; n = n / 10; System.out.print(r); }"),
+         java_main("while (n != 0) { System.out.print(n % 10); n = n / 10; }"))
+
+
+def test_python_temporary_reads_as_its_value() -> None:
+    same("def f(n):\n    d = n * 2\n    return d + 1\n",
+         "def f(n):\n    return n * 2 + 1\n", "python")
+
+
+def test_a_temporary_whose_inputs_change_before_the_read_stays() -> None:
+    # n changes between the store and the print, and the print reads n too
+    kept = java_main("int r = n % 10; n = n / 10; System.out.print(r + n);")
+    inlined = java_main("n = n / 10; System.out.print(n % 10 + n);")
+    assert labels(kept) != labels(inlined)
+    assert "assign" in labels(kept)[labels(kept).index("func") + 1:][10:]
+
+
+@pytest.mark.parametrize(("body", "kept"), [
+    ("int r = n % 10; System.out.print(r); System.out.print(r);",  # read twice
+     "assign ID % ID NUM"),
+    ("int r = n % 10; for (int i = 0; i < n; i++) System.out.print(r);",  # read in a loop
+     "assign ID % ID NUM"),
+    ("int r = in.nextInt(); System.out.print(r);",  # a call: evaluated where it was
+     "assign ID call ID } call ID ID }"),
+])
+def test_temporaries_that_are_not_inlined(body: str, kept: str) -> None:
+    assert kept in " ".join(labels(java_main(body)))

@@ -573,8 +573,9 @@ def test_a_counter_reused_by_two_loops_is_two_variables() -> None:
     end = " System.out.println(s + t);"
     same(java_main(first + " " + second + end), java_main(second_j + " " + first + end))
     # a value read after the second loop is that loop's: the order still holds
+    # (k read twice, so that it stays a variable: a temporary read once is inlined)
     reused = java_main("int i = 0; while (i < n) i++; int k = i; i = 0; while (i < 5) i++;"
-                       " System.out.println(k + i);")
+                       " System.out.println(k + i); System.out.println(k);")
     stream = labels(reused)
     copy_at = next(i for i in range(len(stream)) if stream[i:i + 3] == ["assign", "ID", "ID"])
     assert stream.index("loop") < copy_at  # k = i after the loop that counts i

@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from winnow.frontends.structural import idioms, loops, repeats, webs
+from winnow.frontends.structural import idioms, loops, repeats, temps, webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
@@ -400,8 +400,21 @@ def function(func: N) -> N:
     stmts = block(body.kids, local_names)
     stmts = _dead_at_exit(stmts, local_names)
     stmts = drop_unused(stmts, params)
-    func.kids[-1] = N("block", body.start, body.end, stmts)
+    new_body = N("block", body.start, body.end, stmts)
+    if temps.inline_temporaries(new_body, local_names):
+        _reorder_all(new_body, local_names)
+    func.kids[-1] = new_body
     return func
+
+
+def _reorder_all(node: N, locals_: set[str]) -> None:
+    """Every block below ``node`` (inner ones first), and ``node``'s own
+    statements, put back in canonical order after a rule changed them."""
+    for kid in node.kids:
+        if kid.kind not in ("func", "class"):
+            _reorder_all(kid, locals_)
+    if node.kind == "block":
+        node.kids = _reorder(node.kids, locals_)
 
 
 def members(stmts: list[N], sort: Callable[[list[N]], list[N]]) -> list[N]:
