@@ -95,3 +95,19 @@ def test_a_temporary_whose_inputs_change_before_the_read_stays() -> None:
 ])
 def test_temporaries_that_are_not_inlined(body: str, kept: str) -> None:
     assert kept in " ".join(labels(java_main(body)))
+
+
+def test_a_kotlin_conversion_reads_its_receiver() -> None:
+    """``area.toFloat()`` reads ``area`` (the chain names the callee last):
+    read twice, ``area`` is no temporary, as in Java's ``(float) area``."""
+    kotlin = labels("fun main() {\n    val sc = Scanner(System.`in`)\n"
+                    "    val n = sc.nextDouble()\n    val area = n * 2.0\n"
+                    "    val volume = area * 3.0\n    println(area.toFloat())\n"
+                    "    println(volume)\n}\n", "kotlin")
+    java = labels("class A { public static void main(String[] a) {"
+                  " Scanner in = new Scanner(System.in); double n = in.nextDouble();"
+                  " double area = n * 2.0;"
+                  " double volume = area * 3.0; System.out.println((float) area);"
+                  " System.out.println(volume); } }")
+    assert kotlin == java
+    assert "assign" in kotlin  # area stays a variable

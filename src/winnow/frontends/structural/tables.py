@@ -47,8 +47,10 @@ def conversion(call: N) -> N:
     if call.kids and call.kids[0].kind == "id" and call.kids[0].text in CONVERSIONS:
         if len(call.kids) == 2:
             return call.kids[1]
-        if len(call.kids) == 1 and call.text:  # x.toInt(): the receiver x
-            return leaf("id", call.start, call.end, call.text.split()[-1])
+        # x.toInt(): the receiver x (Kotlin's chain names the callee last: not it)
+        names = [n for n in call.text.split() if n != call.kids[0].text]
+        if len(call.kids) == 1 and names:
+            return leaf("id", call.start, call.end, names[-1], " ".join(names[:-1]))
     return call
 
 
