@@ -144,7 +144,20 @@ def _count(cond: N, counter: str, first: int, step: int) -> int | None:
 def rolled(stmts: list[N]) -> list[N]:
     """``stmts`` with each run of two or more identical statements (or groups
     of up to :data:`MAX_PERIOD`) replaced by the repeat loop of one."""
-    shapes = [shape(s) for s in stmts]
+    heads = [(s.kind, s.text, len(s.kids)) for s in stmts]
+    if not any(heads[i] == heads[i + p] for p in range(1, MAX_PERIOD + 1)
+               for i in range(len(heads) - p)):
+        return stmts  # no statement like one up to MAX_PERIOD after it (the common case)
+    shapes: dict[int, tuple[object, ...]] = {}
+
+    def alike(i: int, j: int) -> bool:
+        if heads[i] != heads[j]:
+            return False
+        for k in (i, j):
+            if k not in shapes:
+                shapes[k] = shape(stmts[k])
+        return shapes[i] == shapes[j]
+
     out: list[N] = []
     at = 0
     while at < len(stmts):
@@ -152,8 +165,7 @@ def rolled(stmts: list[N]) -> list[N]:
         for period in range(1, MAX_PERIOD + 1):
             times = 1
             while (at + (times + 1) * period <= len(stmts)
-                   and shapes[at + times * period:at + (times + 1) * period]
-                   == shapes[at:at + period]):
+                   and all(alike(at + k, at + times * period + k) for k in range(period))):
                 times += 1
             if times >= 2 and times * period > best_times * best_period:
                 best_period, best_times = period, times
