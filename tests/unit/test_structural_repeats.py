@@ -111,3 +111,12 @@ def test_a_kotlin_conversion_reads_its_receiver() -> None:
                   " System.out.println(volume); } }")
     assert kotlin == java
     assert "assign" in kotlin  # area stays a variable
+
+
+def test_a_store_only_returned_reads_as_the_returned_value() -> None:
+    same("class A { static double area(double r) { double a; return a = r * r * 3.14; } }",
+         "class A { static double area(double r) { return r * r * 3.14; } }")
+    # a field another method reads keeps its store
+    kept = labels("class A { double a; double area(double r) { return a = r * r; }"
+                  " double last() { return a; } }")
+    assert "assign" in kept
