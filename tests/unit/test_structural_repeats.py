@@ -120,3 +120,30 @@ def test_a_store_only_returned_reads_as_the_returned_value() -> None:
     kept = labels("class A { double a; double area(double r) { return a = r * r; }"
                   " double last() { return a; } }")
     assert "assign" in kept
+
+
+@pytest.mark.parametrize("rewritten", [
+    'System.out.print("Hi\\n");',
+    'System.out.print("Hi"); System.out.println();',
+    'System.out.print("Hi"); System.out.println("");',
+    'System.out.printf("Hi\\n");',
+])
+def test_ways_to_print_a_line_read_alike(rewritten: str) -> None:
+    same(java_main(rewritten), java_main('System.out.println("Hi");'))
+    assert literals(java_main(rewritten)) == literals(java_main('System.out.println("Hi");'))
+
+
+def test_printing_a_value_then_a_line_break() -> None:
+    same(java_main('System.out.print(n + "\\n");'), java_main("System.out.println(n);"))
+    same(java_main("System.out.print(n); System.out.println();"),
+         java_main("System.out.println(n);"))
+
+
+def test_line_breaks_that_are_not_the_same_line_stay() -> None:
+    one = labels(java_main("System.out.println(n);"))
+    # a statement between, or a line printed twice
+    assert labels(java_main("System.out.print(n); n = n + 1; System.out.println();")) != one
+    assert labels(java_main("System.out.println(n); System.out.println();")) != one
+    # Python's print ends the line itself: print(x); print() prints a blank line too
+    assert labels("def f(x):\n    print(x)\n    print()\n", "python") != labels(
+        "def f(x):\n    print(x)\n", "python")

@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from winnow.frontends.structural import idioms, loops, repeats, temps, webs
+from winnow.frontends.structural import idioms, loops, prints, repeats, temps, webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
@@ -115,7 +115,7 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     out: list[N] = []
     for stmt in stmts:
         out.extend(statement(stmt, locals_))
-    out = _unreachable(loops.element_loops(out))
+    out = _unreachable(loops.element_loops(prints.lines(out)))
     out = repeats.rolled(repeats.counted(out, lambda body: _reorder(body, locals_)))
     out = _dead_stores(out, locals_)
     out = _early_return(out)
