@@ -392,8 +392,7 @@ def test_lexer_tokens_rank_a_copy_above_an_independent_rewrite(tmp_path: Path) -
     assert neutral["ab"] == neutral["ac"] == 1.0  # a tie
     both = similarity()
     assert both["ab"] == 1.0
-    # the tie broken (0.93 when written, with one neutral copy; 0.974 with six)
-    assert both["ac"] < both["ab"] - 0.02
+    assert both["ac"] < both["ab"] - 0.03  # the tie broken (0.93 when written)
 
 
 def test_with_lexical_appends_the_lexer_stream_under_other_ids() -> None:

@@ -40,10 +40,9 @@ _LEXICAL_MASK = np.uint32(0x9E3779B9)
 #: How many times the neutral tokens come before the lexer's in
 #: :func:`with_lexical`, each time under other ids (:data:`_VIEW_MASKS`): the
 #: weight of the normalised program against its text in a pair's score.
-NEUTRAL_WEIGHT = 6
+NEUTRAL_WEIGHT = 4
 _VIEW_MASKS = (np.uint32(0), np.uint32(0x5BD1E995), np.uint32(0x27D4EB2F),
-               np.uint32(0x165667B1), np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35),
-               np.uint32(0x7FEB352D), np.uint32(0x846CA68B))
+               np.uint32(0x165667B1))
 
 
 def supports(language: str) -> bool:
@@ -131,9 +130,9 @@ def with_lexical(neutral: Stream, lexed: Stream, weight: int = NEUTRAL_WEIGHT) -
     Fingerprints are counted once per document, so a copy under the same ids
     would add nothing: under other ids each copy adds the same evidence
     again.  The lexer gives about twice as many units as the tree, so with
-    ``weight`` 6 a pair's score is about three quarters the normalised
-    programs' likeness and one quarter their tokens' (the literal channel
-    goes the same way); with ``weight`` 1 one third and two thirds.
+    ``weight`` 4 a pair's score is about two thirds the normalised programs'
+    likeness and one third their tokens' (the literal channel goes the same
+    way); with ``weight`` 1 one third and two thirds.
     """
     if not 1 <= weight <= len(_VIEW_MASKS):
         raise ValueError(f"weight must be 1 to {len(_VIEW_MASKS)}; got {weight}")
