@@ -147,3 +147,18 @@ def test_line_breaks_that_are_not_the_same_line_stay() -> None:
     # Python's print ends the line itself: print(x); print() prints a blank line too
     assert labels("def f(x):\n    print(x)\n    print()\n", "python") != labels(
         "def f(x):\n    print(x)\n", "python")
+
+
+def test_python_print_reads_as_java_print_and_println() -> None:
+    def py(body: str) -> list[str]:
+        return labels("def f(x):\n" + "".join(f"    {line}\n" for line in body.split(";")),
+                      "python")
+
+    line = py("print(x)")
+    assert py('print(x, end="");print()') == line
+    assert py('print(x, end="\\n")') == line
+    assert py('print(x, end=" ")') != line  # a space, no line break
+    assert py('print(x, end="")') == py('print(x, end="")')
+    # print("a", x) shows "a x": Java's System.out.println("a " + x)
+    java = labels('class A { static void f(int x) { System.out.println("a " + x); } }')
+    assert py('print("a", x)') == java[1:-1]  # Java's class token and its end aside

@@ -6,21 +6,23 @@
   line break at the end of what is printed is what ``println`` adds;
 * ``print(x); println();`` reads as ``println(x)``.
 
-Calls are recognised by their name: ``printf``, C#'s ``Console.Write`` and
-Java's ``System.out.print`` print no line break (a bare ``print`` is
-Python's, which ends the line, or Kotlin's, which does not: left alone);
-``println``, ``WriteLine`` and ``puts`` end the line.
+Calls are recognised by their name: ``printf``, ``write`` (Python's
+``print(x, end=e)`` reads as ``write(x + e)``, ``e`` a line break unless
+given: :func:`~winnow.frontends.structural.tables.python_call`), C#'s
+``Console.Write``, Go's ``fmt.Print`` and Java's ``System.out.print`` print
+no line break (a bare ``print`` left, Kotlin's, is left alone);
+``println``, ``WriteLine``, ``Println`` and ``puts`` end the line.
 """
 
 from __future__ import annotations
 
-from winnow.frontends.structural.ir import N
+from winnow.frontends.structural.ir import N, leaf
 
 #: Calls that print their argument without a line break (``print`` only on
 #: Java's ``System.out``: see :func:`_no_break`).
-PRINT = frozenset({"print", "printf", "Write"})
+PRINT = frozenset({"print", "printf", "Write", "write", "Print"})
 #: Calls that print their argument, then a line break.
-PRINTLN = frozenset({"println", "WriteLine", "puts"})
+PRINTLN = frozenset({"println", "WriteLine", "puts", "Println"})
 #: A line break at the end of a literal, as the converter keeps it (escaped).
 _BREAK = "\\n"
 
@@ -43,15 +45,15 @@ def lines(stmts: list[N]) -> list[N]:
         if call is None:
             out.append(stmt)
             continue
+        if _no_break(call) and len(call.kids) > 1:
+            last = _without_break(call.kids[-1])
+            if last is not None:
+                call.kids[-1] = last
+                call.kids[0].text = "println"
         args = call.kids[1:]
         if len(args) == 1 and args[0].kind == "str" and args[0].text == "":
             call.kids = call.kids[:1]
             args = []
-        if _no_break(call) and args:
-            last = _without_break(args[-1])
-            if last is not None:
-                call.kids[-1] = last
-                call.kids[0].text = "println"
         previous = _printer(out[-1]) if out else None
         if (not args and call.kids[0].text in PRINTLN and previous is not None
                 and _no_break(previous) and len(previous.kids) == 2
@@ -81,3 +83,23 @@ def _without_break(arg: N) -> N | None:
     if not last.text and len(arg.kids) > 1:
         arg.kids.pop()  # x + "\n": the emptied literal goes
     return arg.kids[0] if len(arg.kids) == 1 else arg  # printf("Hi\n"): one part
+
+
+def python_print(call: N, end: N | None) -> N:
+    """Python's ``print(a, b, end=e)`` as ``write(a + " " + b + e)``, ``e`` a
+    line break when not given: Java's ``print``, which :func:`lines` reads
+    as ``println`` when ``e`` ends the line."""
+    if end is None:
+        end = leaf("str", call.end, call.end, _BREAK)
+    shown: list[N] = []
+    for arg in call.kids[1:]:  # print(a, b) shows a, a space, b
+        if shown:
+            shown.append(leaf("str", arg.start, arg.start, " "))
+        shown.append(arg)
+    if not (end.kind == "str" and end.text == ""):
+        shown.append(end)
+    writer = leaf("id", call.kids[0].start, call.kids[0].end, "write")
+    if not shown:
+        return N("call", call.start, call.end, [writer], call.text)
+    value = shown[0] if len(shown) == 1 else N("concat", shown[0].start, call.end, shown)
+    return N("call", call.start, call.end, [writer, value], call.text)

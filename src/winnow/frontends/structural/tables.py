@@ -19,6 +19,7 @@ from typing import Any
 
 from winnow.frontends.structural.arrays import is_array, kotlin_collection
 from winnow.frontends.structural.ir import N, leaf, names_read
+from winnow.frontends.structural.prints import python_print
 from winnow.frontends.structural.walker import Walker
 
 
@@ -192,19 +193,16 @@ def kotlin_call(c: Walker, call: N) -> N:
 
 
 def python_call(c: Walker, call: N) -> N:
-    """``len(x)`` reads as a length field (``x.length``); format calls as
-    :func:`format_call`."""
+    """``len(x)`` reads as a length field (``x.length``); ``print(a, b,
+    end=e)`` as ``write(a + " " + b + e)`` (``e`` is a line break unless
+    given: :func:`~winnow.frontends.structural.prints.python_print`); format
+    calls as :func:`format_call`."""
+    ends = [k for k in call.kids if k.kind == "end"]
+    call.kids = [k for k in call.kids if k.kind != "end"]
     if len(call.kids) == 2 and call.kids[0].text == "len":
         return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
-    if call.kids and call.kids[0].text == "print" and len(call.kids) > 2:
-        # print(a, b) shows a, a space, b: print(a + " " + b)
-        shown: list[N] = []
-        for arg in call.kids[1:]:
-            if shown:
-                shown.append(leaf("str", arg.start, arg.start, " "))
-            shown.append(arg)
-        return N("call", call.start, call.end,
-                 [call.kids[0], N("concat", call.kids[1].start, call.end, shown)], call.text)
+    if call.kids and call.kids[0].text == "print" and not call.text:
+        return python_print(call, ends[-1].kids[0] if ends and ends[-1].kids else None)
     return format_call(c, call)
 
 
