@@ -162,3 +162,13 @@ def test_python_print_reads_as_java_print_and_println() -> None:
     # print("a", x) shows "a x": Java's System.out.println("a " + x)
     java = labels('class A { static void f(int x) { System.out.println("a " + x); } }')
     assert py('print("a", x)') == java[1:-1]  # Java's class token and its end aside
+
+
+def test_kotlin_print_then_println_reads_as_println() -> None:
+    def kt(body: str) -> list[str]:
+        return labels("fun f(x: Int) {\n" + "".join(f"    {s}\n" for s in body.split(";"))
+                      + "}\n", "kotlin")
+
+    assert kt("print(x);println()") == kt("println(x)")
+    assert kt('print("a\\n")') == kt('println("a")')
+    assert kt("print(x)") != kt("println(x);println()")

@@ -10,7 +10,8 @@ Calls are recognised by their name: ``printf``, ``write`` (Python's
 ``print(x, end=e)`` reads as ``write(x + e)``, ``e`` a line break unless
 given: :func:`~winnow.frontends.structural.tables.python_call`), C#'s
 ``Console.Write``, Go's ``fmt.Print`` and Java's ``System.out.print`` print
-no line break (a bare ``print`` left, Kotlin's, is left alone);
+no line break, and so does Kotlin's bare ``print`` (read as ``write``:
+:func:`~winnow.frontends.structural.tables.kotlin_call`);
 ``println``, ``WriteLine``, ``Println`` and ``puts`` end the line.
 """
 
@@ -103,3 +104,11 @@ def python_print(call: N, end: N | None) -> N:
         return N("call", call.start, call.end, [writer], call.text)
     value = shown[0] if len(shown) == 1 else N("concat", shown[0].start, call.end, shown)
     return N("call", call.start, call.end, [writer, value], call.text)
+
+
+def kotlin_print(call: N) -> N:
+    """Kotlin's bare ``print(x)`` (no line break, unlike Python's) as
+    ``write(x)``, in place; ``call`` itself."""
+    if call.kids and call.kids[0].kind == "id" and call.kids[0].text == "print" and not call.text:
+        call.kids[0].text = "write"
+    return call

@@ -19,7 +19,7 @@ from typing import Any
 
 from winnow.frontends.structural.arrays import is_array, kotlin_collection
 from winnow.frontends.structural.ir import N, leaf, names_read
-from winnow.frontends.structural.prints import python_print
+from winnow.frontends.structural.prints import kotlin_print, python_print
 from winnow.frontends.structural.walker import Walker
 
 
@@ -170,12 +170,12 @@ def kotlin_loop(c: Walker, target: N, source: N) -> tuple[N, N, N] | None:
 def kotlin_call(c: Walker, call: N) -> N:
     """Kotlin's calls: a trailing lambda is the last argument (``f(a) { .. }``
     is ``f(a, { .. })``), ``repeat(n) { body }`` reads as the counted loop over
-    ``it``, arrays and lists as :func:`~.arrays.kotlin_collection`, then
-    :func:`format_call`."""
-    kids = call.kids
-    if len(kids) >= 2 and kids[0].kind == "call" and kids[-1].kind == "lambda":
-        call = N("call", call.start, call.end, [*kids[0].kids, *kids[1:]], kids[0].text)
-        kids = call.kids
+    ``it``, arrays and lists as :func:`~.arrays.kotlin_collection`, ``print``
+    as :func:`~.prints.kotlin_print`, then :func:`format_call`."""
+    if len(call.kids) >= 2 and call.kids[0].kind == "call" and call.kids[-1].kind == "lambda":
+        call = N("call", call.start, call.end, [*call.kids[0].kids, *call.kids[1:]],
+                 call.kids[0].text)
+    kids = kotlin_print(call).kids
     if (len(kids) == 3 and kids[0].kind == "id" and kids[0].text == "repeat"
             and kids[2].kind == "lambda" and kids[2].kids):
         counter = leaf("id", call.start, call.start, "it")
