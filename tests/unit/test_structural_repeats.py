@@ -172,3 +172,18 @@ def test_kotlin_print_then_println_reads_as_println() -> None:
     assert kt("print(x);println()") == kt("println(x)")
     assert kt('print("a\\n")') == kt('println("a")')
     assert kt("print(x)") != kt("println(x);println()")
+
+
+def test_a_loop_that_runs_once_reads_as_its_body_and_never_as_nothing() -> None:
+    same(java_main(f"for (int i = 0; i < 1; i++) {{ {PRINT} }}"), java_main(PRINT))
+    same(java_main(f"for (int i = 5; i < 5; i++) {{ {PRINT} }} System.out.println(n);"),
+         java_main("System.out.println(n);"))
+
+
+def test_a_square_as_a_power_reads_as_a_product() -> None:
+    same(java_main("System.out.println(Math.pow(n, 2) * 3.14);"),
+         java_main("System.out.println(n * n * 3.14);"))
+    assert labels("def f(r):\n    return r ** 2\n", "python") == labels(
+        "def f(r):\n    return r * r\n", "python")
+    assert labels(java_main("System.out.println(Math.pow(n, 3));")) != labels(
+        java_main("System.out.println(n * n * n);"))  # only squares

@@ -603,10 +603,11 @@ def test_kotlin_not_null_assertion_reads_as_its_value() -> None:
 
 
 def test_powers_read_alike() -> None:
-    java = labels("class A { double f(double x) { return Math.pow(x, 2) + 1; } }")[1:-1]
-    assert labels("def f(x):\n    return x ** 2 + 1\n", "python") == java
+    # cubes: a square reads as x * x (test_structural_repeats.py)
+    java = labels("class A { double f(double x) { return Math.pow(x, 3) + 1; } }")[1:-1]
+    assert labels("def f(x):\n    return x ** 3 + 1\n", "python") == java
     assert labels("import kotlin.math.pow\n\nfun f(x: Double): Double {\n"
-                  "    return x.pow(2) + 1\n}\n", "kotlin") == java
+                  "    return x.pow(3) + 1\n}\n", "kotlin") == java
     assert "pow" in java
 
 

@@ -63,6 +63,9 @@ def expr(node: N) -> N:
     folded = _folded(node)
     if folded is not None:
         return folded
+    if (node.kind == "pow" and len(node.kids) == 2 and node.kids[0].kind == "id"
+            and node.kids[1].kind == "num" and node.kids[1].text == "2"):
+        return N("*", node.start, node.end, [node.kids[0], node.kids[0].copy()])  # x * x
     if node.kind in _FLIP and len(node.kids) == 2:
         node.kind = _FLIP[node.kind]
         node.kids.reverse()

@@ -10,7 +10,8 @@ as one *repeat loop*, ``loop NUM(3) { print(s) }``.
   towards it (once, at the top level of the body), is read or written
   nowhere else in the body, is not read after the loop, and the body has no
   ``break`` or ``continue``; the count is worked out from the three
-  literals.
+  literals.  A loop that runs once reads as its body, one that never runs
+  as nothing.
 * A run of two or more identical statements, or of identical groups of up
   to :data:`MAX_PERIOD` statements, is a repeat loop of the group.
 """
@@ -47,7 +48,8 @@ def counted(stmts: list[N], order: Callable[[list[N]], list[N]]) -> list[N]:
     while at < len(out) - 1:
         made = _counted(out[at], out[at + 1], out[at + 2:], order)
         if made is not None:
-            out[at:at + 2] = [made]
+            out[at:at + 2] = made
+            at += len(made) - 1
         at += 1
     return out
 
@@ -60,7 +62,7 @@ def _whole(node: N) -> int | None:
 
 
 def _counted(init: N, loop: N, after: list[N],
-             order: Callable[[list[N]], list[N]]) -> N | None:
+             order: Callable[[list[N]], list[N]]) -> list[N] | None:
     if not (init.kind == "assign" and len(init.kids) == 2 and init.kids[0].kind == "id"
             and not init.kids[0].reads):
         return None
@@ -80,7 +82,9 @@ def _counted(init: N, loop: N, after: list[N],
     count = _count(cond, counter, first, moves[0][1])
     if count is None:
         return None
-    return repeat(count, order(rest), init.start, loop.end, (cond.start, cond.end))
+    if count <= 1:  # once: the body itself; never: nothing
+        return order(rest) if count else []
+    return [repeat(count, order(rest), init.start, loop.end, (cond.start, cond.end))]
 
 
 def _step(stmt: N, counter: str) -> int:
