@@ -187,3 +187,30 @@ def test_a_square_as_a_power_reads_as_a_product() -> None:
         "def f(r):\n    return r * r\n", "python")
     assert labels(java_main("System.out.println(Math.pow(n, 3));")) != labels(
         java_main("System.out.println(n * n * n);"))  # only squares
+
+
+def test_a_function_ending_in_a_call_of_itself_reads_as_a_loop() -> None:
+    loop = labels(java_main("int i = 5; while (i > 0) { System.out.println(i); i--; }"))
+    recursive = ("static void f(int i) { if (i > 0) { System.out.println(i); f(i - 1); } }",
+                 'static String f(int i) { if (i > 0) { System.out.println(i); return f(--i); }'
+                 ' else return ""; }')
+    for helper in recursive:
+        assert labels(java_main("f(5);", helper)) == loop
+    # in Python, and with a parameter that stays as it is
+    assert labels("def f(a, i):\n    if i < 3:\n        print(a[i])\n        f(a, i + 1)\n",
+                  "python") == labels(
+        "def f(a, i):\n    while i < 3:\n        print(a[i])\n        i = i + 1\n", "python")
+
+
+@pytest.mark.parametrize("helper", [
+    # the call is not last: work after it runs once per level, on the way back
+    "static void f(int i) { if (i > 0) { f(i - 1); System.out.println(i); } }",
+    # code after the branch runs once per level after a plain call
+    "static void f(int i) { if (i > 0) { System.out.println(i); f(i - 1); }"
+    " System.out.println(0); }",
+    # an argument reads another parameter: they are set at once
+    "static void f(int i, int j) { if (i > 0) { System.out.println(i); f(j, i - 1); } }",
+])
+def test_recursion_that_is_no_loop_stays(helper: str) -> None:
+    stream = labels(java_main("f(5, 1);" if "int j" in helper else "f(5);", helper))
+    assert stream.count("func") == 2  # f is still a function of its own (recursive)

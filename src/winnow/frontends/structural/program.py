@@ -7,6 +7,7 @@ from collections import Counter
 
 from winnow.frontends.structural.ir import N, leaf, names_read, names_written, target_name
 from winnow.frontends.structural.normalise import block, expr, members, signature
+from winnow.frontends.structural.recursion import tail_loops
 
 #: Never inlined: entry points and methods a runtime calls.  ``main`` is an
 #: entry point where nothing calls it (Java); a script's one ``main()`` call
@@ -19,6 +20,7 @@ def normalise_file(root: N) -> N:
     """The whole file: inline helpers called once, normalise, order."""
     root.kids = [s for stmt in root.kids for s in _unguarded(stmt)]
     _unread_returned_stores(root)
+    tail_loops(root)
     for _ in range(4):
         if not _inline_once(root):
             break
