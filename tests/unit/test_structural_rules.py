@@ -573,8 +573,9 @@ def test_a_counter_reused_by_two_loops_is_two_variables() -> None:
     end = " System.out.println(s + t);"
     same(java_main(first + " " + second + end), java_main(second_j + " " + first + end))
     # a value read after the second loop is that loop's: the order still holds
+    # (k read twice, so that it stays a variable: a temporary read once is inlined)
     reused = java_main("int i = 0; while (i < n) i++; int k = i; i = 0; while (i < 5) i++;"
-                       " System.out.println(k + i);")
+                       " System.out.println(k + i); System.out.println(k);")
     stream = labels(reused)
     copy_at = next(i for i in range(len(stream)) if stream[i:i + 3] == ["assign", "ID", "ID"])
     assert stream.index("loop") < copy_at  # k = i after the loop that counts i
@@ -602,10 +603,11 @@ def test_kotlin_not_null_assertion_reads_as_its_value() -> None:
 
 
 def test_powers_read_alike() -> None:
-    java = labels("class A { double f(double x) { return Math.pow(x, 2) + 1; } }")[1:-1]
-    assert labels("def f(x):\n    return x ** 2 + 1\n", "python") == java
+    # cubes: a square reads as x * x (test_structural_repeats.py)
+    java = labels("class A { double f(double x) { return Math.pow(x, 3) + 1; } }")[1:-1]
+    assert labels("def f(x):\n    return x ** 3 + 1\n", "python") == java
     assert labels("import kotlin.math.pow\n\nfun f(x: Double): Double {\n"
-                  "    return x.pow(2) + 1\n}\n", "kotlin") == java
+                  "    return x.pow(3) + 1\n}\n", "kotlin") == java
     assert "pow" in java
 
 

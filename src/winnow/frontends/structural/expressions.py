@@ -181,6 +181,11 @@ def _args(c: Walker, args: Node) -> list[N]:
     for arg in c.named(args):
         if c.role(arg) == "kwarg":
             name = c.field(arg, "name")
+            value = c.field(arg, "value")
+            if name is not None and value is not None and c.text(name) == "end":
+                # print(x, end=""): the table's rewrite reads it (tables.python_call)
+                out.append(N("end", *span(arg), [c.expr(value)]))
+                continue
             if name is not None and c.text(name) in LAYOUT_KEYWORDS:
                 continue
         value = c.field(arg, "value") if c.role(arg) == "kwarg" else None

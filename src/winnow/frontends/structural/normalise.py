@@ -28,7 +28,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable
 
-from winnow.frontends.structural import idioms, loops, webs
+from winnow.frontends.structural import idioms, loops, prints, repeats, temps, webs
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
@@ -63,6 +63,9 @@ def expr(node: N) -> N:
     folded = _folded(node)
     if folded is not None:
         return folded
+    if (node.kind == "pow" and len(node.kids) == 2 and node.kids[0].kind == "id"
+            and node.kids[1].kind == "num" and node.kids[1].text == "2"):
+        return N("*", node.start, node.end, [node.kids[0], node.kids[0].copy()])  # x * x
     if node.kind in _FLIP and len(node.kids) == 2:
         node.kind = _FLIP[node.kind]
         node.kids.reverse()
@@ -115,7 +118,8 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     out: list[N] = []
     for stmt in stmts:
         out.extend(statement(stmt, locals_))
-    out = _unreachable(loops.element_loops(out))
+    out = _unreachable(loops.element_loops(prints.lines(out)))
+    out = repeats.rolled(repeats.counted(out, lambda body: _reorder(body, locals_)))
     out = _dead_stores(out, locals_)
     out = _early_return(out)
     webs.split(out, locals_)
@@ -399,8 +403,21 @@ def function(func: N) -> N:
     stmts = block(body.kids, local_names)
     stmts = _dead_at_exit(stmts, local_names)
     stmts = drop_unused(stmts, params)
-    func.kids[-1] = N("block", body.start, body.end, stmts)
+    new_body = N("block", body.start, body.end, stmts)
+    if temps.inline_temporaries(new_body, local_names):
+        _reorder_all(new_body, local_names)
+    func.kids[-1] = new_body
     return func
+
+
+def _reorder_all(node: N, locals_: set[str]) -> None:
+    """Every block below ``node`` (inner ones first), and ``node``'s own
+    statements, put back in canonical order after a rule changed them."""
+    for kid in node.kids:
+        if kid.kind not in ("func", "class"):
+            _reorder_all(kid, locals_)
+    if node.kind == "block":
+        node.kids = _reorder(node.kids, locals_)
 
 
 def members(stmts: list[N], sort: Callable[[list[N]], list[N]]) -> list[N]:

@@ -7,6 +7,7 @@ from collections import Counter
 
 from winnow.frontends.structural.ir import N, leaf, names_read, names_written, target_name
 from winnow.frontends.structural.normalise import block, expr, members, signature
+from winnow.frontends.structural.recursion import tail_loops
 
 #: Never inlined: entry points and methods a runtime calls.  ``main`` is an
 #: entry point where nothing calls it (Java); a script's one ``main()`` call
@@ -18,6 +19,8 @@ _RANK = {"import": 0, "assign": 1, "class": 2, "func": 3}
 def normalise_file(root: N) -> N:
     """The whole file: inline helpers called once, normalise, order."""
     root.kids = [s for stmt in root.kids for s in _unguarded(stmt)]
+    _unread_returned_stores(root)
+    tail_loops(root)
     for _ in range(4):
         if not _inline_once(root):
             break
@@ -78,6 +81,20 @@ def _propagate_constants(root: N) -> None:
                     and not (node.kind == "call" and i == 0)):
                 value = constants[kid.text]
                 node.kids[i] = leaf(value.kind, kid.start, kid.end, value.text)
+
+
+def _unread_returned_stores(root: N) -> None:
+    """``return x = e`` reads ``return e`` when nothing in the file reads
+    ``x`` (a variable stored only to be returned)."""
+    returns = [n for n in root.walk() if n.kind == "return" and len(n.kids) == 1
+               and n.kids[0].kind == "assign" and len(n.kids[0].kids) == 2
+               and n.kids[0].kids[0].kind == "id" and not n.kids[0].kids[0].reads]
+    if not returns:
+        return
+    read = names_read(root)
+    for ret in returns:
+        if ret.kids[0].kids[0].text not in read:
+            ret.kids = [ret.kids[0].kids[1]]
 
 
 # -- the entry point ----------------------------------------------------------

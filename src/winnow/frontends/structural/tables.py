@@ -19,6 +19,7 @@ from typing import Any
 
 from winnow.frontends.structural.arrays import is_array, kotlin_collection
 from winnow.frontends.structural.ir import N, leaf, names_read
+from winnow.frontends.structural.prints import kotlin_print, python_print
 from winnow.frontends.structural.walker import Walker
 
 
@@ -47,8 +48,10 @@ def conversion(call: N) -> N:
     if call.kids and call.kids[0].kind == "id" and call.kids[0].text in CONVERSIONS:
         if len(call.kids) == 2:
             return call.kids[1]
-        if len(call.kids) == 1 and call.text:  # x.toInt(): the receiver x
-            return leaf("id", call.start, call.end, call.text.split()[-1])
+        # x.toInt(): the receiver x (Kotlin's chain names the callee last: not it)
+        names = [n for n in call.text.split() if n != call.kids[0].text]
+        if len(call.kids) == 1 and names:
+            return leaf("id", call.start, call.end, names[-1], " ".join(names[:-1]))
     return call
 
 
@@ -167,12 +170,12 @@ def kotlin_loop(c: Walker, target: N, source: N) -> tuple[N, N, N] | None:
 def kotlin_call(c: Walker, call: N) -> N:
     """Kotlin's calls: a trailing lambda is the last argument (``f(a) { .. }``
     is ``f(a, { .. })``), ``repeat(n) { body }`` reads as the counted loop over
-    ``it``, arrays and lists as :func:`~.arrays.kotlin_collection`, then
-    :func:`format_call`."""
-    kids = call.kids
-    if len(kids) >= 2 and kids[0].kind == "call" and kids[-1].kind == "lambda":
-        call = N("call", call.start, call.end, [*kids[0].kids, *kids[1:]], kids[0].text)
-        kids = call.kids
+    ``it``, arrays and lists as :func:`~.arrays.kotlin_collection`, ``print``
+    as :func:`~.prints.kotlin_print`, then :func:`format_call`."""
+    if len(call.kids) >= 2 and call.kids[0].kind == "call" and call.kids[-1].kind == "lambda":
+        call = N("call", call.start, call.end, [*call.kids[0].kids, *call.kids[1:]],
+                 call.kids[0].text)
+    kids = kotlin_print(call).kids
     if (len(kids) == 3 and kids[0].kind == "id" and kids[0].text == "repeat"
             and kids[2].kind == "lambda" and kids[2].kids):
         counter = leaf("id", call.start, call.start, "it")
@@ -190,19 +193,16 @@ def kotlin_call(c: Walker, call: N) -> N:
 
 
 def python_call(c: Walker, call: N) -> N:
-    """``len(x)`` reads as a length field (``x.length``); format calls as
-    :func:`format_call`."""
+    """``len(x)`` reads as a length field (``x.length``); ``print(a, b,
+    end=e)`` as ``write(a + " " + b + e)`` (``e`` is a line break unless
+    given: :func:`~winnow.frontends.structural.prints.python_print`); format
+    calls as :func:`format_call`."""
+    ends = [k for k in call.kids if k.kind == "end"]
+    call.kids = [k for k in call.kids if k.kind != "end"]
     if len(call.kids) == 2 and call.kids[0].text == "len":
         return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
-    if call.kids and call.kids[0].text == "print" and len(call.kids) > 2:
-        # print(a, b) shows a, a space, b: print(a + " " + b)
-        shown: list[N] = []
-        for arg in call.kids[1:]:
-            if shown:
-                shown.append(leaf("str", arg.start, arg.start, " "))
-            shown.append(arg)
-        return N("call", call.start, call.end,
-                 [call.kids[0], N("concat", call.kids[1].start, call.end, shown)], call.text)
+    if call.kids and call.kids[0].text == "print" and not call.text:
+        return python_print(call, ends[-1].kids[0] if ends and ends[-1].kids else None)
     return format_call(c, call)
 
 
