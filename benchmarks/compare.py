@@ -43,7 +43,7 @@ import time
 from pathlib import Path
 
 import corpus
-from harness import PEERS, WINNOW, Run, check, timed_then_measured, uptime
+from harness import PEERS, WINNOW, Run, check, timed_then_measured, uptime, warm
 
 #: Memory samples of these runs of a few seconds and processes: every 50 ms
 #: (each command is timed in a run of its own, unsampled: harness.timed_then_measured).
@@ -91,6 +91,7 @@ def thousand(args: argparse.Namespace, options: list[str]) -> None:
     size = sum(p.stat().st_size for p in flat.iterdir())
     print(f"  corpus: {flat} ({sum(1 for _ in flat.iterdir())} files, {size / 1e6:.2f} MB)")
     check_sample(sample, args.workdir, options)
+    warm(flat)
     runs: dict[str, Run] = {}
     for repeat in range(args.repeat):
         runs[f"winnow #{repeat + 1}"] = winnow_run(flat, args.workdir / "winnow-1000.csv",
@@ -111,6 +112,7 @@ def thousand(args: argparse.Namespace, options: list[str]) -> None:
 def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     print(f"\n== every pair, 1000 stdlib files ({uptime()})")
     flat, _ = corpus.stdlib_1000(args.workdir)
+    warm(flat)
     variants = {"-n 0": ["-n", "0"], "-n 0 --no-passages": ["-n", "0", "--no-passages"]}
     runs: dict[str, list[Run]] = {label: [] for label in variants}
     for _ in range(args.repeat):  # alternating, so that both see the same load
@@ -132,11 +134,15 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     print(f"\n== every pair, a class of 2000 .py files ({uptime()})")
     folder = args.workdir / "pool-2000"
     files, size = corpus.subset(corpus.python_pool(), 2000, folder)
-    run = winnow_run(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"])
-    print(run.line(f"winnow -n 0, {files} files {size / 1e6:.0f} MB"))
+    warm(folder)
+    tries = [winnow_run(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"])
+             for _ in range(args.repeat)]
+    for number, run in enumerate(tries, 1):
+        print(run.line(f"winnow -n 0 #{number}, {files} files {size / 1e6:.0f} MB"))
     for peer in ("compare50", "dolos"):
         other = peer_run(peer, folder, args.workdir / f"{peer}-2000.csv")
-        print(other.line(peer) + f"  winnow / {peer} {run.wall_s / other.wall_s:.3f}")
+        print(other.line(peer) + f"  winnow / {peer} (each run) " + ", ".join(
+            f"{run.wall_s / other.wall_s:.3f}" for run in tries))
 
 
 def profile(args: argparse.Namespace) -> None:
