@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from tests.sharded.helpers import DIE_FROM, assert_same_as_in_memory, dying_prin
 from winnow.errors import InvalidConfig
 from winnow.sharded import ShardedRunError, ShardPlan, count_pairs
 from winnow.sharded.pairs import count_rows
+from winnow.sharded.plan import FORMAT_VERSION
 from winnow.sharded.synthetic import planted_pairs, synthetic_prints, synthetic_shards
 from winnow.tables import idf_weights
 
@@ -97,6 +99,17 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
     count_pairs(SHARDS[:2], synthetic_prints, ShardPlan(tmp_path, partitions=4, jobs=1), cap=9)
     with pytest.raises(ShardedRunError, match="another run"):
         count_pairs(SHARDS[:2], synthetic_prints, ShardPlan(tmp_path, partitions=8, jobs=1),
+                    cap=9)
+
+
+def test_a_folder_of_another_winnow_is_refused_as_such(tmp_path: Path) -> None:
+    count_pairs(SHARDS[:2], synthetic_prints, ShardPlan(tmp_path, partitions=4, jobs=1), cap=9)
+    plan = tmp_path / "plan.json"
+    older = {**json.loads(plan.read_text(encoding="utf-8")), "version": FORMAT_VERSION - 1}
+    plan.write_text(json.dumps(older), encoding="utf-8")  # as an earlier winnow left it
+    with pytest.raises(ShardedRunError, match=f"another winnow .*format {FORMAT_VERSION - 1}, "
+                                              f"this winnow's {FORMAT_VERSION}"):
+        count_pairs(SHARDS[:2], synthetic_prints, ShardPlan(tmp_path, partitions=4, jobs=1),
                     cap=9)
 
 

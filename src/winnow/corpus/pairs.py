@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from winnow.compiled import uninterrupted
 from winnow.corpus import _kernels
 from winnow.corpus.fingerprints import (
     ShardJob,
@@ -194,9 +195,10 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     kept = np.zeros(documents, dtype=np.int64)
     alone = np.zeros(documents, dtype=np.int64)
     capped = np.empty(n // (cap + 1) + 1, dtype=np.uint64)
-    groups, filled, n_capped, distinct = _kernels.shared_groups(
-        np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
-        group_hash, group_start, kept, alone, capped)
+    with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
+        groups, filled, n_capped, distinct = _kernels.shared_groups(
+            np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
+            group_hash, group_start, kept, alone, capped)
     by_hash = np.argsort(group_hash[:groups], kind="stable")
     size = np.diff(group_start[:groups + 1])[by_hash]
     where = np.repeat(group_start[by_hash] - (np.cumsum(size) - size), size)

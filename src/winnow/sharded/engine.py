@@ -111,11 +111,15 @@ def count_pairs(
 def _claim(store: Store, identity: dict[str, Any], name: str, stale: tuple[str, ...]) -> None:
     """Record the run's ``identity`` in ``name``; a folder that holds another
     run is refused (``stale == ()``) or has its ``stale`` folders removed."""
-    if store.exists(name) and store.read_json(name) != identity:
+    if store.exists(name) and (found := store.read_json(name)) != identity:
         if not stale:
+            if "version" in identity and found.get("version") != identity["version"]:
+                raise ShardedRunError(
+                    f"{store.uri} holds another run, of another winnow (working folder "
+                    f"format {found.get('version')}, this winnow's {identity['version']}); "
+                    "use an empty working folder")
             raise ShardedRunError(
-                f"{store.uri} holds another run ({store.read_json(name)}); "
-                "use an empty working folder")
+                f"{store.uri} holds another run ({found}); use an empty working folder")
         for folder in stale:
             store.delete(folder)
     store.makedirs()

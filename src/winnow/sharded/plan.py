@@ -62,8 +62,9 @@ I64 = npt.NDArray[np.int64]
 Engine = Literal["local-sharded", "ray"]
 ENGINES: tuple[str, ...] = ("local-sharded", "ray")
 
-#: Format of the working folder; a run refuses a folder of another version.
-FORMAT_VERSION = 2
+#: Format of the working folder; a run refuses a folder of another version
+#: (3: inputs digested with SHA-256, not blake2b).
+FORMAT_VERSION = 3
 
 #: Rows of (hash, doc) a stage-1 task buffers before it writes them out
 #: (64 bytes each at the sort: 64 MiB).  About the rows of one input shard of
