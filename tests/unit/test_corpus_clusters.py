@@ -133,6 +133,10 @@ def test_grouped_counting_equals_counting_by_sort(part_rows: int,
             for name in ("a", "b", "shared", "weight", "df_sum"):
                 assert getattr(got.counts, name).tolist() == getattr(want.counts, name).tolist()
         assert len(want.counts) > 0 and (cap > 7 or want.stats["ignored_common"] > 0)
+    none = corpus_pairs.count_records(np.zeros(0, np.uint64), np.zeros(0, np.int32), 5, 3)
+    empty = count_postings(np.zeros(0, np.uint64), np.zeros(0, np.int64), 5, 3)
+    assert none.sizes.tolist() == empty.sizes.tolist() == [0] * 5
+    assert none.stats == empty.stats and len(none.counts) == len(empty.counts) == 0
 
 
 @pytest.mark.parametrize("rows", [0, 1 << 22])

@@ -8,6 +8,7 @@ import json
 import lzma
 import os
 import random
+import re
 from pathlib import Path
 
 import pyarrow as pa
@@ -122,6 +123,9 @@ def test_wanted_lines_are_those_every_line_gives(seed: int) -> None:
                   if j > i]
         budget = rng.randint(0, 12)
         every = list(streams.lines(iter(chunks), budget))
+        plain = [line if len(line.rstrip(b"\n")) <= budget else len(line)  # no blocks at all
+                 for line in re.findall(rb"[^\n]*\n|[^\n]+\Z", data)]
+        assert every == plain
         wanted = sorted(rng.sample(range(len(every) + 2), rng.randint(0, len(every) + 2)))
         assert list(streams.wanted_lines(iter(chunks), budget, wanted)) == \
             [(i, every[i]) for i in wanted if i < len(every)]

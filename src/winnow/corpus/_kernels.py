@@ -1,5 +1,8 @@
-"""Compiled loops of the clustering pass (numba, nopython mode); the typed
-wrapper is :func:`winnow.corpus.clusters.link_pairs`."""
+"""Compiled loops of dedup (numba, nopython mode): the clustering pass (typed
+wrapper :func:`winnow.corpus.clusters.link_pairs`), the in-memory count's
+groups a part of the rows at a time (:func:`winnow.corpus.pairs.shared_groups`),
+the rows put in parts (:mod:`winnow.corpus.fingerprints`) and the word pairs
+of the candidates (:mod:`winnow.corpus.words`)."""
 
 from __future__ import annotations
 

@@ -125,18 +125,19 @@ class CorpusPostings(Postings):
         if not docs:
             return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
                     np.zeros((1, 2), np.int64))
-        by_part, owners, parts = records_by_part(hashes[:filled], np.concatenate(docs),
+        in_parts, owners, parts = records_by_part(hashes[:filled], np.concatenate(docs),
                                                  np.concatenate(counts),
                                                  part_bits(self.rows))
         del hashes
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
-        return by_part, owners, digests, bounds
+        return in_parts, owners, digests, bounds
 
 
-#: :func:`count_records` looks at one part of the rows at a time: those whose
+#: :func:`shared_groups` looks at one part of the rows at a time: those whose
 #: hashes' low bits are the same, about this many rows a part, so that each
-#: part's hash table (16 bytes a slot, 2-4 slots a row) stays in the cache.
+#: part's hash table (an 8-byte slot per slot, 2-4 slots a row, and 32 bytes
+#: a row beside it) stays in the cache.
 PART_ROWS = 1 << 14
 
 
