@@ -181,8 +181,7 @@ def test_a_loop_that_runs_once_reads_as_its_body_and_never_as_nothing() -> None:
 
 
 def test_a_square_as_a_power_reads_as_a_product() -> None:
-    same(java_main("System.out.println(Math.pow(n, 2) * 3.14);"),
-         java_main("System.out.println(n * n * 3.14);"))
+    # Math.pow(n, 2) is a double, n * n an int: test_structural_soundness.py
     assert labels("def f(r):\n    return r ** 2\n", "python") == labels(
         "def f(r):\n    return r * r\n", "python")
     assert labels(java_main("System.out.println(Math.pow(n, 3));")) != labels(

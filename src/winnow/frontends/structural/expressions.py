@@ -39,15 +39,22 @@ def _assign(c: Walker, node: Node) -> N:
     return N("assign", *span(node), [target, value])
 
 
+#: The text that tags ``i++`` and ``i--`` (kind ``assign``): their value is
+#: the variable's value before the step, not after.
+POST = "post"
+
+
 def _update(c: Walker, node: Node) -> N:
     """``i++``, ``++i``, ``i--`` read as ``i = i + 1`` / ``i = i - 1``."""
     named = c.named(node)
     if not named:
         return leaf("other", *span(node))
     target = c.expr(named[0])
-    op = "-" if "--" in c.text(node) else "+"
+    text = c.text(node)
+    op = "-" if "--" in text else "+"
     one = leaf("num", *span(node), "1")
-    return N("assign", *span(node), [target, N(op, *span(node), [target.copy(), one])])
+    post = POST if text.rstrip().endswith(("++", "--")) else ""  # its value is the old one
+    return N("assign", *span(node), [target, N(op, *span(node), [target.copy(), one])], post)
 
 
 def _binary(c: Walker, node: Node) -> N:
@@ -67,9 +74,11 @@ def _binary(c: Walker, node: Node) -> N:
 
 def _comprehension(c: Walker, node: Node) -> N:
     """Python's ``[0 for _ in range(n)]`` is an array of ``n`` (:func:`filled`);
-    other comprehensions keep their parts."""
+    other comprehensions keep their parts, tagged: they repeat their element
+    and rebind their loop variables (:mod:`~winnow.frontends.structural.temps`)."""
     named = c.named(node)
-    if len(named) == 2 and named[1].type == "for_in_clause":
+    if (node.type == "list_comprehension" and len(named) == 2
+            and named[1].type == "for_in_clause"):
         source = c.field(named[1], "right")
         bound = c.expr(source) if source is not None else None
         if (bound is not None and bound.kind == "call" and len(bound.kids) == 2
@@ -77,7 +86,7 @@ def _comprehension(c: Walker, node: Node) -> N:
             made = filled(c.expr(named[0]), bound.kids[1], *span(node))
             if made is not None:
                 return made
-    return N("other", *span(node), [c.expr(n) for n in named])
+    return N("other", *span(node), [c.expr(n) for n in named], "comprehension")
 
 
 def _new_array(c: Walker, node: Node) -> N:
@@ -167,7 +176,9 @@ def _call(c: Walker, node: Node) -> N:
             obj = c.named(function)[0]
         if obj is not None and not _is_name_chain(c, obj):
             kids.append(c.expr(obj))
-    if args is not None:
+    if args is not None and args.type == "generator_expression":  # sum(x for x in y)
+        kids.append(c.expr(args))
+    elif args is not None:
         kids.extend(_args(c, args))
     if len(named) > 1 and c.role(named[-1]) == "trailing":  # Kotlin: f(a) { lambda }
         kids.append(c.expr(named[-1]))
@@ -182,9 +193,9 @@ def _args(c: Walker, args: Node) -> list[N]:
         if c.role(arg) == "kwarg":
             name = c.field(arg, "name")
             value = c.field(arg, "value")
-            if name is not None and value is not None and c.text(name) == "end":
+            if name is not None and value is not None and c.text(name) in ("end", "sep"):
                 # print(x, end=""): the table's rewrite reads it (tables.python_call)
-                out.append(N("end", *span(arg), [c.expr(value)]))
+                out.append(N(c.text(name), *span(arg), [c.expr(value)]))
                 continue
             if name is not None and c.text(name) in LAYOUT_KEYWORDS:
                 continue
@@ -233,7 +244,9 @@ def _new(c: Walker, node: Node) -> N:
     kind = c.field(node, "type") or c.field(node, "constructor")
     args = c.field(node, "arguments")
     kids = [leaf("id", *span(kind), c.text(kind).rsplit(".", 1)[-1])] if kind is not None else []
-    if args is not None:
+    if args is not None and args.type == "generator_expression":  # sum(x for x in y)
+        kids.append(c.expr(args))
+    elif args is not None:
         kids.extend(_args(c, args))
     return N("call", *span(node), kids)
 

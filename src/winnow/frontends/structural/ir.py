@@ -9,6 +9,7 @@ front-end emits points into the original file.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -96,6 +97,25 @@ def names_read(node: N) -> set[str]:
         elif cur.kind == "call" and cur.text:
             out.update(cur.text.split())
         stack.extend(cur.kids)
+    return out
+
+
+def read_counts(root: N) -> Counter[str]:
+    """In how many places each name is read: each function not inside
+    another, and the rest of the file together."""
+    out: Counter[str] = Counter()
+    rest: list[N] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        for kid in node.kids:
+            if kid.kind == "func":
+                out.update(names_read(kid))
+            elif kid.kind in ("class", "block"):
+                stack.append(kid)
+            else:
+                rest.append(kid)
+    out.update(names_read(N("block", root.start, root.end, rest)))
     return out
 
 

@@ -26,6 +26,7 @@ them with examples):
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Callable
 
 from winnow.frontends.structural import idioms, loops, prints, repeats, temps, webs
@@ -63,7 +64,8 @@ def expr(node: N) -> N:
     folded = _folded(node)
     if folded is not None:
         return folded
-    if (node.kind == "pow" and len(node.kids) == 2 and node.kids[0].kind == "id"
+    if (node.kind == "pow" and not node.text  # x ** 2, not Math.pow(x, 2): a double
+            and len(node.kids) == 2 and node.kids[0].kind == "id"
             and node.kids[1].kind == "num" and node.kids[1].text == "2"):
         return N("*", node.start, node.end, [node.kids[0], node.kids[0].copy()])  # x * x
     if node.kind in _FLIP and len(node.kids) == 2:
@@ -119,7 +121,7 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     for stmt in stmts:
         out.extend(statement(stmt, locals_))
     out = _unreachable(loops.element_loops(prints.lines(out)))
-    out = repeats.rolled(repeats.counted(out, lambda body: _reorder(body, locals_)))
+    out = repeats.rolled(repeats.counted(out, lambda body: _reorder(body, locals_), locals_))
     out = _dead_stores(out, locals_)
     out = _early_return(out)
     webs.split(out, locals_)
@@ -131,6 +133,8 @@ def statement(stmt: N, locals_: set[str]) -> list[N]:
     kind = stmt.kind
     if kind == "block":
         return block(stmt.kids, locals_)
+    if kind == "assign":
+        stmt.text = ""  # i++ as a statement is ++i: its value goes unread
     if kind in ("assign", "expr"):
         prompt = _prompt(stmt)
         if prompt is not None:
@@ -393,13 +397,20 @@ def _drop_assignments(stmts: list[N], unused: set[str]) -> list[N]:
     return out
 
 
-def function(func: N) -> N:
-    """Normalise a function: its body's blocks, then unused locals."""
+def function(func: N, reads: Counter[str] | None = None) -> N:
+    """Normalise a function: its body's blocks, then unused locals.  Its
+    local variables are its parameters and the names it writes, less those
+    read outside it (``reads``: in how many functions, or the rest of the
+    file, each name is read): a field or a global another function reads."""
     params = {p.text for p in func.kids if p.kind == "param"}
     body = func.kids[-1] if func.kids and func.kids[-1].kind == "block" else None
     if body is None:
         return func
-    local_names = names_written(body) | params
+    written = names_written(body)
+    if reads is not None:
+        own = names_read(func)
+        written = {n for n in written if reads[n] - (n in own) <= 0}
+    local_names = written | params
     stmts = block(body.kids, local_names)
     stmts = _dead_at_exit(stmts, local_names)
     stmts = drop_unused(stmts, params)
@@ -420,15 +431,16 @@ def _reorder_all(node: N, locals_: set[str]) -> None:
         node.kids = _reorder(node.kids, locals_)
 
 
-def members(stmts: list[N], sort: Callable[[list[N]], list[N]]) -> list[N]:
+def members(stmts: list[N], sort: Callable[[list[N]], list[N]],
+            reads: Counter[str] | None = None) -> list[N]:
     """Class members / top-level declarations: functions and classes normalised
     and put in canonical order (imports first, then fields, then the rest)."""
     normalised: list[N] = []
     for stmt in stmts:
         if stmt.kind == "func":
-            normalised.append(function(stmt))
+            normalised.append(function(stmt, reads))
         elif stmt.kind == "class":
-            stmt.kids = members(stmt.kids, sort)
+            stmt.kids = members(stmt.kids, sort, reads)
             normalised.append(stmt)
         else:
             normalised.append(stmt)

@@ -3,7 +3,8 @@
 * ``println("")`` (Python's ``print("")``) reads as ``println()``: an empty
   string prints nothing;
 * ``print("Hi\\n")`` and ``printf("Hi\\n")`` read as ``println("Hi")``: a
-  line break at the end of what is printed is what ``println`` adds;
+  line break at the end of what is printed is what ``println`` adds (a
+  call of one value only: Go's ``Println("a", "b")`` puts a space between);
 * ``print(x); println();`` reads as ``println(x)``.
 
 Calls are recognised by their name: ``printf``, ``write`` (Python's
@@ -46,7 +47,7 @@ def lines(stmts: list[N]) -> list[N]:
         if call is None:
             out.append(stmt)
             continue
-        if _no_break(call) and len(call.kids) > 1:
+        if _no_break(call) and len(call.kids) == 2:  # Print("a", "b\n") is no Println
             last = _without_break(call.kids[-1])
             if last is not None:
                 call.kids[-1] = last
@@ -86,16 +87,18 @@ def _without_break(arg: N) -> N | None:
     return arg.kids[0] if len(arg.kids) == 1 else arg  # printf("Hi\n"): one part
 
 
-def python_print(call: N, end: N | None) -> N:
-    """Python's ``print(a, b, end=e)`` as ``write(a + " " + b + e)``, ``e`` a
-    line break when not given: Java's ``print``, which :func:`lines` reads
-    as ``println`` when ``e`` ends the line."""
+def python_print(call: N, end: N | None, sep: N | None = None) -> N:
+    """Python's ``print(a, b, sep=s, end=e)`` as ``write(a + s + b + e)``,
+    ``s`` a space and ``e`` a line break when not given: Java's ``print``,
+    which :func:`lines` reads as ``println`` when ``e`` ends the line."""
     if end is None:
         end = leaf("str", call.end, call.end, _BREAK)
     shown: list[N] = []
     for arg in call.kids[1:]:  # print(a, b) shows a, a space, b
         if shown:
-            shown.append(leaf("str", arg.start, arg.start, " "))
+            gap = leaf("str", arg.start, arg.start, " ") if sep is None else sep.copy()
+            if not (gap.kind == "str" and gap.text == ""):
+                shown.append(gap)
         shown.append(arg)
     if not (end.kind == "str" and end.text == ""):
         shown.append(end)

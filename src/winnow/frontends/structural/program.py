@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from winnow.frontends.structural.ir import N, leaf, names_read, names_written, target_name
+from winnow.frontends.structural.ir import (
+    N,
+    leaf,
+    names_read,
+    names_written,
+    read_counts,
+    target_name,
+)
 from winnow.frontends.structural.normalise import block, expr, members, signature
 from winnow.frontends.structural.recursion import tail_loops
 
@@ -29,7 +36,7 @@ def normalise_file(root: N) -> N:
     _entry_point(root)
     top_decls = [s for s in root.kids if s.kind in ("import", "func", "class")]
     code = [s for s in root.kids if s.kind not in ("import", "func", "class")]
-    decls = members(top_decls, _sort_members)
+    decls = members(top_decls, _sort_members, read_counts(root))
     local_names = names_written(N("block", root.start, root.end, code))
     root.kids = [*decls, *block(code, local_names)]
     return root

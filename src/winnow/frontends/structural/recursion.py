@@ -9,12 +9,15 @@ reads as ``while (c) { S; p = a }``, then the ``else`` branch and the rest
 of the body (the rest only after ``return f(a)``: after a plain call it
 would run once per level).  Each argument may read its own parameter but
 no other (the parameters are set one after the other, not at once); an
-argument ``--i`` or ``i - 1`` sets ``i``.  Once it loops, a function called
+argument ``--i`` or ``i - 1`` sets ``i`` (``i--`` passes the old value: no
+loop).  After a plain call, no ``return`` of the function may give a value
+(the levels above the last would give none).  Once it loops, a function called
 once is inlined like any other helper.
 """
 
 from __future__ import annotations
 
+from winnow.frontends.structural.expressions import POST
 from winnow.frontends.structural.ir import N, leaf, names_read
 
 
@@ -54,6 +57,8 @@ def _tail_loop(func: N) -> None:
     call, returned = _self_call(last, func.text)
     if call is None or (rest and not returned):
         return
+    if not returned and any(n.kind == "return" and n.kids for n in func.walk()):
+        return  # f(i - 1) without return: the callers give no value
     if sum(1 for n in func.walk() if _calls_itself(n, func.text)) != 1:
         return
     updates = _updates(params, call)
@@ -77,6 +82,8 @@ def _updates(params: list[str], call: N) -> list[N] | None:
         if arg.kind == "id" and arg.text == param and not arg.reads:
             continue  # f(arr, ...): unchanged
         value = arg
+        if arg.kind == "assign" and arg.text == POST:
+            return None  # f(i--) passes i itself
         if (arg.kind == "assign" and len(arg.kids) == 2 and arg.kids[0].kind == "id"
                 and arg.kids[0].text == param):
             value = arg.kids[1]  # f(--i): i = i - 1

@@ -5,9 +5,10 @@ print(s);`` (``for (int i = 3; i > 0; i--)``, ``for (i = 4; i >= 0; i -= 2)``,
 Python's ``for _ in range(3)``, Kotlin's ``repeat(3)``) do the same: both read
 as one *repeat loop*, ``loop NUM(3) { print(s) }``.
 
-* A counted loop is a repeat loop when its counter starts at a whole-number
-  literal, is compared with a whole-number literal, steps by a literal
-  towards it (once, at the top level of the body), is read or written
+* A counted loop is a repeat loop when its counter, a local variable,
+  starts at a whole-number literal, is compared with a whole-number
+  literal, steps by a literal (any whole number) towards it (once, at the
+  top level of the body), is read or written
   nowhere else in the body, is not read after the loop, and the body has no
   ``break`` or ``continue``; the count is worked out from the three
   literals.  A loop that runs once reads as its body, one that never runs
@@ -20,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from winnow.frontends.structural.ir import N, exposed_reads, leaf
+from winnow.frontends.structural.ir import N, exposed, leaf
 
 #: The longest group of statements a run of repeats is looked for in.
 MAX_PERIOD = 3
@@ -39,18 +40,40 @@ def repeat(count: int, body: list[N], start: int, end: int, at: tuple[int, int])
                                   N("block", start, end, body)], "repeat")
 
 
-def counted(stmts: list[N], order: Callable[[list[N]], list[N]]) -> list[N]:
+def counted(stmts: list[N], order: Callable[[list[N]], list[N]],
+            locals_: set[str]) -> list[N]:
     """``stmts`` with each counter's ``i = a`` and its counted loop of a fixed
     count replaced by the repeat loop (``order`` puts the body, its step
-    gone, back in canonical order)."""
-    out = list(stmts)
-    at = 0
-    while at < len(out) - 1:
-        made = _counted(out[at], out[at + 1], out[at + 2:], order)
+    gone, back in canonical order; a counter is one of ``locals_``, the
+    function's local variables: a field's last value may be read elsewhere).
+
+    Linear: the loops that qualify but for the reads after them are found
+    first, then one backward pass over the block finds what each statement
+    leaves live (the counter must not be)."""
+    found: dict[int, tuple[str, list[N]]] = {}
+    for at in range(len(stmts) - 1):
+        made = _counted(stmts[at], stmts[at + 1], order, locals_)
         if made is not None:
-            out[at:at + 2] = made
-            at += len(made) - 1
-        at += 1
+            found[at] = made
+    if not found:
+        return stmts
+    live: set[str] = set()  # read by stmts[j:] before written
+    dead: set[int] = set()
+    for j in range(len(stmts), 1, -1):
+        if j - 2 in found and found[j - 2][0] not in live:
+            dead.add(j - 2)
+        reads, kills = exposed([stmts[j - 1]])
+        live -= kills
+        live |= reads
+    out: list[N] = []
+    at = 0
+    while at < len(stmts):
+        if at in dead:
+            out.extend(found[at][1])
+            at += 2
+        else:
+            out.append(stmts[at])
+            at += 1
     return out
 
 
@@ -61,30 +84,31 @@ def _whole(node: N) -> int | None:
     return int(text)
 
 
-def _counted(init: N, loop: N, after: list[N],
-             order: Callable[[list[N]], list[N]]) -> list[N] | None:
+def _counted(init: N, loop: N, order: Callable[[list[N]], list[N]],
+             locals_: set[str]) -> tuple[str, list[N]] | None:
+    """The counter and what ``init`` and ``loop`` read as, when they qualify
+    (but for the reads after them: :func:`counted` checks those)."""
     if not (init.kind == "assign" and len(init.kids) == 2 and init.kids[0].kind == "id"
-            and not init.kids[0].reads):
+            and not init.kids[0].reads and init.kids[0].text in locals_):
         return None
     counter, first = init.kids[0].text, _whole(init.kids[1])
     if (first is None or loop.kind != "loop" or len(loop.kids) != 2 or loop.text == "do"
             or loop.kids[1].kind != "block"):
         return None
     cond, body = loop.kids
-    steps = [(s, _step(s, counter)) for s in body.kids]
-    moves = [(s, step) for s, step in steps if step]
-    if len(moves) != 1 or counter in exposed_reads(after):
+    moves = [(s, step) for s in body.kids if (step := _step(s, counter))]
+    if len(moves) != 1:
+        return None
+    count = _count(cond, counter, first, moves[0][1])
+    if count is None:
         return None
     rest = [s for s in body.kids if s is not moves[0][0]]
     if _mentions(rest, counter) or any(n.kind in ("break", "continue")
                                        for s in rest for n in s.walk()):
         return None
-    count = _count(cond, counter, first, moves[0][1])
-    if count is None:
-        return None
     if count <= 1:  # once: the body itself; never: nothing
-        return order(rest) if count else []
-    return [repeat(count, order(rest), init.start, loop.end, (cond.start, cond.end))]
+        return counter, order(rest) if count else []
+    return counter, [repeat(count, order(rest), init.start, loop.end, (cond.start, cond.end))]
 
 
 def _step(stmt: N, counter: str) -> int:

@@ -72,11 +72,11 @@ def format_call(c: Walker, call: N) -> N:
     name = call.kids[0].text
     args = call.kids[1:]
     if name == "pow" and len(args) == 2:  # Math.pow(a, b), pow(a, b): Python's a ** b
-        return N("pow", call.start, call.end, args)
+        return N("pow", call.start, call.end, args, "call")  # a double: no x * x
     receivers = [n for n in call.text.split() if n != name]
     if name == "pow" and len(args) == 1 and len(receivers) == 1:  # Kotlin's a.pow(b)
         return N("pow", call.start, call.end, [leaf("id", call.start, call.start, receivers[0]),
-                                               args[0]])
+                                               args[0]], "call")
     if name in ("format", "formatted") and args and args[0].kind == "str" and len(args) > 1:
         return N("concat", call.start, call.end, _split_format(args[0], args[1:]))
     if name in ("printf",) and args and args[0].kind == "str":
@@ -194,15 +194,17 @@ def kotlin_call(c: Walker, call: N) -> N:
 
 def python_call(c: Walker, call: N) -> N:
     """``len(x)`` reads as a length field (``x.length``); ``print(a, b,
-    end=e)`` as ``write(a + " " + b + e)`` (``e`` is a line break unless
+    sep=s, end=e)`` as ``write(a + s + b + e)`` (``s`` is a space and ``e`` a line break unless
     given: :func:`~winnow.frontends.structural.prints.python_print`); format
     calls as :func:`format_call`."""
     ends = [k for k in call.kids if k.kind == "end"]
-    call.kids = [k for k in call.kids if k.kind != "end"]
+    seps = [k for k in call.kids if k.kind == "sep"]
+    call.kids = [k for k in call.kids if k.kind not in ("end", "sep")]
     if len(call.kids) == 2 and call.kids[0].text == "len":
         return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
     if call.kids and call.kids[0].text == "print" and not call.text:
-        return python_print(call, ends[-1].kids[0] if ends and ends[-1].kids else None)
+        return python_print(call, ends[-1].kids[0] if ends and ends[-1].kids else None,
+                            seps[-1].kids[0] if seps and seps[-1].kids else None)
     return format_call(c, call)
 
 
@@ -282,6 +284,8 @@ PYTHON = Table("python", "tree_sitter_python", {
     "string_start": "drop", "string_end": "drop", "type": "drop",
     "expression_list": "list", "pattern_list": "list", "global_statement": "drop",
     "nonlocal_statement": "drop", "list_comprehension": "comprehension",
+    "set_comprehension": "comprehension", "dictionary_comprehension": "comprehension",
+    "generator_expression": "comprehension",
 }, ternary_value_first=True, counted_loop=python_range, rewrite_call=python_call,
     list_repeat=True)
 

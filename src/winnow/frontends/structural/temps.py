@@ -1,28 +1,32 @@
 """A temporary read once reads as its value.
 
 ``int r = n % 10; print(r);`` and ``print(n % 10);`` do the same: a local
-variable set once in the whole file, to a value without effect (no call
+variable set once in the function's body, to a value without effect (no call
 but the quiet ones of :func:`~winnow.frontends.structural.ir.has_effect`),
 and read exactly once, by a later statement of the same block, is replaced
 by its value there and its assignment vanishes, when
 
 * no statement between them writes a variable the value reads (nor has an
-  effect, when the value reads a field or an element, which a call may
-  change), unless it can move after the reading statement: it has no data
-  dependence on the statements it moves past, and not both have an effect
+  effect, when the value reads memory a call may change: a field, an
+  element or a name that is not one of the function's locals), unless it
+  can move after the reading statement: it has no data dependence on the
+  statements it moves past, and not both have an effect
   (``r = n % 10; n = n / 10; print(r)`` reads ``print(n % 10); n = n / 10``);
 * the value has at most :data:`MAX_VALUE` nodes and the read comes within
   :data:`WINDOW` statements;
-* the read is not inside a loop, a function or a lambda of that statement
-  (where the value would be worked out again, maybe with other inputs),
+* the read is not inside a loop, a function, a lambda or a comprehension
+  of that statement (where the value would be worked out again, maybe with
+  other inputs),
   and the statement writes no variable the value reads (an assignment's
   value is read before its target is written, so ``t = a + 1; a = t * 2``
-  qualifies).
+  qualifies); when the value reads memory, nothing with an effect in that
+  statement runs before the read (``t = a[0]; print(a.pop(0) + t)`` stays).
 
 It runs on a function's body once the body is normalised (a dead
 ``int r = 0;`` before the loop that sets ``r`` is gone by then). Names are
-counted over the body (the tree has no scopes): a variable the body writes
-before it reads it is the body's own, as for the dead stores at exit.
+counted over the body (the tree has no scopes): a variable the body
+writes before it reads it is the body's own, as for the dead stores at
+exit, unless a name read outside the function (a field or a global).
 """
 
 from __future__ import annotations
@@ -40,6 +44,9 @@ from winnow.frontends.structural.ir import (
 #: Kinds whose contents may run several times, or never, per run of the
 #: statement holding them.
 _REPEATING = frozenset({"loop", "func", "lambda", "class"})
+#: The text that tags a comprehension (kind ``other``): it repeats its
+#: element and rebinds its loop variables.
+COMPREHENSION = "comprehension"
 #: Kinds of a value that reads memory a call may change.
 _MEMORY = frozenset({"field", "index"})
 #: The largest value (in nodes) put in place of a read: chains of
@@ -55,7 +62,7 @@ def inline_temporaries(body: N, locals_: set[str]) -> bool:
     qualifies (``locals_``: its local variables); whether any was."""
     done = False
     for _ in range(8):  # chains: a = x * 2; b = a + 1; print(b)
-        candidates = _candidates(body)
+        candidates = _candidates(body) & locals_
         if not candidates or not _inline_pass(body, candidates, locals_):
             break
         done = True
@@ -120,7 +127,8 @@ def _inline_at(stmts: list[N], at: int, candidates: set[str], locals_: set[str])
     if sum(1 for _ in value.walk()) > MAX_VALUE or has_effect(value, set()):
         return False
     inputs = names_read(value)
-    memory = any(n.kind in _MEMORY or n.reads for n in value.walk())
+    memory = (any(n.kind in _MEMORY or n.reads for n in value.walk())
+              or bool(inputs - locals_))
     blockers: list[int] = []
     for offset, later in enumerate(stmts[at + 1:at + 1 + WINDOW], start=at + 1):
         found = _read_site(later, name)
@@ -130,6 +138,8 @@ def _inline_at(stmts: list[N], at: int, candidates: set[str], locals_: set[str])
             continue
         parent, index = found
         if names_written(later) & inputs and not _read_first(later, parent):
+            return False
+        if memory and _effect_before(later, parent, index):
             return False
         if any(not _commute(stmts[b], s, locals_)
                for b in blockers for s in stmts[b + 1:offset + 1]):
@@ -156,7 +166,7 @@ def _read_site(stmt: N, name: str) -> tuple[N, int] | None:
     it sits inside a repeating kind; ``None`` when ``stmt`` does not read
     ``name`` outside one (a read inside one blocks nothing: there is only
     one read, so it is not this statement's)."""
-    if stmt.kind in _REPEATING:
+    if _repeats(stmt):
         return None
     stack: list[N] = [stmt]
     while stack:
@@ -165,9 +175,33 @@ def _read_site(stmt: N, name: str) -> tuple[N, int] | None:
             if kid.kind == "id" and kid.text == name and not (node.kind == "assign"
                                                                 and index == 0):
                 return node, index
-            if kid.kind not in _REPEATING:
+            if not _repeats(kid):
                 stack.append(kid)
     return None
+
+
+def _repeats(node: N) -> bool:
+    return node.kind in _REPEATING or (node.kind == "other" and node.text == COMPREHENSION)
+
+
+def _effect_before(stmt: N, parent: N, index: int) -> bool:
+    """Whether something with an effect in ``stmt`` runs before the read,
+    ``parent.kids[index]``: a part left of the read's path down from
+    ``stmt`` (a node's parts are worked out left to right, before it)."""
+    above: dict[int, tuple[N, int]] = {}
+    stack = [stmt]
+    while stack and parent is not stmt and id(parent) not in above:
+        node = stack.pop()
+        for at, kid in enumerate(node.kids):
+            above[id(kid)] = (node, at)
+            stack.append(kid)
+    node, at = parent, index
+    while True:
+        if any(has_effect(kid, set()) for kid in node.kids[:at]):
+            return True
+        if node is stmt:
+            return False
+        node, at = above[id(node)]
 
 
 def _read_first(stmt: N, parent: N) -> bool:
