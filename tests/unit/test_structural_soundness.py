@@ -101,3 +101,10 @@ def test_math_pow_is_not_a_product() -> None:
 def test_a_generator_rebinding_an_input_keeps_the_temporary() -> None:
     differ("def f(x):\n    t = x * 2\n    return sum(t for x in range(3))\n",
            "def f(x):\n    return sum(x * 2 for x in range(3))\n", "python")
+
+
+def test_a_print_to_another_file_is_not_a_print() -> None:
+    differ("import sys\n\ndef f(x):\n    print(x, file=sys.stderr)\n",
+           "import sys\n\ndef f(x):\n    print(x)\n", "python")
+    same = "import sys\n\ndef f(x):\n    print(x, file=sys.stderr)\n"
+    assert streams(same, "python") == streams(same.replace("(x, ", "(x , "), "python")

@@ -193,7 +193,8 @@ def _args(c: Walker, args: Node) -> list[N]:
         if c.role(arg) == "kwarg":
             name = c.field(arg, "name")
             value = c.field(arg, "value")
-            if name is not None and value is not None and c.text(name) in ("end", "sep"):
+            if name is not None and value is not None and c.text(name) in ("end", "sep",
+                                                                            "file"):
                 # print(x, end=""): the table's rewrite reads it (tables.python_call)
                 out.append(N(c.text(name), *span(arg), [c.expr(value)]))
                 continue

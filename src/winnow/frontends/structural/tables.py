@@ -40,7 +40,7 @@ CONVERSIONS = frozenset({
 #: read as printing the prompt, then reading.
 PROMPTING_READS = frozenset({"input", "prompt", "readline"})
 #: Keyword arguments that only shape the output (Python's ``print(x, end="")``).
-LAYOUT_KEYWORDS = frozenset({"end", "sep", "flush", "file"})
+LAYOUT_KEYWORDS = frozenset({"end", "sep", "flush"})
 
 
 def conversion(call: N) -> N:
@@ -195,16 +195,21 @@ def kotlin_call(c: Walker, call: N) -> N:
 def python_call(c: Walker, call: N) -> N:
     """``len(x)`` reads as a length field (``x.length``); ``print(a, b,
     sep=s, end=e)`` as ``write(a + s + b + e)`` (``s`` is a space and ``e`` a line break unless
-    given: :func:`~winnow.frontends.structural.prints.python_print`); format
-    calls as :func:`format_call`."""
+    given: :func:`~winnow.frontends.structural.prints.python_print`), with its
+    ``file=f`` as a second argument (not the standard output); format calls as
+    :func:`format_call`."""
     ends = [k for k in call.kids if k.kind == "end"]
     seps = [k for k in call.kids if k.kind == "sep"]
-    call.kids = [k for k in call.kids if k.kind not in ("end", "sep")]
+    files = [k.kids[0] for k in call.kids if k.kind == "file" and k.kids]
+    call.kids = [k for k in call.kids if k.kind not in ("end", "sep", "file")]
     if len(call.kids) == 2 and call.kids[0].text == "len":
         return leaf("id", call.start, call.end, "len", " ".join(sorted(names_read(call.kids[1]))))
     if call.kids and call.kids[0].text == "print" and not call.text:
-        return python_print(call, ends[-1].kids[0] if ends and ends[-1].kids else None,
-                            seps[-1].kids[0] if seps and seps[-1].kids else None)
+        shown = python_print(call, ends[-1].kids[0] if ends and ends[-1].kids else None,
+                             seps[-1].kids[0] if seps and seps[-1].kids else None)
+        shown.kids.extend(files)  # print(x, file=f) writes elsewhere: never a plain print
+        return shown
+    call.kids.extend(files)  # another call's file= is an argument like any other
     return format_call(c, call)
 
 
