@@ -161,10 +161,9 @@ def timed_then_measured(command: list[str], *, env: dict[str, str] | None = None
 
 def warm(folder: Path) -> int:
     """Read every file under ``folder`` once, so that the first tool timed on
-    it does not pay for reading it from disk and the next ones not (the page
-    cache of a long benchmark run, where a peer needing 3.5 GiB pushes the
-    inputs out, would otherwise charge whoever comes first).  Returns the
-    bytes read."""
+    it does not pay for reading it from disk where the next ones would not
+    (whoever comes first would otherwise be charged for a cold page cache).
+    Returns the bytes read."""
     size = 0
     for path in sorted(folder.rglob("*")):
         if path.is_file():
