@@ -21,6 +21,7 @@ from winnow.config import WinnowConfig
 from winnow.matching import CompareOptions, compare
 from winnow.matching.head import Settings, lost_task, run_task, tasks
 from winnow.matching.shares import Literal
+from winnow.parallel import WorkerPool, make_pool
 from winnow.reports.json import result_record
 from winnow.sources.submissions import load_submissions
 
@@ -117,6 +118,13 @@ def test_workers_reading_again_give_the_result_of_kept_documents(
     assert _record(subs, jobs=1) == kept  # here, one file after the other
     with ThreadPoolExecutor(2) as pool:  # a caller's executor takes every task
         given = compare(subs, None, CompareOptions(), executor=pool)
+    assert json.loads(json.dumps(result_record(given))) == kept
+    workers = make_pool(2, 100)  # a caller's own worker pool too
+    assert isinstance(workers, WorkerPool)
+    try:
+        given = compare(subs, None, CompareOptions(), executor=workers)
+    finally:
+        workers.shutdown()
     assert json.loads(json.dumps(result_record(given))) == kept
 
 

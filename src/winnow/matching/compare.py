@@ -305,7 +305,7 @@ class _Head:
     def _collect(self) -> None:
         executor = self.run.executor
         try:
-            if isinstance(executor, WorkerPool):  # this process shares the queue
+            if not self.theirs and isinstance(executor, WorkerPool):  # its own pool: shared
                 for result in executor.one_by_one(run_task, self._take(), lost_task):
                     with self.lock:
                         number, indices = self.taken.popleft()
