@@ -66,7 +66,8 @@ def stable_order(hashes: U64) -> tuple[I64, U64]:
     """``np.argsort(hashes, kind="stable")`` and ``hashes`` in that order, by
     a bucket sort of the hashes' high bits (:func:`_kernels.hash_order`):
     the rows are winnowed hashes, spread over the 64 bits, so the buckets
-    stay small and sorting them costs about a third of a comparison sort."""
+    stay small (the class of ``benchmarks/compare.py``, 2.7 M rows: 0.07-0.09 s,
+    about half of ``np.sort`` of the hashes alone)."""
     if hashes.shape[0] < 2:
         order = np.argsort(hashes, kind="stable")
         return order, hashes[order]
