@@ -30,6 +30,7 @@ def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
     dispatchers accept any argument types they can compile for.
     """
 
+    _load_numba()
     from numba import njit
 
     def decorate(func: Callable[..., Any]) -> Any:
@@ -40,6 +41,43 @@ def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
         return kernel
 
     return decorate
+
+
+#: Whether numba may load without scipy (:func:`without_blas`).
+_blas_free = False
+
+
+def without_blas() -> None:
+    """Let numba, when this process first loads it, skip its look for scipy.
+
+    Numba's array math checks, as numba loads it, whether scipy's BLAS can be
+    imported (for ``np.dot`` and ``np.linalg`` inside kernels).  With scipy
+    installed, that imports ``scipy.linalg``: 0.1 s and 16 MiB of every run.
+    No kernel of winnow calls BLAS, so a process that runs only winnow (the
+    ``winnow`` command calls this first) loads the array math while
+    ``scipy.linalg`` is hidden from the import system; numba then records
+    that it has no BLAS, and ``scipy.linalg`` stays importable.  A library caller's process is
+    left alone: its own kernels may need numba's BLAS.
+    """
+    global _blas_free
+    _blas_free = True
+
+
+def _load_numba() -> None:
+    """Import numba, with its array math loaded as :func:`without_blas` says."""
+    if not _blas_free or "numba.np.arraymath" in sys.modules:
+        return
+    import numba  # noqa: F401  (its array math imports the rest first)
+
+    if "scipy.linalg" in sys.modules:
+        return
+    sys.modules["scipy.linalg"] = None  # type: ignore[assignment]  # its import fails
+    try:
+        with contextlib.suppress(Exception):  # numba's layout: speed only, never fatal
+            importlib.import_module("numba.np.arraymath")
+    finally:
+        if "scipy.linalg" in sys.modules and sys.modules["scipy.linalg"] is None:
+            del sys.modules["scipy.linalg"]
 
 
 def prepare_to_fork() -> None:

@@ -55,3 +55,58 @@ def test_prepare_to_fork_does_not_load_numba() -> None:
                "prepare_to_fork()\n"
                "print('numba' in sys.modules)")
     assert out == "False"
+
+
+
+def _fake_scipy(root: Path) -> Path:
+    """A ``scipy`` whose ``scipy.linalg`` notes each import of it in ``root/imported``."""
+    package = root / "scipy"
+    (package / "linalg").mkdir(parents=True)
+    (package / "__init__.py").write_text('__version__ = "1.14.1"\n')
+    (package / "linalg" / "__init__.py").write_text(
+        f"with open({str(root / 'imported')!r}, 'a') as f:\n    f.write('linalg\\n')\n")
+    (package / "linalg" / "cython_blas.py").write_text("")
+    (package / "linalg" / "cython_lapack.py").write_text("")
+    return root
+
+
+def _first_kernel_with(fake: Path, *, blas_free: bool) -> list[str]:
+    """Whether ``scipy.linalg`` was imported once a kernel has run, and whether
+    it can be imported afterwards."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import os, sys\n"
+            "import numpy as np\n"
+            "from winnow import compiled\n"
+            + ("compiled.without_blas()\n" if blas_free else "")
+            + "from winnow.matching.table import stable_order\n"
+            "order, _ = stable_order(np.array([3, 1, 2], dtype=np.uint64))\n"
+            "assert order.tolist() == [1, 2, 0]\n"
+            f"print(os.path.exists({str(fake / 'imported')!r}))\n"
+            "import scipy.linalg\n"
+            "print('scipy.linalg' in sys.modules)")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(fake), *sys.path]))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120, env=env)
+    return done.stdout.split()
+
+
+def test_without_blas_numba_loads_without_importing_scipy_linalg(tmp_path: Path) -> None:
+    assert _first_kernel_with(_fake_scipy(tmp_path), blas_free=True) == ["False", "True"]
+
+
+def test_by_default_numba_looks_for_scipy_blas(tmp_path: Path) -> None:
+    # the library leaves numba alone: a caller's kernels may need its BLAS
+    assert _first_kernel_with(_fake_scipy(tmp_path), blas_free=False) == ["True", "True"]
+
+
+def test_the_command_runs_without_blas() -> None:
+    out = _run("import sys\n"
+               "from winnow import compiled\n"
+               "from winnow.cli.main import run\n"
+               "sys.argv = ['winnow', '--version']\n"
+               "try:\n    run()\nexcept SystemExit:\n    pass\n"
+               "print(compiled._blas_free, 'numba' in sys.modules)")
+    assert out.split()[-2:] == ["True", "False"]  # set, and numba still not loaded

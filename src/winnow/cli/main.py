@@ -16,6 +16,7 @@ import click
 
 from winnow import __version__
 from winnow.cli.common import WinnowGroup
+from winnow.compiled import without_blas
 
 #: Every command: its module and object, and its one-line help, so that
 #: ``winnow --help`` lists them without importing any (a command's module
@@ -108,7 +109,9 @@ def run() -> None:
     that the interpreter's exit does not search them for garbage cycles; with
     numba loaded that search took 0.05-0.15 s of every run.  Not when DuckDB
     was loaded: its binding (nanobind) checks at exit that its objects were
-    freed, and prints a "leaked" report for every one the freeze kept."""
+    freed, and prints a "leaked" report for every one the freeze kept.
+    Numba loads without looking for scipy (:func:`winnow.compiled.without_blas`)."""
+    without_blas()
     try:
         main()
     finally:
