@@ -299,3 +299,35 @@ def test_two_threads_sum_the_pairs_of_one_call(sets: list[set[int]], archive: se
         counting.SPLIT_WORK, counting.usable_cores = saved
     for column in ("a", "b", "shared", "weight", "df_sum"):
         np.testing.assert_array_equal(getattr(one, column), getattr(two, column))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.sets(st.integers(0, 12), max_size=8), min_size=1, max_size=10),
+       st.integers(2, 6))
+def test_owner_plan_places_each_owner_in_its_pair_making_groups(
+    sets: list[set[int]], limit: int
+) -> None:
+    from winnow.matching import _kernels
+
+    h, o = distinct_postings(*_rows(sets))
+    starts, sizes = group_bounds(h)
+    ptr, groups, rows, later = _kernels.owner_plan(o, starts, sizes, limit, len(sets))
+    for x in range(len(sets)):
+        mine = [(g, r) for g in range(starts.shape[0]) if 2 <= sizes[g] <= limit
+                for r in range(starts[g], starts[g] + sizes[g]) if o[r] == x]
+        assert list(zip(groups[ptr[x]:ptr[x + 1]].tolist(), rows[ptr[x]:ptr[x + 1]].tolist(),
+                        strict=True)) == mine
+        assert later[x] == sum(starts[g] + sizes[g] - r - 1 for g, r in mine)
+
+
+@given(st.lists(st.integers(1, 30), max_size=60), st.integers(0, 500))
+def test_rare_limit_is_the_largest_size_whose_groups_fit_the_budget(
+    sizes: list[int], budget: int
+) -> None:
+    import winnow.matching.counting as counting
+
+    values = np.array(sizes, dtype=np.int64)
+    fitting = [d for d in set(sizes) if d >= 2
+               and sum(s * (s - 1) // 2 for s in sizes if 2 <= s <= d) <= budget]
+    expected = max(fitting) if fitting else 2
+    assert counting.rare_limit(values, budget) == expected

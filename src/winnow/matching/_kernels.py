@@ -89,26 +89,47 @@ def add_common(
 
 
 @jit()
-def owner_csr(owners: I64, groups: I64, n_owners: int) -> tuple[I64, I64]:
-    """``(ptr, groups by owner)``: row ``x``'s groups are
-    ``out[ptr[x]:ptr[x + 1]]``, in input order (a counting sort)."""
+def owner_plan(
+    owners: I64, starts: I64, sizes: I64, limit: int, n_owners: int,
+) -> tuple[I64, I64, I64, npt.NDArray[np.float64]]:
+    """Per owner, where it stands in the groups that make pairs (sizes 2 to
+    ``limit``): ``(ptr, groups, rows, later)``, owner ``x``'s groups being
+    ``groups[ptr[x]:ptr[x + 1]]`` in group order, ``rows`` its row in each,
+    and ``later[x]`` the members after it in them all (the pairs
+    :func:`pair_sums` meets for it).  Two passes over the rows (a counting
+    sort by owner)."""
     ptr = np.zeros(n_owners + 1, dtype=np.int64)
-    for x in owners:
-        ptr[x + 1] += 1
+    later = np.zeros(n_owners, dtype=np.float64)
+    for g in range(starts.shape[0]):
+        size = sizes[g]
+        if size < 2 or size > limit:
+            continue
+        end = starts[g] + size
+        for r in range(starts[g], end):
+            ptr[owners[r] + 1] += 1
+            later[owners[r]] += end - r - 1
     for x in range(n_owners):
         ptr[x + 1] += ptr[x]
     at = ptr[:-1].copy()
-    out = np.empty(groups.shape[0], dtype=np.int64)
-    for i in range(owners.shape[0]):
-        out[at[owners[i]]] = groups[i]
-        at[owners[i]] += 1
-    return ptr, out
+    groups = np.empty(ptr[n_owners], dtype=np.int64)
+    rows = np.empty(ptr[n_owners], dtype=np.int64)
+    for g in range(starts.shape[0]):
+        size = sizes[g]
+        if size < 2 or size > limit:
+            continue
+        for r in range(starts[g], starts[g] + size):
+            x = owners[r]
+            groups[at[x]] = g
+            rows[at[x]] = r
+            at[x] += 1
+    return ptr, groups, rows, later
 
 
 @jit(nogil=True)  # two threads sum two ranges of owners (counting.count_shared)
 def pair_sums(
-    n_owners: int, first: int, last: int, owner_ptr: I64, owner_groups: I64, group_ptr: I64,
-    group_owner: I64, group_weight: npt.NDArray[np.float64], archive: npt.NDArray[np.bool_],
+    n_owners: int, first: int, last: int, owner_ptr: I64, owner_groups: I64, owner_rows: I64,
+    group_ptr: I64, group_owner: I64, group_weight: npt.NDArray[np.float64],
+    archive: npt.NDArray[np.bool_],
     out_a: I64, out_b: I64, shared: I64, weight: npt.NDArray[np.float64],
     df_sum: npt.NDArray[np.float64],
 ) -> int:
@@ -117,9 +138,10 @@ def pair_sums(
     df_sum)`` by ``a``; returns the number of pairs.
 
     Row by row like a sparse product ``A Aᵀ`` (Gustavson): for owner ``a``,
-    every group it is in (``owner_groups[owner_ptr[a]:owner_ptr[a + 1]]``)
-    adds to each later member ``b`` (``group_owner[group_ptr[g]:group_ptr[g + 1]]``,
-    ascending) in a scratch row indexed by ``b`` (so no pair is sorted or
+    every group it is in (``owner_groups[owner_ptr[a]:owner_ptr[a + 1]]``,
+    ``a`` at row ``owner_rows[j]`` of it; :func:`owner_plan`) adds to each
+    later member ``b`` (the rows after it up to ``group_ptr[g + 1]``: a
+    group's owners ascend) in a scratch row indexed by ``b`` (so no pair is sorted or
     hashed, and the sums stay in cache); then the row's pairs are copied out
     in the order their ``b`` was first met.  The outputs are written only
     while every pair fits in them: when the returned count exceeds their
@@ -141,9 +163,9 @@ def pair_sums(
             lo = group_ptr[g]
             hi = group_ptr[g + 1]
             w = group_weight[g]
-            for m in range(lo, hi):
+            for m in range(owner_rows[j] + 1, hi):
                 b = group_owner[m]
-                if b <= a or (both_archive and archive[b]):
+                if both_archive and archive[b]:
                     continue
                 if mark[b] != a:
                     mark[b] = a

@@ -130,10 +130,12 @@ def rare_limit(sizes: I64, budget: int) -> int:
     """The largest group size ``R`` such that the groups of at most ``R``
     owners generate no more than ``budget`` pairs in all (every size when
     they all fit)."""
-    d, count = np.unique(sizes[sizes >= 2], return_counts=True)
+    count = np.bincount(sizes)  # sizes are owners per hash: a short histogram
+    d = np.flatnonzero(count)
+    d = d[d >= 2]
     if d.shape[0] == 0:
         return 2
-    generated = np.cumsum(count * (d * (d - 1) // 2))
+    generated = np.cumsum(count[d] * (d * (d - 1) // 2))
     if generated[-1] <= budget:
         return int(d[-1])
     fitting = d[generated <= budget]
@@ -168,19 +170,17 @@ def count_shared(
     starts, sizes = group_bounds(hashes)
     row_weight = np.ones(hashes.shape[0]) if weights is None else weights
     limit = max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET))
-    groups = np.repeat(np.arange(starts.shape[0], dtype=np.int64), sizes)
     owners = owners.astype(np.int64, copy=False)
-    pairing = np.repeat((sizes >= 2) & (sizes <= limit), sizes)  # rows that make pairs
-    with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        owner_ptr, owner_groups = _kernels.owner_csr(owners[pairing], groups[pairing], n_owners)
-    del groups, pairing
+    with uninterrupted():  # several arrays come back (winnow.compiled.uninterrupted)
+        owner_ptr, owner_groups, owner_rows, later = _kernels.owner_plan(
+            owners, starts, sizes, int(limit), int(n_owners))
     archive = (np.zeros(n_owners, dtype=bool) if excluded_owner_pairs is None
                else excluded_owner_pairs.astype(bool))
-    args = (owner_ptr, owner_groups, np.append(starts, hashes.shape[0]).astype(np.int64),
+    args = (owner_ptr, owner_groups, owner_rows,
+            np.append(starts, hashes.shape[0]).astype(np.int64),
             owners, row_weight[starts].astype(np.float64), archive)
-    later = _later_members(owners, starts, sizes, limit, n_owners)
-    del owner_groups
     counts = SharedCounts(*_sum_pairs(n_owners, args, later))  # by a, then b as first met
+    del args, owner_groups, owner_rows
     if limit < int(sizes.max(initial=0)):
         _add_common(counts, hashes, owners, row_weight, starts, sizes, limit, n_owners)
     return counts
@@ -192,17 +192,6 @@ PairArrays = tuple[I64, I64, I64, F64, F64]
 #: which two threads sum the pairs, each a range of owners: the compiled loop
 #: runs without the GIL, and below this the thread costs more than it saves.
 SPLIT_WORK = 1 << 20
-
-
-def _later_members(owners: I64, starts: I64, sizes: I64, limit: int, n_owners: int) -> F64:
-    """Per owner ``a``, the incidences :func:`_kernels.pair_sums` meets for it:
-    over the pair-making groups it is in, the members after it (rows of a
-    group are in owner order)."""
-    ends = np.repeat(starts + sizes, sizes)
-    after = ends - np.arange(ends.shape[0]) - 1
-    pairing = np.repeat((sizes >= 2) & (sizes <= limit), sizes)
-    return np.bincount(owners[pairing], weights=after[pairing],
-                       minlength=n_owners).astype(np.float64)
 
 
 def _sum_pairs(n_owners: int, args: tuple[Any, ...], later: F64) -> PairArrays:
