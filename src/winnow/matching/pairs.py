@@ -328,23 +328,23 @@ class PairList(Sequence[PairResult]):
 
     @property
     def names(self) -> list[str]:
-        """The submissions' names; :meth:`score_arrays` gives pairs as indices into it."""
+        """The submissions' names; :meth:`score_columns` gives pairs as indices into it."""
         return self._names
 
-    def score_arrays(self, start: int, stop: int) -> dict[str, npt.NDArray[Any]]:
+    def score_columns(self, start: int, stop: int) -> tuple[I64, dict[str, npt.NDArray[Any]]]:
         """The scores of pairs ``start .. stop - 1`` (none of them with passages),
-        column by column under :class:`PairResult`'s names (``a`` and ``b`` as
-        indices into :attr:`names`), for writers that stream many pairs
-        without making an object per pair."""
+        for writers that stream many pairs without making an object per pair:
+        the pairs' rows, and the score columns they index, under
+        :class:`PairResult`'s names (``a`` and ``b`` as indices into
+        :attr:`names`), whole (``columns[name][rows]`` are the pairs' values)."""
         if start < len(self._computed):
-            raise ValueError("score_arrays covers pairs without passages only")
-        i = self._ranked[start:stop]
+            raise ValueError("score_columns covers pairs without passages only")
         s = self._scores
-        return {
-            "a": s.a[i], "b": s.b[i], "similarity": s.estimate[i], "shared": s.shared[i],
-            "containment_a": s.containment_a[i], "containment_b": s.containment_b[i],
-            "jaccard": s.jaccard[i], "weighted": s.weighted[i], "rarity": s.rarity[i],
-            "score": self._score[i],
+        return self._ranked[start:stop], {
+            "a": s.a, "b": s.b, "similarity": s.estimate, "shared": s.shared,
+            "containment_a": s.containment_a, "containment_b": s.containment_b,
+            "jaccard": s.jaccard, "weighted": s.weighted, "rarity": s.rarity,
+            "score": self._score,
         }
 
     def _make(self, j: int) -> PairResult:

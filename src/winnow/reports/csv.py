@@ -49,14 +49,14 @@ def write_csv(result: ComparisonResult, out: TextIO) -> None:
 
     Rows are written as the pairs are read (every pair of a class may be
     hundreds of thousands); the pairs without passages, when the sequence
-    offers their scores as arrays (``score_arrays``), without an object per
+    offers their scores as arrays (``score_columns``), without an object per
     pair."""
     terminal = is_terminal(out)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(PAIR_COLUMNS)
     clusters = cluster_of(result)
     pairs = result.pairs
-    head = getattr(pairs, "with_passages", len(pairs)) if hasattr(pairs, "score_arrays") \
+    head = getattr(pairs, "with_passages", len(pairs)) if hasattr(pairs, "score_columns") \
         else len(pairs)
     for pair in (pairs[j] for j in range(head)):
         row = pair_scores(pair, clusters)
@@ -73,12 +73,12 @@ def write_csv(result: ComparisonResult, out: TextIO) -> None:
     rows = _ScoreRows(fields, cluster)
     sink = None if terminal or rows.names is None else _byte_sink(out)
 
-    def chunk(start: int) -> str | bytes:
-        arrays = pairs.score_arrays(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
-        return rows.text(arrays) if sink is None else rows.encoded(arrays)
+    def chunk(start: int) -> str | memoryview:
+        at, columns = pairs.score_columns(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
+        return rows.text(at, columns) if sink is None else rows.encoded(at, columns)
 
     for text in _ahead(chunk, range(head, len(pairs), CHUNK)):
-        if isinstance(text, bytes) and sink is not None:
+        if isinstance(text, memoryview) and sink is not None:
             sink.write(text)
         else:
             out.write(text)  # type: ignore[arg-type]
@@ -137,21 +137,19 @@ def _cell(text: str) -> str:
 
 def micros(values: npt.NDArray[np.float64]) -> npt.NDArray[np.int64] | None:
     """``values`` in millionths, rounded as ``f"{v:.6f}"`` prints them, or
-    ``None`` when one is negative, not finite or 1000 or more.
+    ``None`` when one is negative, not finite or 1000 or more: by a compiled
+    pass (:func:`winnow.reports._csv_kernel.fraction_micros`), the few
+    fractions within 10^-6 of a half rounded by Python's formatting itself."""
+    from winnow.reports._csv_kernel import fraction_micros
 
-    ``v · 10^6`` is rounded to an integer in floating point: the product's
-    error is below 10^-6 for ``0 <= v < 1000``, so the rounding is exact
-    unless the fraction lies within 10^-6 of one half; those few values
-    are rounded by Python's formatting itself.
-    """
-    if not ((values >= 0) & (values < 1e3)).all() or np.signbit(values).any():
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    out = np.empty(values.shape[0], dtype=np.int64)
+    ties = np.empty(values.shape[0], dtype=np.int64)
+    n_ties = fraction_micros(values, out, ties)
+    if n_ties < 0:
         return None
-    scaled = values * 1e6
-    whole = np.floor(scaled)
-    fraction = scaled - whole
-    out = (whole + (fraction > 0.5)).astype(np.int64)
-    for at in np.flatnonzero(np.abs(fraction - 0.5) <= 1e-6).tolist():
-        out[at] = int(f"{float(values[at]):.6f}".replace(".", ""))
+    for i in ties[:n_ties].tolist():
+        out[i] = int(f"{float(values[i]):.6f}".replace(".", ""))
     return out
 
 
@@ -171,47 +169,51 @@ class _ScoreRows:
         self.offsets = np.concatenate([[0], np.cumsum(self.lengths)]).astype(np.int64)
         self.names = np.frombuffer(b"".join(encoded) or b"\0", dtype=np.uint8)
 
-    def text(self, arrays: dict[str, npt.NDArray[Any]]) -> str:
-        """The rows of ``arrays`` as text."""
-        raw = self._compiled(arrays)
+    def text(self, rows: npt.NDArray[np.int64], columns: dict[str, npt.NDArray[Any]]) -> str:
+        """The CSV text of the pairs ``rows`` of the score ``columns``."""
+        raw = self._compiled(rows, columns)
         if raw is None:
-            return "".join(_scores_only_lines(arrays, self.fields, self._same(arrays)))
-        return raw.decode("utf-8")
+            return "".join(self._lines(rows, columns))
+        return str(raw, "utf-8")
 
-    def encoded(self, arrays: dict[str, npt.NDArray[Any]]) -> bytes:
-        """The rows of ``arrays`` in UTF-8 (every name is UTF-8 here)."""
-        raw = self._compiled(arrays)
+    def encoded(self, rows: npt.NDArray[np.int64],
+                columns: dict[str, npt.NDArray[Any]]) -> memoryview:
+        """:meth:`text` in UTF-8 (every name is UTF-8 here)."""
+        raw = self._compiled(rows, columns)
         if raw is None:
-            return "".join(_scores_only_lines(arrays, self.fields, self._same(arrays))
-                           ).encode("utf-8")
+            return memoryview("".join(self._lines(rows, columns)).encode("utf-8"))
         return raw
 
-    def _same(self, arrays: dict[str, npt.NDArray[Any]]) -> npt.NDArray[np.int64]:
-        """Each pair's cluster when both are in the same one, else ``-1``."""
+    def _lines(self, rows: npt.NDArray[np.int64],
+               columns: dict[str, npt.NDArray[Any]]) -> list[str]:
+        arrays = {name: column[rows] for name, column in columns.items()}
         a = arrays["a"].astype(np.int64, copy=False)
         b = arrays["b"].astype(np.int64, copy=False)
         same: npt.NDArray[np.int64] = np.where(
             (self.cluster[a] == self.cluster[b]) & (self.cluster[a] >= 0), self.cluster[a], -1)
-        return same
+        return _scores_only_lines(arrays, self.fields, same)
 
-    def _compiled(self, arrays: dict[str, npt.NDArray[Any]]) -> bytes | None:
+    def _compiled(self, rows: npt.NDArray[np.int64],
+                  columns: dict[str, npt.NDArray[Any]]) -> memoryview | None:
         """The rows' UTF-8 bytes by the compiled writer, or ``None`` when a name
         is not UTF-8 or a score is out of its range."""
         if self.names is None:
             return None
-        a = arrays["a"].astype(np.int64, copy=False)
-        b = arrays["b"].astype(np.int64, copy=False)
-        scaled = [micros(arrays[name]) for name in ("similarity", *_FRACTIONS, "score")]
-        if any(column is None for column in scaled):
-            return None
-        same = self._same(arrays)
+        micro = np.empty((7, rows.shape[0]), dtype=np.int64)
+        for c, name in enumerate(("similarity", *_FRACTIONS, "score")):
+            scaled = micros(columns[name][rows])
+            if scaled is None:
+                return None
+            micro[c] = scaled
+        a = columns["a"][rows].astype(np.int64, copy=False)
+        b = columns["b"][rows].astype(np.int64, copy=False)
         from winnow.reports._csv_kernel import ROW_EXTRA, score_rows
 
         size = int(self.lengths[a].sum() + self.lengths[b].sum()) + ROW_EXTRA * a.shape[0]
         raw = np.empty(size, dtype=np.uint8)
-        end = score_rows(raw, self.names, self.offsets, a, b, np.stack(scaled, axis=1),  # type: ignore[arg-type]
-                         arrays["shared"].astype(np.int64, copy=False), same)
-        return raw[:end].tobytes()
+        end = score_rows(raw, self.names, self.offsets, a, b, micro,
+                         columns["shared"][rows].astype(np.int64, copy=False), self.cluster)
+        return memoryview(raw.data)[:end]
 
 
 def _scores_only_lines(arrays: dict[str, npt.NDArray[Any]], fields: npt.NDArray[np.object_],
