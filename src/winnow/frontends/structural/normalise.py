@@ -14,7 +14,7 @@ them with examples):
   as ``i = i + 1``;
 * dead code: statements after a jump, expression statements without effect,
   and assignments to local variables that are never read (unless the value
-  calls something) are dropped;
+  calls something) are dropped (the stores: :mod:`.deadcode`);
 * order: within a block, runs of independent statements (no data dependence
   through the variables they read and write, and at most one of them with an
   effect) appear in one canonical order; so do class members, imports and
@@ -29,22 +29,16 @@ import heapq
 from collections import Counter
 from collections.abc import Callable
 
-from winnow.frontends.structural import idioms, loops, prints, repeats, temps, webs
+from winnow.frontends.structural import deadcode, idioms, loops, prints, repeats, temps, webs
+from winnow.frontends.structural.deadcode import WINDOW
 from winnow.frontends.structural.ir import (
     JUMPS,
     N,
-    exposed,
-    exposed_kills,
-    exposed_reads,
     has_effect,
     names_read,
     names_written,
 )
 from winnow.frontends.structural.tables import PROMPTING_READS
-
-#: The most statements of one block that reordering and dead-store removal
-#: compare with each other (both are quadratic; blocks are rarely longer).
-WINDOW = 64
 
 _FLIP = {">": "<", ">=": "<="}
 _NEGATE = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "==": "!=", "!=": "=="}
@@ -120,9 +114,9 @@ def block(stmts: list[N], locals_: set[str]) -> list[N]:
     out: list[N] = []
     for stmt in stmts:
         out.extend(statement(stmt, locals_))
-    out = _unreachable(loops.element_loops(prints.lines(out)))
+    out = deadcode.unreachable(loops.element_loops(prints.lines(out)))
     out = repeats.rolled(repeats.counted(out, lambda body: _reorder(body, locals_), locals_))
-    out = _dead_stores(out, locals_)
+    out = deadcode.dead_stores(out, locals_)
     out = _early_return(out)
     webs.split(out, locals_)
     return _reorder(out, locals_)
@@ -261,62 +255,6 @@ def _if(stmt: N, locals_: set[str]) -> list[N]:
     return [stmt]
 
 
-def _dead_stores(stmts: list[N], locals_: set[str]) -> list[N]:
-    """``x = a; ... x = b`` with no read of ``x`` between: the first store is
-    dead and vanishes (unless its value calls something)."""
-    out: list[N] = []
-    for i, stmt in enumerate(stmts):
-        if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
-                and stmt.kids[0].text in locals_ and not has_effect(stmt.kids[1], set())):
-            name = stmt.kids[0].text
-            later = stmts[i + 1:i + 1 + WINDOW]
-            overwritten = any(name in _killed_by(s) for s in later)
-            if overwritten and name not in exposed_reads(_until_kill(later, name)):
-                continue
-        out.append(stmt)
-    return out
-
-
-def _dead_at_exit(stmts: list[N], locals_: set[str]) -> list[N]:
-    """A function body's stores that nothing reads before the function ends or
-    another store (``int r = 0; while (..) { r = n % 10; print(r); }``: the
-    loop writes ``r`` before it reads it) vanish, unless the value calls
-    something.  Only variables the function writes before it reads them
-    count: ``total = total + x`` may update a field (Java's fields need no
-    ``this.``), whose value outlives the call."""
-    own = locals_ - exposed_reads(stmts)
-    live: set[str] = set()
-    kept: list[N] = []
-    for stmt in reversed(stmts):
-        if (stmt.kind == "assign" and len(stmt.kids) == 2 and stmt.kids[0].kind == "id"
-                and not stmt.kids[0].reads  # this.x = ..., a field
-                and stmt.kids[0].text in own and stmt.kids[0].text not in live
-                and not has_effect(stmt.kids[1], set())):
-            continue
-        reads, kills = exposed([stmt])
-        live = (live - kills) | reads
-        kept.append(stmt)
-    return kept[::-1]
-
-
-def _killed_by(stmt: N) -> set[str]:
-    return exposed_kills([stmt])
-
-
-def _until_kill(stmts: list[N], name: str) -> list[N]:
-    for i, stmt in enumerate(stmts):
-        if name in _killed_by(stmt):
-            return stmts[:i + 1]
-    return stmts
-
-
-def _unreachable(stmts: list[N]) -> list[N]:
-    for i, stmt in enumerate(stmts):
-        if stmt.kind in JUMPS:
-            return stmts[:i + 1]
-    return stmts
-
-
 def _ends_in_jump(stmts: list[N]) -> bool:
     return bool(stmts) and stmts[-1].kind in JUMPS
 
@@ -368,35 +306,6 @@ def _reorder(stmts: list[N], locals_: set[str]) -> list[N]:
 
 
 # -- functions, classes, files ------------------------------------------------
-def drop_unused(body: list[N], params: set[str]) -> list[N]:
-    """Assignments to local variables never read anywhere in the function are
-    dropped (their value stays as a statement when it calls something)."""
-    for _ in range(3):
-        root = N("block", 0, 0, body)
-        read = names_read(root)
-        assigned = names_written(root)
-        unused = assigned - read - params
-        if not unused:
-            return body
-        body = _drop_assignments(body, unused)
-    return body
-
-
-def _drop_assignments(stmts: list[N], unused: set[str]) -> list[N]:
-    out: list[N] = []
-    for stmt in stmts:
-        if (stmt.kind == "assign" and stmt.kids and stmt.kids[0].kind == "id"
-                and stmt.kids[0].text in unused):
-            if has_effect(stmt.kids[-1], set()):
-                out.append(_wrap(stmt.kids[-1], "expr"))
-            continue
-        if stmt.kind not in ("func", "class"):
-            stmt.kids = [N(k.kind, k.start, k.end, _drop_assignments(k.kids, unused), k.text)
-                         if k.kind == "block" else k for k in stmt.kids]
-        out.append(stmt)
-    return out
-
-
 def function(func: N, reads: Counter[str] | None = None) -> N:
     """Normalise a function: its body's blocks, then unused locals.  Its
     local variables are its parameters and the names it writes, less those
@@ -412,8 +321,8 @@ def function(func: N, reads: Counter[str] | None = None) -> N:
         written = {n for n in written if reads[n] - (n in own) <= 0}
     local_names = written | params
     stmts = block(body.kids, local_names)
-    stmts = _dead_at_exit(stmts, local_names)
-    stmts = drop_unused(stmts, params)
+    stmts = deadcode.dead_at_exit(stmts, local_names)
+    stmts = deadcode.drop_unused(stmts, params)
     new_body = N("block", body.start, body.end, stmts)
     if temps.inline_temporaries(new_body, local_names):
         _reorder_all(new_body, local_names)
