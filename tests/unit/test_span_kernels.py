@@ -58,3 +58,10 @@ def test_span_loops_agree_with_the_array_rules(case: tuple[tuple[np.ndarray, ...
         units = {u for p, e in zip(file[4][literal_hit].tolist(), file[3][literal_hit].tolist(),
                                    strict=True) for u in range(p, e)}
         assert spans.literal_units(*file[:4], file[5], file[4], start, end, shared) == len(units)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 40), min_size=1, max_size=80))
+def test_position_order_is_the_stable_argsort(positions: list[int]) -> None:
+    values = np.array(positions, dtype=np.int64)
+    assert spans.position_order(values).tolist() == np.argsort(values, kind="stable").tolist()

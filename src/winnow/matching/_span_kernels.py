@@ -22,6 +22,26 @@ U64 = npt.NDArray[np.uint64]
 
 
 @jit()
+def position_order(positions: I64) -> I64:
+    """``np.argsort(positions, kind="stable")`` of non-negative unit positions,
+    by a counting sort: two passes over them and one over the units."""
+    n = positions.shape[0]
+    top = 0
+    for i in range(n):
+        top = max(top, positions[i] + 1)
+    starts = np.zeros(top + 1, dtype=np.int64)
+    for i in range(n):
+        starts[positions[i] + 1] += 1
+    for p in range(top):
+        starts[p + 1] += starts[p]
+    order = np.empty(n, dtype=np.int64)
+    for i in range(n):
+        order[starts[positions[i]]] = i
+        starts[positions[i]] += 1
+    return order
+
+
+@jit()
 def span_rows(by_position: I64, sorted_positions: I64, ends: I64, start: int, end: int) -> I64:
     """The rows of the fingerprints whose k-gram lies in ``[start, end)``, in
     order of position: those starting in the span that end in it too."""

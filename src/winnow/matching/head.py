@@ -123,6 +123,7 @@ def load_kernels() -> None:
     _span_kernels.shared_hashes(hashes, one, one, ends, 0, 1, hashes, one, one, ends, 0, 1)
     _span_kernels.shared_extent(hashes, one, one, ends, one, 0, 1, hashes)
     _span_kernels.literal_units(hashes, one, one, ends, np.ones(1, np.bool_), one, 0, 1, hashes)
+    _span_kernels.position_order(one)
 
 
 def run_task(task: Task) -> TaskResult:

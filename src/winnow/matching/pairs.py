@@ -14,7 +14,7 @@ from winnow.matching.base import covered
 from winnow.matching.model import PairResult, Passage, Region
 from winnow.matching.passages import Chain, assemble, join_seeds, maximal_runs
 from winnow.matching.scores import PairScores, power_mean
-from winnow.matching.table import in_sorted
+from winnow.matching.table import in_sorted, stable_order
 from winnow.model import Document, Span
 
 I64 = npt.NDArray[np.int64]
@@ -75,12 +75,13 @@ def file_info(
     common = np.cumsum(marks[:-1]) > 0
     literal = np.arange(prints.shape[0]) >= (prints.shape[0] if literal_from is None
                                              else literal_from)
-    order = np.argsort(keep["hash"], kind="stable")
+    order, hashes = stable_order(np.ascontiguousarray(keep["hash"], dtype=np.uint64))
     keep, size, literal = keep[order], size[order], literal[kept][order]
     positions = keep["pos"].astype(np.int64)
-    by_position = np.argsort(positions, kind="stable")
+    by_position = (_span_kernels.position_order(positions) if positions.shape[0]
+                   else np.zeros(0, dtype=np.int64))
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
-                    keep["hash"].astype(np.uint64), positions, positions + size, literal,
+                    hashes, positions, positions + size, literal,
                     common, by_position, positions[by_position], literal_from is not None)
 
 
