@@ -259,10 +259,8 @@ def claim_runs(
     return offset, kept
 
 
-@jit(nogil=True)  # two threads sort two halves of a large table (table._group)
-def hash_order(
-    hashes: npt.NDArray[np.uint64], lead: int = 0,
-) -> tuple[I64, npt.NDArray[np.uint64]]:
+@jit()
+def hash_order(hashes: npt.NDArray[np.uint64]) -> tuple[I64, npt.NDArray[np.uint64]]:
     """``np.argsort(hashes, kind="stable")`` and the sorted hashes, by buckets.
 
     The rows are dealt into about ``n / 8`` buckets by their hash's high bits
@@ -270,26 +268,23 @@ def hash_order(
     by hash, stably: by insertion when small, which is the rule for hashes
     spread over the 64 bits, by a merge sort when hashes crowd into a
     bucket.  Two passes over the rows instead of a comparison sort of them.
-    The ``lead`` highest bits, the same in every hash (one half of the hash
-    range), are passed over when the buckets are chosen.
     """
     n = hashes.shape[0]
     bits = 1
     while (8 << bits) < n and bits < 24:
         bits += 1
     buckets = 1 << bits
-    skip = np.uint64(lead)
     shift = np.uint64(64 - bits)
     starts = np.zeros(buckets + 1, dtype=np.int64)
     for i in range(n):
-        starts[np.int64((hashes[i] << skip) >> shift) + 1] += 1
+        starts[np.int64(hashes[i] >> shift) + 1] += 1
     for b in range(buckets):
         starts[b + 1] += starts[b]
     fill = starts[:-1].copy()
     order = np.empty(n, dtype=np.int64)
     keys = np.empty(n, dtype=np.uint64)
     for i in range(n):
-        slot = np.int64((hashes[i] << skip) >> shift)
+        slot = np.int64(hashes[i] >> shift)
         order[fill[slot]] = i
         keys[fill[slot]] = hashes[i]
         fill[slot] += 1
@@ -316,7 +311,7 @@ def hash_order(
     return order, keys
 
 
-@jit(nogil=True)  # two threads group two halves of a large table (table._group)
+@jit()
 def group_rows(
     hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.int32], own: npt.NDArray[np.bool_],
     files: npt.NDArray[np.int32], cap: int, many: int, many_is_base: bool, n_files: int,

@@ -14,7 +14,6 @@ fingerprint of a file rather than 24 per occurrence.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,7 +22,6 @@ import numpy.typing as npt
 from winnow.compiled import uninterrupted
 from winnow.matching import _kernels
 from winnow.matching.counting import count_shared, group_bounds
-from winnow.parallel import usable_cores
 from winnow.tables import PairCounts, SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
@@ -64,18 +62,17 @@ def in_sorted(values: U64, sorted_set: U64) -> Bools:
     return hit
 
 
-def stable_order(hashes: U64, lead: int = 0) -> tuple[I64, U64]:
+def stable_order(hashes: U64) -> tuple[I64, U64]:
     """``np.argsort(hashes, kind="stable")`` and ``hashes`` in that order, by
-    a bucket sort of the hashes' high bits (:func:`_kernels.hash_order`;
-    ``lead`` high bits are the same in every hash): the rows are winnowed
-    hashes, spread over the 64 bits, so the buckets stay small (the class
-    of ``benchmarks/compare.py``, 2.7 M rows: 0.07-0.09 s, about half of
-    ``np.sort`` of the hashes alone)."""
+    a bucket sort of the hashes' high bits (:func:`_kernels.hash_order`):
+    the rows are winnowed hashes, spread over the 64 bits, so the buckets
+    stay small (the class of ``benchmarks/compare.py``, 2.7 M rows: 0.07-0.09 s,
+    about half of ``np.sort`` of the hashes alone)."""
     if hashes.shape[0] < 2:
         order = np.argsort(hashes, kind="stable")
         return order, hashes[order]
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        order, ordered = _kernels.hash_order(hashes, lead)
+        order, ordered = _kernels.hash_order(hashes)
     return order, ordered
 
 
@@ -96,48 +93,12 @@ class Groups:
     many_owners: I64
 
 
-#: Rows from which :func:`_group` sorts and groups the two halves of the hash
-#: range in two threads (the compiled passes run without the GIL); below,
-#: the threads cost more than they save.
-SPLIT_ROWS = 1 << 20
-
-
 def _group(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int,
            many: int = 0, many_is_base: bool = False) -> Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash and
     read every grouping off it in one compiled pass
-    (:func:`winnow.matching._kernels.group_rows`).  With many rows and two
-    usable cores, the rows of the hashes below ``2^63`` and those above are
-    done by two threads and put one after the other: every hash of the first
-    half sorts before every hash of the second, and rows of equal hashes are
-    in the same half in their order, so the groupings are the same."""
-    if hashes.shape[0] < SPLIT_ROWS or usable_cores() < 2:
-        return _group_range(hashes, owners, files, own, n_files, cap, many, many_is_base, 0)
-    high = hashes >= np.uint64(1 << 63)
-    halves = (np.flatnonzero(~high), np.flatnonzero(high))
-    del high
-
-    def half(rows: I64) -> Groups:
-        return _group_range(hashes[rows], owners[rows], files[rows], own[rows], n_files, cap,
-                            many, many_is_base, lead=1)
-
-    with ThreadPoolExecutor(2, thread_name_prefix="winnow-group") as pool:
-        low, top = pool.map(half, halves)
-    return Groups(
-        hashes=np.concatenate([low.hashes, top.hashes]),
-        owners=np.concatenate([low.owners, top.owners]),
-        df=np.concatenate([low.df, top.df]), own=np.concatenate([low.own, top.own]),
-        capped=np.concatenate([low.capped, top.capped]),
-        file_prints=low.file_prints + top.file_prints, distinct=low.distinct + top.distinct,
-        many_hashes=np.concatenate([low.many_hashes, top.many_hashes]),
-        many_owners=np.concatenate([low.many_owners, top.many_owners]),
-    )
-
-
-def _group_range(hashes: U64, owners: I32, files: I32, own: Bools, n_files: int, cap: int,
-                 many: int, many_is_base: bool, lead: int) -> Groups:
-    """:func:`_group` of some rows, in this thread (``lead``: see :func:`stable_order`)."""
-    order, h = stable_order(hashes, lead)
+    (:func:`winnow.matching._kernels.group_rows`)."""
+    order, h = stable_order(hashes)
     o = owners[order].astype(np.int32, copy=False)
     with uninterrupted():  # several arrays come back (winnow.compiled.uninterrupted)
         (kept, post_row, post_df, post_own, n_capped, capped_row, file_prints, n_many,
