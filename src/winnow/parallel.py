@@ -441,18 +441,21 @@ def start_pool(jobs: int, *, fork: bool = True, preload: Sequence[str] = ()) -> 
 def parallel_map(
     func: Callable[[T], R], items: Sequence[T], *, stage: str,
     progress: Progress | None, executor: Executor | None = None,
-    lost: Callable[[T, str], R] | None = None,
+    lost: Callable[[T, str], R] | None = None, chunksize: int | None = None,
 ) -> Iterator[R]:
     """``map(func, items)`` in order, on ``executor`` if given (else here),
     calling ``progress(stage, done, total)`` after each item.  On a
     :class:`WorkerPool` with ``lost``, a worker that dies costs only the items
-    that kill a process alone: ``lost(item, reason)`` stands for each."""
+    that kill a process alone: ``lost(item, reason)`` stands for each.
+    ``chunksize`` items go to a worker at a time (default: few, so that a
+    few slow items even out; a caller with many small items sends more)."""
     total = len(items)
+    size = chunksize or chunk_size(total, 16)
     results: Iterable[R]
     if isinstance(executor, WorkerPool) and lost is not None and total > 1:
-        results = executor.resilient_map(func, items, _chunk(total, 16), lost)
+        results = executor.resilient_map(func, items, size, lost)
     elif executor is not None and total > 1:
-        results = executor.map(func, items, chunksize=_chunk(total, 16))
+        results = executor.map(func, items, chunksize=size)
     else:
         results = map(func, items)
     for done, result in enumerate(results, 1):
@@ -461,5 +464,6 @@ def parallel_map(
         yield result
 
 
-def _chunk(total: int, workers: int) -> int:
+def chunk_size(total: int, workers: int) -> int:
+    """Items per task: about 8 tasks per worker, at most 64 items."""
     return max(1, min(64, total // (workers * 8) or 1))

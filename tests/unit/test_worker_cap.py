@@ -107,3 +107,29 @@ def test_one_by_one_stands_in_for_an_item_that_kills_its_worker() -> None:
         assert lost == [(2, parallel.WORKER_DIED)]
     finally:
         pool.shutdown()
+
+
+def test_many_small_items_go_to_the_workers_in_larger_chunks() -> None:
+    from winnow.parallel import chunk_size
+
+    assert chunk_size(1000, 2) == 62  # about 8 tasks for each of two workers
+    assert chunk_size(5000, 2) == 64  # never more than 64 items at a time
+    assert chunk_size(1000, 16) == 7 and chunk_size(100, 16) == 1  # the default's reckoning
+    assert chunk_size(3, 2) == 1
+
+
+def test_parallel_map_sends_the_chunks_it_is_given() -> None:
+    sizes: list[int] = []
+
+    class Recording(parallel.Executor):
+        def map(self, fn: Any, *iterables: Any, timeout: float | None = None,
+                chunksize: int = 1) -> Any:
+            sizes.append(chunksize)
+            return map(fn, *iterables)
+
+    items = list(range(300))
+    assert list(parallel.parallel_map(abs, items, stage="s", progress=None,
+                                      executor=Recording(), chunksize=40)) == items
+    assert list(parallel.parallel_map(abs, items, stage="s", progress=None,
+                                      executor=Recording())) == items
+    assert sizes == [40, 2]

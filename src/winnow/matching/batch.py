@@ -31,7 +31,7 @@ from winnow.matching.table import FingerprintTable, count_groups, group_postings
 from winnow.model import Document, Role, Skipped
 from winnow.pairs import EngineChoice, Layout, PairSums, Postings, Shards, count_pairs
 from winnow.pairs.memory import MemorySums
-from winnow.parallel import Progress, make_pool, parallel_map
+from winnow.parallel import Progress, chunk_size, make_pool, parallel_map
 
 U64 = npt.NDArray[np.uint64]
 
@@ -159,8 +159,10 @@ class Batch:
         if progress is not None and first:
             progress("fingerprint", 1, len(self.files))
             progress = partial(_after_first, progress)
+        workers = getattr(run.executor, "workers", 16)  # a caller's executor: assume many
         rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=progress,
-                            executor=run.executor, lost=lost_file)
+                            executor=run.executor, lost=lost_file,
+                            chunksize=chunk_size(len(self.files), workers))
         for i, (file, result) in enumerate(zip(self.files, chain(first, rest), strict=True)):
             if isinstance(result, Skipped):
                 self.issues.append(Issue(result.path, result.reason))
