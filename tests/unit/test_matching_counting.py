@@ -331,3 +331,10 @@ def test_rare_limit_is_the_largest_size_whose_groups_fit_the_budget(
                and sum(s * (s - 1) // 2 for s in sizes if 2 <= s <= d) <= budget]
     expected = max(fitting) if fitting else 2
     assert counting.rare_limit(values, budget) == expected
+
+
+@pytest.mark.parametrize("owners", [[2, 0, 1], [0, 0, 1]])
+def test_count_shared_refuses_owners_out_of_order_within_a_hash(owners: list[int]) -> None:
+    # pair_sums pairs an owner with the rows after it: they must ascend, each once
+    with pytest.raises(ValueError, match="distinct and ascending"):
+        count_shared(np.array([5, 5, 5], dtype=np.uint64), np.array(owners, dtype=np.int64), 3)

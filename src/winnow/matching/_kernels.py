@@ -97,7 +97,8 @@ def owner_plan(
     ``groups[ptr[x]:ptr[x + 1]]`` in group order, ``rows`` its row in each,
     and ``later[x]`` the members after it in them all (the pairs
     :func:`pair_sums` meets for it).  Two passes over the rows (a counting
-    sort by owner)."""
+    sort by owner).  A group's owners must ascend, each once (``pair_sums``
+    pairs an owner with the rows after it): ``ValueError`` otherwise."""
     ptr = np.zeros(n_owners + 1, dtype=np.int64)
     later = np.zeros(n_owners, dtype=np.float64)
     for g in range(starts.shape[0]):
@@ -106,6 +107,8 @@ def owner_plan(
             continue
         end = starts[g] + size
         for r in range(starts[g], end):
+            if r > starts[g] and owners[r] <= owners[r - 1]:
+                raise ValueError("the owners of a hash must be distinct and ascending")
             ptr[owners[r] + 1] += 1
             later[owners[r]] += end - r - 1
     for x in range(n_owners):

@@ -148,8 +148,9 @@ def count_shared(
 ) -> SharedCounts:
     """Count, for every pair of owners, the distinct hashes they share.
 
-    ``hashes``/``owners`` are distinct rows sorted by hash then owner,
-    already stripped of capped and base hashes.
+    ``hashes``/``owners`` are distinct rows sorted by hash then owner (a
+    hash's owners strictly ascending: ``ValueError`` otherwise), already
+    stripped of capped and base hashes.
     ``weights`` gives each row's hash weight (equal within a hash group).
     ``excluded_owner_pairs`` marks owners whose pairs with *each other* are
     never counted (archives of earlier years); pairs within one owner never

@@ -31,6 +31,7 @@ from winnow.matching.pairs import FileInfo, file_info, owner_rows, pair_chains, 
 from winnow.matching.passages import assemble, maximal_runs
 from winnow.matching.prints import FileLike, load_document, prints_with_lengths
 from winnow.matching.shares import Literal, literal_cover, two_channel_units
+from winnow.matching.table import stable_order
 from winnow.model import Document, Skipped
 from winnow.parallel import release_memory
 
@@ -124,6 +125,7 @@ def load_kernels() -> None:
     _span_kernels.shared_extent(hashes, one, one, ends, one, 0, 1, hashes)
     _span_kernels.literal_units(hashes, one, one, ends, np.ones(1, np.bool_), one, 0, 1, hashes)
     _span_kernels.position_order(one)
+    stable_order(np.zeros(2, np.uint64))  # a file's fingerprints by hash (file_info)
 
 
 def run_task(task: Task) -> TaskResult:

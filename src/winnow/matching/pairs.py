@@ -78,8 +78,7 @@ def file_info(
     order, hashes = stable_order(np.ascontiguousarray(keep["hash"], dtype=np.uint64))
     keep, size, literal = keep[order], size[order], literal[kept][order]
     positions = keep["pos"].astype(np.int64)
-    by_position = (_span_kernels.position_order(positions) if positions.shape[0]
-                   else np.zeros(0, dtype=np.int64))
+    by_position = _span_kernels.position_order(positions)
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
                     hashes, positions, positions + size, literal,
                     common, by_position, positions[by_position], literal_from is not None)
@@ -337,7 +336,8 @@ class PairList(Sequence[PairResult]):
         for writers that stream many pairs without making an object per pair:
         the pairs' rows, and the score columns they index, under
         :class:`PairResult`'s names (``a`` and ``b`` as indices into
-        :attr:`names`), whole (``columns[name][rows]`` are the pairs' values)."""
+        :attr:`names`), whole (``columns[name][rows]`` are the pairs' values;
+        the list's own arrays: read them, never write)."""
         if start < len(self._computed):
             raise ValueError("score_columns covers pairs without passages only")
         s = self._scores

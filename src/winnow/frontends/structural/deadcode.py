@@ -63,10 +63,12 @@ def dead_at_exit(stmts: list[N], locals_: set[str]) -> list[N]:
 
 
 def _killed_by(stmt: N) -> set[str]:
+    """The names ``stmt`` surely writes (a later read sees its value, not an earlier one)."""
     return exposed_kills([stmt])
 
 
 def _until_kill(stmts: list[N], name: str) -> list[N]:
+    """``stmts`` up to and including the first that surely writes ``name``."""
     for i, stmt in enumerate(stmts):
         if name in _killed_by(stmt):
             return stmts[:i + 1]
@@ -74,6 +76,7 @@ def _until_kill(stmts: list[N], name: str) -> list[N]:
 
 
 def unreachable(stmts: list[N]) -> list[N]:
+    """``stmts`` up to the first jump (``return``, ``break``, ...): what follows never runs."""
     for i, stmt in enumerate(stmts):
         if stmt.kind in JUMPS:
             return stmts[:i + 1]
