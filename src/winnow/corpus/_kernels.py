@@ -283,3 +283,86 @@ def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, bits
             out_owners[fill[p]] = doc
             fill[p] += 1
             i += 1
+
+
+@jit()
+def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: int,
+                 owner_ptr: I64, out_group: I64, out_next: I64) -> None:
+    """The groups of each owner, ascending: ``out_group[owner_ptr[o]:owner_ptr[o +
+    1]]`` for owner ``o``, and in ``out_next`` the row after the owner's own
+    in each (a counting sort of the rows ``group_owner``, group ``g``'s rows
+    ``group_ptr[g]:group_ptr[g + 1]``); ``owner_ptr`` (``owners + 1`` zeros)
+    is filled."""
+    for i in range(group_owner.shape[0]):
+        owner_ptr[group_owner[i] + 1] += 1
+    for o in range(owners):
+        owner_ptr[o + 1] += owner_ptr[o]
+    fill = owner_ptr[:owners].copy()
+    for g in range(group_ptr.shape[0] - 1):
+        for i in range(group_ptr[g], group_ptr[g + 1]):
+            o = group_owner[i]
+            out_group[fill[o]] = g
+            out_next[fill[o]] = i + 1
+            fill[o] += 1
+
+
+@jit()
+def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_ptr: I64,
+               group_owner: npt.NDArray[np.integer], group_weight: I64, row: I64,
+               touched: I64, out_a: I64, out_b: I64, shared: I64, weight: I64,
+               df_sum: I64) -> tuple[int, int]:
+    """The pairs ``a < b`` of owners ``a = first, first + 1, ...`` that share
+    a group, as many whole owners' pairs as ``out_a`` holds, by ``a`` then
+    ``b``: the groups (hashes) each pair shares, the sum of their
+    ``group_weight`` and of their sizes (``df_sum``).  Owner ``a``'s groups
+    and the rows after its own in each (:func:`owner_groups`; the rows of a
+    group are in owner order) give its later members ``b``, whose sums
+    gather in a scratch row per owner (``row[b]``: the owner ``a`` it was
+    last met with (-1 at first), shared, df_sum, weight: one cache line),
+    ``touched`` the ``b`` met, sorted by insertion (a few dozen).  Returns
+    ``(next owner, pairs written)``; ``next owner == first`` with ``-pairs``
+    written: owner ``first`` alone has more pairs than ``out_a`` holds."""
+    owners = owner_ptr.shape[0] - 1
+    capacity = out_a.shape[0]
+    count = 0
+    a = first
+    while a < owners:
+        met = 0
+        for j in range(owner_ptr[a], owner_ptr[a + 1]):
+            g = groups_of[j]
+            hi = group_ptr[g + 1]
+            size = hi - group_ptr[g]
+            w = group_weight[g]
+            for m in range(next_row[j], hi):
+                b = group_owner[m]
+                if row[b, 0] != a:
+                    row[b, 0] = a
+                    row[b, 1] = 0
+                    row[b, 2] = 0
+                    row[b, 3] = 0
+                    touched[met] = b
+                    met += 1
+                row[b, 1] += 1
+                row[b, 2] += size
+                row[b, 3] += w
+        if count + met > capacity:
+            for t in range(met):  # owner a again in the next call
+                row[touched[t], 0] = -1
+            return a, count if count else -met
+        for t in range(1, met):
+            b = touched[t]
+            u = t - 1
+            while u >= 0 and touched[u] > b:
+                touched[u + 1] = touched[u]
+                u -= 1
+            touched[u + 1] = b
+        for t in range(met):
+            b = touched[t]
+            out_a[count] = a
+            out_b[count] = b
+            shared[count] = row[b, 1]
+            df_sum[count] = row[b, 2]
+            weight[count] = row[b, 3]
+            count += 1
+        a += 1
+    return a, count

@@ -34,7 +34,7 @@ from winnow.corpus.fingerprints import (
     records_by_part,
     shard_postings,
 )
-from winnow.matching.counting import count_shared, pair_order
+from winnow.matching.counting import PAIR_BUDGET, count_shared, pair_order
 from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
@@ -45,10 +45,11 @@ from winnow.parallel import (
     release_memory,
     reusing_freed_memory,
 )
-from winnow.tables import SharedCounts, idf_weights
+from winnow.tables import WEIGHT_BITS, SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
+F64 = npt.NDArray[np.float64]
 
 
 class CorpusPostings(Postings):
@@ -72,7 +73,9 @@ class CorpusPostings(Postings):
             progress("pairs", 0, 1)
         groups = shared_groups(hashes, owners, self.documents, cap, bounds)
         del hashes, owners  # the rows of one record's hash alone: counted, never paired
-        sums = count_groups(groups, digests)
+        sums = None if self.keep is None else count_kept(groups, self.keep, digests)
+        if sums is None:
+            sums = count_groups(groups, digests)
         del groups
         release_memory()
         if progress is not None:
@@ -173,6 +176,8 @@ class Groups:
     capped: U64
     rows: int
     distinct: int
+    #: the rows of each hash in turn (its ``df``), in the rows' order
+    sizes: I64
 
 
 def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
@@ -205,7 +210,7 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     where = np.repeat(group_start[by_hash] - (np.cumsum(size) - size), size)
     where += np.arange(filled, dtype=np.int64)
     return Groups(np.repeat(group_hash[by_hash], size), rows[where], np.repeat(size, size),
-                  kept, alone, np.sort(capped[:n_capped]), n, distinct)
+                  kept, alone, np.sort(capped[:n_capped]), n, distinct, size)
 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
@@ -228,6 +233,71 @@ def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
     return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
 
 
+#: Pairs :func:`count_kept` sums before it filters them (40 bytes each).
+BLOCK_PAIRS = 1 << 16
+
+
+def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
+               ) -> MemorySums | None:
+    """:func:`count_groups` less the pairs ``keep`` rejects (an engine may
+    leave them out, :class:`~winnow.pairs.PairFilter`): the pairs summed a
+    block of :data:`BLOCK_PAIRS` at a time, in ``(a, b)`` order, by one
+    compiled loop (:func:`winnow.corpus._kernels.pair_block`), and each block
+    filtered at once, so the pairs ``keep`` rejects (98 % of those of
+    ``benchmarks/scale.py``'s corpus) are never gathered, sorted or copied.
+    Sizes, weights, capped hashes and statistics are :func:`count_groups`'.
+    ``None`` where :func:`~winnow.matching.counting.count_shared` would
+    leave out pairs of large groups (more than its pair budget): the caller
+    counts them all."""
+    sizes = groups.sizes
+    if int((sizes * (sizes - 1) // 2).sum()) > PAIR_BUDGET:
+        return None
+    documents = groups.kept.shape[0]
+    weights = idf_weights(groups.df, documents)
+    single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
+    weight_totals = (np.bincount(groups.owners, weights=weights, minlength=documents)
+                     .astype(np.float64) + groups.alone * single)
+    group_ptr = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    np.cumsum(sizes, out=group_ptr[1:])
+    scale = float(1 << WEIGHT_BITS)  # weights are whole multiples of 2^-24: summed
+    group_weight = (weights[group_ptr[:-1]] * scale).astype(np.int64)  # as integers
+    del weights
+    owner_ptr = np.zeros(documents + 1, dtype=np.int64)
+    groups_of = np.empty(groups.owners.shape[0], dtype=np.int64)
+    next_row = np.empty(groups.owners.shape[0], dtype=np.int64)
+    _kernels.owner_groups(group_ptr, groups.owners, documents, owner_ptr, groups_of, next_row)
+    row = np.full((documents, 4), -1, dtype=np.int64)
+    touched = np.empty(documents, dtype=np.int64)
+    block = _pair_block(BLOCK_PAIRS)
+    parts: list[tuple[I64, ...]] = []
+    met = 0
+    a = 0
+    while a < documents:
+        a_next, n = _kernels.pair_block(a, owner_ptr, groups_of, next_row, group_ptr,
+                                        groups.owners, group_weight, row, touched, *block)
+        if n < 0:  # one record's pairs fill more than a block
+            block = _pair_block(-n)
+            continue
+        met += n
+        first = tuple(x[:n] for x in block)
+        taken = keep(first[0], first[1], first[2], groups.kept)
+        parts.append(tuple(x[taken] for x in first))
+        a = a_next
+    a_, b_, shared, weight, df_sum = (np.concatenate([p[i] for p in parts]) if parts
+                                      else block[i][:0].copy() for i in range(5))
+    counts = SharedCounts(a_, b_, shared, weight / scale, df_sum.astype(np.float64))
+    stats = {"documents": documents, "fingerprints": groups.rows,
+             "kept": int(groups.kept.sum()), "ignored_common": groups.capped.shape[0],
+             "distinct_hashes": groups.distinct, "pairs_sharing": met}
+    return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
+
+
+def _pair_block(n: int) -> tuple[I64, I64, I64, I64, I64]:
+    """``(a, b, shared, weight, df_sum)`` arrays for ``n`` pairs (weights in
+    units of ``2^-24``)."""
+    return tuple(np.empty(n, np.int64) for _ in range(5))  # type: ignore[return-value]
+
+
 def in_records(progress: Progress, records: int) -> Progress:
     """``progress`` with a sharded engine's ``prints`` stage (input shards
     done) told as ``records`` (the records of the shards done, in proportion)."""
@@ -241,5 +311,5 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_records", "in_records",
-           "part_bits", "shared_groups"]
+__all__ = ["BLOCK_PAIRS", "PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_kept",
+           "count_records", "in_records", "part_bits", "shared_groups"]

@@ -1,0 +1,148 @@
+"""The in-memory count of corpus records' pairs when the client keeps only some."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from winnow.config import WinnowConfig
+from winnow.corpus import Fields
+from winnow.corpus import pairs as corpus_pairs
+from winnow.corpus.clusters import LinkFilter, Thresholds
+from winnow.corpus.fingerprints import ShardJob
+from winnow.corpus.pairs import CorpusPostings, count_groups, count_kept, shared_groups
+from winnow.corpus.readers import plan_shards
+from winnow.pairs.memory import MemorySums
+
+I64 = npt.NDArray[np.int64]
+CONFIG = WinnowConfig(20, 40, "robust")
+
+
+def at_least(shared: int):  # type: ignore[no-untyped-def]
+    def keep(a: I64, b: I64, s: I64, sizes: I64) -> npt.NDArray[np.bool_]:
+        return s >= shared
+    return keep
+
+
+def odd_sum(a: I64, b: I64, s: I64, sizes: I64) -> npt.NDArray[np.bool_]:
+    return ((a + b + sizes[a]) % 2) == 1
+
+
+def random_rows(seed: int, docs: int, pool_size: int, most: int) -> tuple[
+        npt.NDArray[np.uint64], npt.NDArray[np.int32]]:
+    """Distinct ``(hash, doc)`` rows, in a random order, some hashes sharing low bits."""
+    rng = np.random.default_rng(seed)
+    pool = rng.integers(0, 1 << 62, pool_size, dtype=np.uint64)
+    pool[: pool_size // 10] = np.arange(pool_size // 10, dtype=np.uint64) << np.uint64(16)
+    rows = [rng.choice(pool, size=min(int(rng.integers(0, most + 1)), pool_size), replace=False)
+            for _ in range(docs)]
+    owners = np.repeat(np.arange(docs, dtype=np.int32), [r.shape[0] for r in rows])
+    mixed = rng.permutation(owners.shape[0])
+    return np.concatenate(rows)[mixed] if rows else np.zeros(0, np.uint64), owners[mixed]
+
+
+def filtered(sums: MemorySums, keep) -> list[tuple[object, ...]]:  # type: ignore[no-untyped-def]
+    c = sums.counts
+    taken = keep(c.a, c.b, c.shared, sums.sizes)
+    return list(zip(c.a[taken].tolist(), c.b[taken].tolist(), c.shared[taken].tolist(),
+                    c.weight[taken].tolist(), c.df_sum[taken].tolist(), strict=True))
+
+
+def rows_of(sums: MemorySums) -> list[tuple[object, ...]]:
+    c = sums.counts
+    return list(zip(c.a.tolist(), c.b.tolist(), c.shared.tolist(), c.weight.tolist(),
+                    c.df_sum.tolist(), strict=True))
+
+
+def assert_kept_equal(got: MemorySums, every: MemorySums, keep) -> None:  # type: ignore[no-untyped-def]
+    assert rows_of(got) == filtered(every, keep)
+    for name in ("a", "b", "shared"):
+        assert getattr(got.counts, name).dtype == np.int64
+    assert got.counts.weight.dtype == got.counts.df_sum.dtype == np.float64
+    assert got.sizes.tolist() == every.sizes.tolist()
+    assert got.weight_totals.tolist() == every.weight_totals.tolist()
+    assert got.capped.tolist() == every.capped.tolist()
+    assert got.stats == every.stats
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
+       most=st.integers(0, 40), cap=st.integers(2, 70), block=st.sampled_from([1, 2, 7, 1 << 16]),
+       shared=st.integers(1, 4))
+def test_counting_the_kept_pairs_gives_the_kept_pairs_of_counting_all(
+        seed: int, docs: int, pool: int, most: int, cap: int, block: int, shared: int) -> None:
+    """count_kept: count_groups' pairs that ``keep`` accepts, every field bit for
+    bit, in (a, b) order, whatever the block of pairs summed at a time (a
+    record's pairs over a block grow it)."""
+    hashes, owners = random_rows(seed, docs, pool, most)
+    groups = shared_groups(hashes, owners, docs, cap)
+    every = count_groups(groups)
+    old = corpus_pairs.BLOCK_PAIRS
+    corpus_pairs.BLOCK_PAIRS = block  # a module setting: hypothesis runs each example here
+    try:
+        for keep in (at_least(shared), odd_sum,
+                     LinkFilter(Thresholds(0.5, 0.8, 3, candidate=0.1 * shared))):
+            got = count_kept(groups, keep)
+            assert got is not None
+            assert_kept_equal(got, every, keep)
+    finally:
+        corpus_pairs.BLOCK_PAIRS = old
+
+
+def test_the_kept_pairs_are_few_and_all_found() -> None:
+    hashes, owners = random_rows(3, 300, 2000, 50)
+    groups = shared_groups(hashes, owners, 300, 50)
+    every = count_groups(groups)
+    keep = at_least(3)
+    got = count_kept(groups, keep)
+    assert got is not None
+    assert 0 < len(got.counts) < len(every.counts) // 4
+    assert_kept_equal(got, every, keep)
+
+
+def test_over_the_pair_budget_every_pair_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where count_shared would leave out the pairs of large groups, count_kept
+    declines, and the in-memory count falls back on counting every pair."""
+    hashes, owners = random_rows(4, 80, 300, 30)
+    groups = shared_groups(hashes, owners, 80, 80)
+    monkeypatch.setattr(corpus_pairs, "PAIR_BUDGET", 10)
+    assert count_kept(groups, at_least(1)) is None
+
+
+def words(rng: random.Random, n: int) -> str:
+    return " ".join("".join(rng.choice("abcdefghij") for _ in range(rng.randint(2, 7)))
+                    for _ in range(n))
+
+
+@pytest.mark.parametrize("budget", [1 << 26, 0])
+def test_in_memory_postings_with_a_filter_give_the_kept_pairs(
+        tmp_path: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """CorpusPostings.in_memory with ``keep``: the pairs of a count without it
+    that ``keep`` accepts (all of them when over the pair budget: an engine
+    may leave rejected pairs out, and must keep the others)."""
+    monkeypatch.setattr(corpus_pairs, "PAIR_BUDGET", budget)
+    rng = random.Random(11)
+    texts = [words(rng, 80) for _ in range(20)]
+    texts += [texts[0][:300] + words(rng, 4), texts[1] + " " + texts[2], texts[3][50:],
+              texts[4] + words(rng, 2), texts[5],
+              words(rng, 200) + " " + texts[6][:80] + " " + words(rng, 200)]  # a little
+    path = tmp_path / "c.jsonl"
+    path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
+    shards, _ = plan_shards([str(path)], Fields())
+    jobs = [ShardJob(s, Fields(), CONFIG) for s in shards]
+    keep = LinkFilter(Thresholds(0.5, 0.8, 3, candidate=0.3))
+    every = CorpusPostings(jobs, len(texts), 0, workers=1).in_memory(100, None)
+    got = CorpusPostings(jobs, len(texts), 0, workers=1, keep=keep).in_memory(100, None)
+    assert isinstance(every, MemorySums) and isinstance(got, MemorySums)
+    if budget:
+        assert_kept_equal(got, every, keep)
+        assert 0 < len(got.counts) < len(every.counts)
+    else:
+        assert rows_of(got) == rows_of(every)
