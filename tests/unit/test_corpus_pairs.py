@@ -146,3 +146,52 @@ def test_in_memory_postings_with_a_filter_give_the_kept_pairs(
         assert 0 < len(got.counts) < len(every.counts)
     else:
         assert rows_of(got) == rows_of(every)
+
+
+def array_candidates(a: I64, b: I64, shared: I64, sizes: I64,
+                     thresholds: Thresholds) -> npt.NDArray[np.bool_]:
+    """The candidate rule written with the module's array functions (the
+    reference for the compiled one)."""
+    from winnow.corpus.clusters import contained, scores
+
+    printed, containment = scores(a, b, shared, sizes)
+    assert thresholds.candidate is not None
+    return (printed >= thresholds.candidate) | contained(a, b, containment, sizes, thresholds)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 1 << 30), n=st.integers(0, 300), docs=st.integers(1, 40),
+       top=st.integers(0, 60), candidate=st.sampled_from([0.0, 0.05, 0.1, 0.25, 0.5, 1.0]),
+       containment=st.sampled_from([0.0, 0.5, 0.8, 1.0]), least=st.integers(0, 8),
+       narrow=st.booleans())
+def test_compiled_candidates_equal_the_array_rule(
+        seed: int, n: int, docs: int, top: int, candidate: float, containment: float,
+        least: int, narrow: bool) -> None:
+    from winnow.corpus.clusters import candidates
+
+    rng = np.random.default_rng(seed)
+    sizes = rng.integers(0, top + 1, docs).astype(np.int64)
+    a = rng.integers(0, docs, n)
+    b = rng.integers(0, docs, n)
+    shared = rng.integers(0, top + 1, n)
+    # pairs on a threshold exactly: shared / union == candidate, shared / smaller == containment
+    if n and docs > 1:
+        sizes[0], sizes[1] = 40, 40
+        a[0], b[0], shared[0] = 0, 1, 40 * candidate * 2 // (1 + candidate)
+        a[-1], b[-1], shared[-1] = 0, 1, int(40 * containment)
+    thresholds = Thresholds(0.5, containment, least, candidate=candidate)
+    want = array_candidates(a, b, shared, sizes, thresholds)
+    if narrow:  # other integer types: converted, same answer
+        a, b, shared = a.astype(np.int32), b.astype(np.int32), shared.astype(np.uint32)
+    got = candidates(a, b, shared, sizes, thresholds)
+    assert got.dtype == np.bool_ and got.tolist() == want.tolist()
+    if n and docs > 1 and candidate in (0.0, 1.0):
+        assert got[0]  # 0 reaches 0; 40 of 40 and 40 reach 1
+
+
+def test_a_pair_of_an_unknown_record_is_refused() -> None:
+    from winnow.corpus.clusters import candidates
+
+    one = np.ones(1, dtype=np.int64)
+    with pytest.raises(IndexError):
+        candidates(one * 0, one * 3, one, np.ones(3, np.int64), Thresholds(0.5, 0.8, 3, 0.1))

@@ -366,3 +366,25 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
             count += 1
         a += 1
     return a, count
+
+
+@jit()
+def candidate_mask(a: I64, b: I64, shared: I64, sizes: I64, candidate: float,
+                   containment: float, min_fingerprints: int,
+                   out: npt.NDArray[np.bool_]) -> None:
+    """``out[i]``: pair ``(a[i], b[i])`` is a candidate: its fingerprint
+    resemblance ``shared / (|A| + |B| - shared)`` reaches ``candidate``, or
+    its containment ``shared / min(|A|, |B|)`` reaches ``containment`` with
+    the smaller record at least ``min_fingerprints`` (a quotient with a
+    divisor of 0 is 0), as :func:`winnow.corpus.clusters.candidates`' arrays
+    compute it, in one pass."""
+    for i in range(a.shape[0]):
+        size_a = sizes[a[i]]
+        size_b = sizes[b[i]]
+        s = shared[i]
+        union = size_a + size_b - s
+        smaller = min(size_a, size_b)
+        resemblance = s / union if union > 0 else 0.0
+        contained = s / smaller if smaller > 0 else 0.0
+        out[i] = resemblance >= candidate or (contained >= containment
+                                              and smaller >= min_fingerprints)
