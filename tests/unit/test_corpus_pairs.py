@@ -17,7 +17,13 @@ from winnow.corpus import Fields
 from winnow.corpus import pairs as corpus_pairs
 from winnow.corpus.clusters import LinkFilter, Thresholds
 from winnow.corpus.fingerprints import ShardJob
-from winnow.corpus.pairs import CorpusPostings, count_groups, count_kept, shared_groups
+from winnow.corpus.pairs import (
+    CorpusPostings,
+    count_groups,
+    count_kept,
+    hash_ordered,
+    shared_groups,
+)
 from winnow.corpus.readers import plan_shards
 from winnow.pairs.memory import MemorySums
 
@@ -75,15 +81,16 @@ def assert_kept_equal(got: MemorySums, every: MemorySums, keep) -> None:  # type
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
        most=st.integers(0, 40), cap=st.integers(2, 70), block=st.sampled_from([1, 2, 7, 1 << 16]),
-       shared=st.integers(1, 4))
+       shared=st.integers(1, 4), by_hash=st.booleans())
 def test_counting_the_kept_pairs_gives_the_kept_pairs_of_counting_all(
-        seed: int, docs: int, pool: int, most: int, cap: int, block: int, shared: int) -> None:
+        seed: int, docs: int, pool: int, most: int, cap: int, block: int, shared: int,
+        by_hash: bool) -> None:
     """count_kept: count_groups' pairs that ``keep`` accepts, every field bit for
     bit, in (a, b) order, whatever the block of pairs summed at a time (a
-    record's pairs over a block grow it)."""
+    record's pairs over a block grow it) and the order of the groups."""
     hashes, owners = random_rows(seed, docs, pool, most)
-    groups = shared_groups(hashes, owners, docs, cap)
-    every = count_groups(groups)
+    groups = shared_groups(hashes, owners, docs, cap, by_hash=by_hash)
+    every = count_groups(shared_groups(hashes, owners, docs, cap))
     old = corpus_pairs.BLOCK_PAIRS
     corpus_pairs.BLOCK_PAIRS = block  # a module setting: hypothesis runs each example here
     try:
@@ -94,6 +101,24 @@ def test_counting_the_kept_pairs_gives_the_kept_pairs_of_counting_all(
             assert_kept_equal(got, every, keep)
     finally:
         corpus_pairs.BLOCK_PAIRS = old
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), docs=st.integers(0, 50), cap=st.integers(2, 60))
+def test_groups_in_the_order_found_are_the_groups_by_hash(seed: int, docs: int,
+                                                         cap: int) -> None:
+    hashes, owners = random_rows(seed, docs, 300, 40)
+    found = shared_groups(hashes, owners, docs, cap, by_hash=False)
+    ordered = shared_groups(hashes, owners, docs, cap)
+    assert not found.by_hash and ordered.by_hash
+    again = hash_ordered(found)
+    for name in ("hashes", "owners", "df", "sizes", "kept", "alone", "capped"):
+        assert getattr(again, name).tolist() == getattr(ordered, name).tolist()
+    assert sorted(zip(found.hashes.tolist(), found.owners.tolist(), strict=True)) == list(
+        zip(ordered.hashes.tolist(), ordered.owners.tolist(), strict=True))
+    assert (again.rows, again.distinct) == (ordered.rows, ordered.distinct)
+    assert bool(np.all(np.diff(ordered.hashes.astype(np.float64)) >= 0))
+    assert count_groups(found).counts.a.tolist() == count_groups(ordered).counts.a.tolist()
 
 
 def test_the_kept_pairs_are_few_and_all_found() -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -71,7 +71,8 @@ class CorpusPostings(Postings):
         hashes, owners, digests, bounds = self.gather(progress)
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
-        groups = shared_groups(hashes, owners, self.documents, cap, bounds)
+        groups = shared_groups(hashes, owners, self.documents, cap, bounds,
+                               by_hash=self.keep is None)
         del hashes, owners  # the rows of one record's hash alone: counted, never paired
         sums = None if self.keep is None else count_kept(groups, self.keep, digests)
         if sums is None:
@@ -163,7 +164,8 @@ def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
 @dataclass(frozen=True)
 class Groups:
     """The rows ``(hashes, owners)`` of the hashes in 2 to ``cap`` records,
-    sorted by hash then owner, each hash's ``df`` (row by row), and per
+    a hash's rows together and by owner, the hashes sorted (``by_hash``) or
+    in the order found, each hash's ``df`` (row by row), and per
     record its ``kept`` rows (hashes in at most ``cap`` records) and those
     ``alone`` (hashes in no other record); ``capped``: the hashes in more
     than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes."""
@@ -178,10 +180,11 @@ class Groups:
     distinct: int
     #: the rows of each hash in turn (its ``df``), in the rows' order
     sizes: I64
+    by_hash: bool = True
 
 
 def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
-                  bounds: I64 | None = None) -> Groups:
+                  bounds: I64 | None = None, *, by_hash: bool = True) -> Groups:
     """The rows of the hashes in several records, found and grouped by one
     compiled pass (:func:`winnow.corpus._kernels.shared_groups`) a part of
     about :data:`PART_ROWS` rows at a time, each part's hash table in the
@@ -189,7 +192,9 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     of ``benchmarks/scale.py``: 0.07 s, against 0.21 s for one table of every
     row.  ``bounds``: where the rows of each part are, as
     :meth:`CorpusPostings.gather` gives them; without it the rows are put
-    in parts here (:func:`~winnow.corpus.fingerprints.by_part`)."""
+    in parts here (:func:`~winnow.corpus.fingerprints.by_part`).  Not
+    ``by_hash``: the groups in the order the pass found them (what
+    :func:`count_kept` counts; :func:`hash_ordered` sorts them)."""
     n = hashes.shape[0]
     if bounds is None:
         hashes, owners, parts = by_part(hashes, owners, part_bits(n))
@@ -205,18 +210,32 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
         groups, filled, n_capped, distinct = _kernels.shared_groups(
             np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
             group_hash, group_start, kept, alone, capped)
-    by_hash = np.argsort(group_hash[:groups], kind="stable")
-    size = np.diff(group_start[:groups + 1])[by_hash]
-    where = np.repeat(group_start[by_hash] - (np.cumsum(size) - size), size)
-    where += np.arange(filled, dtype=np.int64)
-    return Groups(np.repeat(group_hash[by_hash], size), rows[where], np.repeat(size, size),
-                  kept, alone, np.sort(capped[:n_capped]), n, distinct, size)
+    size = np.diff(group_start[:groups + 1])
+    rows.resize(filled, refcheck=False)  # in place: the pages past it given back
+    found = Groups(np.repeat(group_hash[:groups], size), rows, np.repeat(size, size), kept,
+                   alone, np.sort(capped[:n_capped]), n, distinct, size, by_hash=False)
+    return hash_ordered(found) if by_hash else found
+
+
+def hash_ordered(groups: Groups) -> Groups:
+    """``groups`` with the hashes sorted (a hash's rows stay together, by owner)."""
+    if groups.by_hash:
+        return groups
+    size = groups.sizes
+    starts = np.cumsum(size) - size
+    order = np.argsort(groups.hashes[starts], kind="stable")
+    size = size[order]
+    where = np.repeat(starts[order] - (np.cumsum(size) - size), size)
+    where += np.arange(groups.owners.shape[0], dtype=np.int64)
+    return replace(groups, hashes=groups.hashes[where], owners=groups.owners[where],
+                   df=np.repeat(size, size), sizes=size, by_hash=True)
 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
-    """The pair sums of :func:`shared_groups`' rows
+    """The pair sums of :func:`shared_groups`' rows (``by_hash``)
     (:func:`~winnow.matching.counting.count_shared`), with every record's
     size and weight total."""
+    groups = hash_ordered(groups)
     documents = groups.kept.shape[0]
     weights = idf_weights(groups.df, documents)
     single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
@@ -312,4 +331,4 @@ def in_records(progress: Progress, records: int) -> Progress:
 
 
 __all__ = ["BLOCK_PAIRS", "PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_kept",
-           "count_records", "in_records", "part_bits", "shared_groups"]
+           "count_records", "hash_ordered", "in_records", "part_bits", "shared_groups"]
