@@ -1,8 +1,10 @@
 """Compiled loops of dedup (numba, nopython mode): the clustering pass (typed
 wrapper :func:`winnow.corpus.clusters.link_pairs`), the in-memory count's
-groups a part of the rows at a time (:func:`winnow.corpus.pairs.shared_groups`),
-the rows put in parts (:mod:`winnow.corpus.fingerprints`) and the word pairs
-of the candidates (:mod:`winnow.corpus.words`)."""
+groups a part of the rows at a time (:func:`winnow.corpus.pairs.shared_groups`)
+and its kept pairs (:func:`winnow.corpus.pairs.count_kept`), the candidate
+filter (:func:`winnow.corpus.clusters.candidates`) and the rows put in parts
+(:mod:`winnow.corpus.fingerprints`).  The word pass's loops are in
+:mod:`winnow.corpus._word_kernels`."""
 
 from __future__ import annotations
 
@@ -60,33 +62,6 @@ def roots(parent: I64) -> I64:
         out[x] = find(parent, x)
     return out
 
-
-@jit()
-def sorted_jaccard(starts: I64, hashes: npt.NDArray[np.uint64], a: I64, b: I64,
-                   out: npt.NDArray[np.float64]) -> None:
-    """``out[i]``: Jaccard of the sorted distinct runs ``hashes[starts[a[i]]:
-    starts[a[i] + 1]]`` and the same of ``b[i]`` (left as it was where
-    either index is -1 or either run is empty)."""
-    for i in range(a.shape[0]):
-        x, y = a[i], b[i]
-        if x < 0 or y < 0:
-            continue
-        p, p_end = starts[x], starts[x + 1]
-        q, q_end = starts[y], starts[y + 1]
-        size = (p_end - p) + (q_end - q)
-        if p_end == p or q_end == q:
-            continue
-        shared = 0
-        while p < p_end and q < q_end:
-            if hashes[p] == hashes[q]:
-                shared += 1
-                p += 1
-                q += 1
-            elif hashes[p] < hashes[q]:
-                p += 1
-            else:
-                q += 1
-        out[i] = shared / (size - shared)
 
 
 @jit()
@@ -219,49 +194,6 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
         out_owners[fill[p]] = owners[i]
         fill[p] += 1
 
-
-@jit()
-def word_pair_runs(words: npt.NDArray[np.uint64], starts: I64, offsets: I64,
-                   out: npt.NDArray[np.uint64], counts: I64) -> int:
-    """The distinct word-pair hashes of each text, sorted, one text after
-    the other in ``out``; ``counts[t]``: text ``t``'s.  ``words``: the hashes
-    of the texts' words in turn, ``starts`` where each word starts (a byte
-    offset into the joined texts), ``offsets`` where each text starts.  A
-    text of one word has that word's hash; a pair ``(x, y)`` is hashed by
-    ``z = x * 0x9E3779B97F4A7C15 + y`` mixed by two xor-shift-multiply
-    steps.  Returns the hashes written."""
-    n = words.shape[0]
-    texts = offsets.shape[0]
-    filled = 0
-    i = 0
-    t = 0
-    while i < n:
-        while t + 1 < texts and offsets[t + 1] <= starts[i]:
-            t += 1
-        j = i  # words i .. j are text t's
-        while j + 1 < n and (t + 1 >= texts or starts[j + 1] < offsets[t + 1]):
-            j += 1
-        lo = filled
-        if j == i:
-            out[filled] = words[i]
-            filled += 1
-        for k in range(i, j):
-            value = words[k] * np.uint64(0x9E3779B97F4A7C15) + words[k + 1]
-            value ^= value >> np.uint64(31)
-            value *= np.uint64(0xBF58476D1CE4E5B9)
-            value ^= value >> np.uint64(29)
-            out[filled] = value
-            filled += 1
-        out[lo:filled].sort()
-        kept = 0
-        for x in range(lo, filled):
-            if x == lo or out[x] != out[x - 1]:
-                out[lo + kept] = out[x]
-                kept += 1
-        counts[t] = kept
-        filled = lo + kept
-        i = j + 1
-    return filled
 
 
 @jit()
