@@ -197,24 +197,24 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
 
 
 @jit()
-def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, bits: int,
-                    out_hashes: npt.NDArray[np.uint64], out_owners: npt.NDArray[np.integer],
-                    part_counts: I64) -> None:
+def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
+                    bits: int, out_hashes: npt.NDArray[np.uint64],
+                    out_owners: npt.NDArray[np.integer], part_counts: I64) -> None:
     """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
-    owns the next ``counts[r]`` hashes (no array of owners is made)."""
+    owns the ``counts[r]`` hashes from ``hashes[firsts[r]]`` on (no array of
+    owners is made); the records' rows in turn make the output."""
     low = np.uint64((1 << bits) - 1)
-    for i in range(hashes.shape[0]):
-        part_counts[np.int64(hashes[i] & low)] += 1
+    for r in range(docs.shape[0]):
+        for i in range(firsts[r], firsts[r] + counts[r]):
+            part_counts[np.int64(hashes[i] & low)] += 1
     fill = np.cumsum(part_counts) - part_counts
-    i = 0
     for r in range(docs.shape[0]):
         doc = docs[r]
-        for _ in range(counts[r]):
+        for i in range(firsts[r], firsts[r] + counts[r]):
             p = np.int64(hashes[i] & low)
             out_hashes[fill[p]] = hashes[i]
             out_owners[fill[p]] = doc
             fill[p] += 1
-            i += 1
 
 
 @jit()

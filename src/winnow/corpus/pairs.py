@@ -32,8 +32,8 @@ from winnow.corpus.fingerprints import (
     fingerprint_shard,
     load_kernels,
     records_by_part,
-    shard_postings,
 )
+from winnow.corpus.shared_rows import SlotJob, gathered, shared_rows, slot_postings, slot_rows
 from winnow.matching.counting import PAIR_BUDGET, count_shared, pair_order
 from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
@@ -94,45 +94,48 @@ class CorpusPostings(Postings):
         by the low bits of their hashes,
         :func:`~winnow.corpus.fingerprints.records_by_part`).
 
-        Each shard's hashes are copied into one array as they arrive (of the
-        rows expected: pages never written are never mapped; grown in place
-        when short), its records and their counts kept beside; the rows are
-        put in parts, and their owners written, once the workers are gone, so
-        that no owner array is held while they run."""
-        pool = make_pool(self.workers, len(self.jobs))
-        if pool is not None and self.jobs:
-            load_kernels(self.jobs[0].config)  # shared by the forked workers
-        hashes = np.empty(max(self.rows, 1), dtype=np.uint64)
-        filled = 0
-        docs, counts = [], []
+        Each shard's hashes are written by its worker into its slot of a
+        shared region (:mod:`winnow.corpus.shared_rows`; pages never written
+        are never mapped), its records and their counts sent beside; the
+        rows are put in parts from their slots, and their owners written,
+        once the workers are gone, so that no owner array is held while
+        they run."""
+        config = self.jobs[0].config if self.jobs else None
+        capacity = [0 if config is None else slot_rows(job, config) for job in self.jobs]
+        starts = np.cumsum([0, *capacity[:-1]]).tolist() if capacity else []
+        tasks = [SlotJob(job, int(at), size)
+                 for job, at, size in zip(self.jobs, starts, capacity, strict=True)]
+        docs, counts, found = [], [], []
         digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
-        try:
-            with reusing_freed_memory() if pool is None else nullcontext():
-                results = parallel_map(shard_postings, self.jobs, stage="records",
-                                       progress=None, executor=pool)
-                for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
-                    end = filled + h.shape[0]
-                    if end > hashes.shape[0]:  # realloc: remapped, not copied
-                        hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
-                    hashes[filled:end] = h
-                    filled = end
-                    docs.append(d)
-                    counts.append(c)
-                    digests[d] = sets
-                    done += job.records
-                    if progress is not None:
-                        progress("records", done, self.documents)
-        finally:
-            if pool is not None:
-                pool.shutdown()
+        with shared_rows(sum(capacity)) as region:  # before the workers fork
+            pool = make_pool(self.workers, len(self.jobs))
+            if pool is not None and config is not None:
+                load_kernels(config)  # shared by the forked workers
+            try:
+                with reusing_freed_memory() if pool is None else nullcontext():
+                    results = parallel_map(slot_postings, tasks, stage="records",
+                                           progress=None, executor=pool)
+                    for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
+                        found.append(h)
+                        docs.append(d)
+                        counts.append(c)
+                        digests[d] = sets
+                        done += job.records
+                        if progress is not None:
+                            progress("records", done, self.documents)
+            finally:
+                if pool is not None:
+                    pool.shutdown()
+            hashes, firsts = gathered(region, tasks, found, counts)
+        del found, region
         if not docs:
             return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
                     np.zeros((1, 2), np.int64))
-        in_parts, owners, parts = records_by_part(hashes[:filled], np.concatenate(docs),
+        in_parts, owners, parts = records_by_part(hashes, np.concatenate(docs),
                                                  np.concatenate(counts),
-                                                 part_bits(self.rows))
-        del hashes
+                                                 part_bits(self.rows), firsts)
+        del hashes, firsts  # the region's pages given back
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
         return in_parts, owners, digests, bounds
