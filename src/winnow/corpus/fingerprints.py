@@ -46,9 +46,13 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 #: Text bytes (UTF-8) fingerprinted together: large enough that the Python
-#: per batch is nothing, small enough that the front-end's spans (16 bytes a
-#: byte) stay a few tens of MB.
-BATCH_BYTES = 1 << 20
+#: per batch is nothing, small enough that a batch's arrays (the front-end's
+#: 20 bytes a byte, the winnowing's 8 bytes a unit: about 7 MB), which a worker
+#: holds for its next batch, stay a small part of the run's peak: 1 MiB
+#: batches kept 28 MiB of heap a worker at 100,000 records of
+#: ``benchmarks/scale.py`` (tree peak PSS 241-244 MiB), 256 KiB batches 15-17
+#: MiB (222-224 MiB), in the same CPU time.
+BATCH_BYTES = 1 << 18
 
 
 @dataclass(frozen=True)
