@@ -49,7 +49,6 @@ from winnow.tables import WEIGHT_BITS, SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
-F64 = npt.NDArray[np.float64]
 
 
 class CorpusPostings(Postings):
@@ -284,6 +283,20 @@ def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
     scale = float(1 << WEIGHT_BITS)  # weights are whole multiples of 2^-24: summed
     group_weight = (weights[group_ptr[:-1]] * scale).astype(np.int64)  # as integers
     del weights
+    a, b, shared, weight, df_sum, met = _kept_pairs(groups, group_ptr, group_weight, keep)
+    counts = SharedCounts(a, b, shared, weight / scale, df_sum.astype(np.float64))
+    stats = {"documents": documents, "fingerprints": groups.rows,
+             "kept": int(groups.kept.sum()), "ignored_common": groups.capped.shape[0],
+             "distinct_hashes": groups.distinct, "pairs_sharing": met}
+    return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
+
+
+def _kept_pairs(groups: Groups, group_ptr: I64, group_weight: I64, keep: PairFilter
+                ) -> tuple[I64, I64, I64, I64, I64, int]:
+    """The pairs of ``groups`` that ``keep`` accepts, ``(a, b, shared, weight,
+    df_sum)`` in ``(a, b)`` order (weights in units of ``2^-24``), and how many
+    pairs share a group in all."""
+    documents = groups.kept.shape[0]
     owner_ptr = np.zeros(documents + 1, dtype=np.int64)
     groups_of = np.empty(groups.owners.shape[0], dtype=np.int64)
     next_row = np.empty(groups.owners.shape[0], dtype=np.int64)
@@ -305,13 +318,9 @@ def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
         taken = keep(first[0], first[1], first[2], groups.kept)
         parts.append(tuple(x[taken] for x in first))
         a = a_next
-    a_, b_, shared, weight, df_sum = (np.concatenate([p[i] for p in parts]) if parts
-                                      else block[i][:0].copy() for i in range(5))
-    counts = SharedCounts(a_, b_, shared, weight / scale, df_sum.astype(np.float64))
-    stats = {"documents": documents, "fingerprints": groups.rows,
-             "kept": int(groups.kept.sum()), "ignored_common": groups.capped.shape[0],
-             "distinct_hashes": groups.distinct, "pairs_sharing": met}
-    return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
+    kept = [np.concatenate([p[i] for p in parts]) if parts else block[i][:0].copy()
+            for i in range(5)]
+    return kept[0], kept[1], kept[2], kept[3], kept[4], met
 
 
 def _pair_block(n: int) -> tuple[I64, I64, I64, I64, I64]:
