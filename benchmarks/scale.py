@@ -33,6 +33,7 @@ Append the printed block to ``benchmarks/scale.results.md`` (newest first).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import re
@@ -68,6 +69,13 @@ def corpus_files(folder: Path) -> list[str]:
 # --- the measured processes --------------------------------------------------
 
 def run_winnow(folder: Path, engine: str, jobs: int, workdir: Path) -> I64:
+    """``winnow dedup``'s clusters, in a process set up as the ``winnow``
+    command sets up its own (:func:`winnow.cli.main.run`): numba loaded
+    without looking for scipy's BLAS (:func:`winnow.compiled.without_blas`),
+    and the objects alive at the end frozen (:func:`one`)."""
+    from winnow.compiled import without_blas
+
+    without_blas()  # before the first kernel is defined
     from winnow.corpus import DedupSettings, Fields, find_duplicates
 
     settings = DedupSettings(Fields("text", "id"), engine=engine,  # type: ignore[arg-type]
@@ -217,6 +225,8 @@ def one(args: argparse.Namespace) -> None:
     else:
         labels = run_winnow(folder, args.engine, args.jobs, Path(args.work))
     np.save(args.labels, labels)
+    if args.engine not in RENSA and args.engine != "minhash":
+        gc.freeze()  # as the winnow command: the exit does not search them for cycles
 
 
 # --- scoring -----------------------------------------------------------------

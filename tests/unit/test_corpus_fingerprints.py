@@ -244,9 +244,16 @@ def test_records_by_part_are_the_rows_of_their_owners_by_part() -> None:
     counts = rng.integers(0, 30, 200).astype(np.int64)
     docs = np.sort(rng.choice(5000, 200, replace=False)).astype(np.int64)
     hashes = rng.integers(0, 1 << 63, int(counts.sum()), dtype=np.uint64)
+    # the same rows spread out: each record's from firsts[r] on, gaps between
+    gaps = rng.integers(0, 5, 200)
+    firsts = np.cumsum(counts + gaps) - counts - gaps + gaps
+    spread = np.full(int((counts + gaps).sum()) + 3, 7, dtype=np.uint64)
+    for r in range(200):
+        spread[firsts[r]:firsts[r] + counts[r]] = hashes[counts[:r].sum():counts[:r + 1].sum()]
     for bits in (0, 4):
-        got = records_by_part(hashes, docs, counts, bits)
         want = by_part(hashes, np.repeat(docs, counts), bits)
-        assert got[1].dtype == np.int32
-        for x, y in zip(got, want, strict=True):
-            assert x.tolist() == y.tolist()
+        for got in (records_by_part(hashes, docs, counts, bits),
+                    records_by_part(spread, docs, counts, bits, firsts)):
+            assert got[1].dtype == np.int32
+            for x, y in zip(got, want, strict=True):
+                assert x.tolist() == y.tolist()

@@ -171,3 +171,32 @@ def test_every_input_kind_gives_the_same_word_pair_resemblance(tmp_path: Path) -
     for clusters in runs:
         assert clusters.cluster.tolist() == [1, 0, 1]
         assert float(clusters.resemblance[2]) == pytest.approx(expected, abs=1e-6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 1 << 30), n=st.integers(0, 2100), before=st.integers(0, 5),
+       shape=st.sampled_from(["random", "one bucket", "repeats", "sorted", "reversed"]))
+def test_sorted_distinct_sorts_a_run_and_keeps_each_value_once(seed: int, n: int, before: int,
+                                                              shape: str) -> None:
+    """The word pass's set of a run (buckets by top byte and insertion up to
+    SMALL values, numba's sort beyond): np.unique of the run, written at its
+    start; the values around it untouched."""
+    from winnow.corpus._word_kernels import SMALL, sorted_distinct
+
+    rng = np.random.default_rng(seed)
+    run = rng.integers(0, 1 << 64, n, dtype=np.uint64)
+    if shape == "one bucket":
+        run = (run >> np.uint64(8)) | np.uint64(0xAB << 56)
+    elif shape == "repeats":
+        run = rng.choice(run[:7] if n else run, n) if n else run
+    elif shape == "sorted":
+        run.sort()
+    elif shape == "reversed":
+        run = np.sort(run)[::-1].copy()
+    values = np.concatenate([np.full(before, 7, np.uint64), run, np.full(3, 9, np.uint64)])
+    kept = sorted_distinct(values, before, before + n, np.empty(SMALL, np.uint64),
+                           np.empty(257, np.int64))
+    want = np.unique(run)
+    assert kept == want.shape[0]
+    assert values[before:before + kept].tolist() == want.tolist()
+    assert values[:before].tolist() == [7] * before and values[-3:].tolist() == [9] * 3

@@ -1,8 +1,10 @@
 """Compiled loops of dedup (numba, nopython mode): the clustering pass (typed
 wrapper :func:`winnow.corpus.clusters.link_pairs`), the in-memory count's
-groups a part of the rows at a time (:func:`winnow.corpus.pairs.shared_groups`),
-the rows put in parts (:mod:`winnow.corpus.fingerprints`) and the word pairs
-of the candidates (:mod:`winnow.corpus.words`)."""
+groups a part of the rows at a time (:func:`winnow.corpus.pairs.shared_groups`)
+and its kept pairs (:func:`winnow.corpus.pairs.count_kept`), the candidate
+filter (:func:`winnow.corpus.clusters.candidates`) and the rows put in parts
+(:mod:`winnow.corpus.fingerprints`).  The word pass's loops are in
+:mod:`winnow.corpus._word_kernels`."""
 
 from __future__ import annotations
 
@@ -60,33 +62,6 @@ def roots(parent: I64) -> I64:
         out[x] = find(parent, x)
     return out
 
-
-@jit()
-def sorted_jaccard(starts: I64, hashes: npt.NDArray[np.uint64], a: I64, b: I64,
-                   out: npt.NDArray[np.float64]) -> None:
-    """``out[i]``: Jaccard of the sorted distinct runs ``hashes[starts[a[i]]:
-    starts[a[i] + 1]]`` and the same of ``b[i]`` (left as it was where
-    either index is -1 or either run is empty)."""
-    for i in range(a.shape[0]):
-        x, y = a[i], b[i]
-        if x < 0 or y < 0:
-            continue
-        p, p_end = starts[x], starts[x + 1]
-        q, q_end = starts[y], starts[y + 1]
-        size = (p_end - p) + (q_end - q)
-        if p_end == p or q_end == q:
-            continue
-        shared = 0
-        while p < p_end and q < q_end:
-            if hashes[p] == hashes[q]:
-                shared += 1
-                p += 1
-                q += 1
-            elif hashes[p] < hashes[q]:
-                p += 1
-            else:
-                q += 1
-        out[i] = shared / (size - shared)
 
 
 @jit()
@@ -220,66 +195,128 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
         fill[p] += 1
 
 
-@jit()
-def word_pair_runs(words: npt.NDArray[np.uint64], starts: I64, offsets: I64,
-                   out: npt.NDArray[np.uint64], counts: I64) -> int:
-    """The distinct word-pair hashes of each text, sorted, one text after
-    the other in ``out``; ``counts[t]``: text ``t``'s.  ``words``: the hashes
-    of the texts' words in turn, ``starts`` where each word starts (a byte
-    offset into the joined texts), ``offsets`` where each text starts.  A
-    text of one word has that word's hash; a pair ``(x, y)`` is hashed by
-    ``z = x * 0x9E3779B97F4A7C15 + y`` mixed by two xor-shift-multiply
-    steps.  Returns the hashes written."""
-    n = words.shape[0]
-    texts = offsets.shape[0]
-    filled = 0
-    i = 0
-    t = 0
-    while i < n:
-        while t + 1 < texts and offsets[t + 1] <= starts[i]:
-            t += 1
-        j = i  # words i .. j are text t's
-        while j + 1 < n and (t + 1 >= texts or starts[j + 1] < offsets[t + 1]):
-            j += 1
-        lo = filled
-        if j == i:
-            out[filled] = words[i]
-            filled += 1
-        for k in range(i, j):
-            value = words[k] * np.uint64(0x9E3779B97F4A7C15) + words[k + 1]
-            value ^= value >> np.uint64(31)
-            value *= np.uint64(0xBF58476D1CE4E5B9)
-            value ^= value >> np.uint64(29)
-            out[filled] = value
-            filled += 1
-        out[lo:filled].sort()
-        kept = 0
-        for x in range(lo, filled):
-            if x == lo or out[x] != out[x - 1]:
-                out[lo + kept] = out[x]
-                kept += 1
-        counts[t] = kept
-        filled = lo + kept
-        i = j + 1
-    return filled
-
 
 @jit()
-def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, bits: int,
-                    out_hashes: npt.NDArray[np.uint64], out_owners: npt.NDArray[np.integer],
-                    part_counts: I64) -> None:
+def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
+                    bits: int, out_hashes: npt.NDArray[np.uint64],
+                    out_owners: npt.NDArray[np.integer], part_counts: I64) -> None:
     """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
-    owns the next ``counts[r]`` hashes (no array of owners is made)."""
+    owns the ``counts[r]`` hashes from ``hashes[firsts[r]]`` on (no array of
+    owners is made); the records' rows in turn make the output."""
     low = np.uint64((1 << bits) - 1)
-    for i in range(hashes.shape[0]):
-        part_counts[np.int64(hashes[i] & low)] += 1
+    for r in range(docs.shape[0]):
+        for i in range(firsts[r], firsts[r] + counts[r]):
+            part_counts[np.int64(hashes[i] & low)] += 1
     fill = np.cumsum(part_counts) - part_counts
-    i = 0
     for r in range(docs.shape[0]):
         doc = docs[r]
-        for _ in range(counts[r]):
+        for i in range(firsts[r], firsts[r] + counts[r]):
             p = np.int64(hashes[i] & low)
             out_hashes[fill[p]] = hashes[i]
             out_owners[fill[p]] = doc
             fill[p] += 1
-            i += 1
+
+
+@jit()
+def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: int,
+                 owner_ptr: I64, out_group: I64, out_next: I64) -> None:
+    """The groups of each owner, ascending: ``out_group[owner_ptr[o]:owner_ptr[o +
+    1]]`` for owner ``o``, and in ``out_next`` the row after the owner's own
+    in each (a counting sort of the rows ``group_owner``, group ``g``'s rows
+    ``group_ptr[g]:group_ptr[g + 1]``); ``owner_ptr`` (``owners + 1`` zeros)
+    is filled."""
+    for i in range(group_owner.shape[0]):
+        owner_ptr[group_owner[i] + 1] += 1
+    for o in range(owners):
+        owner_ptr[o + 1] += owner_ptr[o]
+    fill = owner_ptr[:owners].copy()
+    for g in range(group_ptr.shape[0] - 1):
+        for i in range(group_ptr[g], group_ptr[g + 1]):
+            o = group_owner[i]
+            out_group[fill[o]] = g
+            out_next[fill[o]] = i + 1
+            fill[o] += 1
+
+
+@jit()
+def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_ptr: I64,
+               group_owner: npt.NDArray[np.integer], group_weight: I64, row: I64,
+               touched: I64, out_a: I64, out_b: I64, shared: I64, weight: I64,
+               df_sum: I64) -> tuple[int, int]:
+    """The pairs ``a < b`` of owners ``a = first, first + 1, ...`` that share
+    a group, as many whole owners' pairs as ``out_a`` holds, by ``a`` then
+    ``b``: the groups (hashes) each pair shares, the sum of their
+    ``group_weight`` and of their sizes (``df_sum``).  Owner ``a``'s groups
+    and the rows after its own in each (:func:`owner_groups`; the rows of a
+    group are in owner order) give its later members ``b``, whose sums
+    gather in a scratch row per owner (``row[b]``: the owner ``a`` it was
+    last met with (-1 at first), shared, df_sum, weight: one cache line),
+    ``touched`` the ``b`` met, sorted by insertion (a few dozen).  Returns
+    ``(next owner, pairs written)``; ``next owner == first`` with ``-pairs``
+    written: owner ``first`` alone has more pairs than ``out_a`` holds."""
+    owners = owner_ptr.shape[0] - 1
+    capacity = out_a.shape[0]
+    count = 0
+    a = first
+    while a < owners:
+        met = 0
+        for j in range(owner_ptr[a], owner_ptr[a + 1]):
+            g = groups_of[j]
+            hi = group_ptr[g + 1]
+            size = hi - group_ptr[g]
+            w = group_weight[g]
+            for m in range(next_row[j], hi):
+                b = group_owner[m]
+                if row[b, 0] != a:
+                    row[b, 0] = a
+                    row[b, 1] = 0
+                    row[b, 2] = 0
+                    row[b, 3] = 0
+                    touched[met] = b
+                    met += 1
+                row[b, 1] += 1
+                row[b, 2] += size
+                row[b, 3] += w
+        if count + met > capacity:
+            for t in range(met):  # owner a again in the next call
+                row[touched[t], 0] = -1
+            return a, count if count else -met
+        for t in range(1, met):
+            b = touched[t]
+            u = t - 1
+            while u >= 0 and touched[u] > b:
+                touched[u + 1] = touched[u]
+                u -= 1
+            touched[u + 1] = b
+        for t in range(met):
+            b = touched[t]
+            out_a[count] = a
+            out_b[count] = b
+            shared[count] = row[b, 1]
+            df_sum[count] = row[b, 2]
+            weight[count] = row[b, 3]
+            count += 1
+        a += 1
+    return a, count
+
+
+@jit()
+def candidate_mask(a: I64, b: I64, shared: I64, sizes: I64, candidate: float,
+                   containment: float, min_fingerprints: int,
+                   out: npt.NDArray[np.bool_]) -> None:
+    """``out[i]``: pair ``(a[i], b[i])`` is a candidate: its fingerprint
+    resemblance ``shared / (|A| + |B| - shared)`` reaches ``candidate``, or
+    its containment ``shared / min(|A|, |B|)`` reaches ``containment`` with
+    the smaller record at least ``min_fingerprints`` (a quotient with a
+    divisor of 0 is 0), as :func:`winnow.corpus.clusters.candidates`' arrays
+    compute it, in one pass."""
+    for i in range(a.shape[0]):
+        size_a = sizes[a[i]]
+        size_b = sizes[b[i]]
+        s = shared[i]
+        union = size_a + size_b - s
+        smaller = min(size_a, size_b)
+        resemblance = s / union if union > 0 else 0.0
+        contained = s / smaller if smaller > 0 else 0.0
+        out[i] = resemblance >= candidate or (contained >= containment
+                                              and smaller >= min_fingerprints)

@@ -99,8 +99,18 @@ def candidates(a: I64, b: I64, shared: I64, sizes: I64,
     by containment; else the linked pairs."""
     if thresholds.candidate is None:
         return linked(a, b, shared, sizes, thresholds)[0]
-    printed, containment = scores(a, b, shared, sizes)
-    return (printed >= thresholds.candidate) | contained(a, b, containment, sizes, thresholds)
+    out = np.empty(a.shape[0], dtype=np.bool_)
+    if a.shape[0] and max(int(a.max()), int(b.max())) >= sizes.shape[0]:
+        raise IndexError("a pair's record has no size")
+    _kernels.candidate_mask(_int64(a), _int64(b), _int64(shared), _int64(sizes),
+                            float(thresholds.candidate), float(thresholds.containment),
+                            int(thresholds.min_fingerprints), out)
+    return out
+
+
+def _int64(values: npt.NDArray[np.integer]) -> I64:
+    """``values`` as int64 (one compiled signature), copied only when not already."""
+    return np.ascontiguousarray(values, dtype=np.int64)
 
 
 @dataclass(frozen=True)

@@ -46,9 +46,13 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 #: Text bytes (UTF-8) fingerprinted together: large enough that the Python
-#: per batch is nothing, small enough that the front-end's spans (16 bytes a
-#: byte) stay a few tens of MB.
-BATCH_BYTES = 1 << 20
+#: per batch is nothing, small enough that a batch's arrays (the front-end's
+#: 20 bytes a byte, the winnowing's 8 bytes a unit: about 7 MB), which a worker
+#: holds for its next batch, stay a small part of the run's peak: 1 MiB
+#: batches kept 28 MiB of heap a worker at 100,000 records of
+#: ``benchmarks/scale.py`` (tree peak PSS 241-244 MiB), 256 KiB batches 15-17
+#: MiB (222-224 MiB), in the same CPU time.
+BATCH_BYTES = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -183,33 +187,47 @@ def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
     return out_hashes, out_owners, counts
 
 
-def records_by_part(hashes: U64, docs: I64, counts: I64, bits: int
-                    ) -> tuple[U64, npt.NDArray[np.integer], I64]:
+def records_by_part(hashes: U64, docs: I64, counts: I64, bits: int,
+                    firsts: I64 | None = None) -> tuple[U64, npt.NDArray[np.integer], I64]:
     """:func:`by_part` of rows given record by record (record ``docs[r]`` owns
-    the next ``counts[r]`` hashes), without an array of owners: the owners
-    come out as ``int32`` (``int64`` for record numbers past 2^31)."""
-    out_hashes = np.empty_like(hashes, dtype=np.uint64)
+    ``counts[r]`` hashes: the next ones, or those from ``hashes[firsts[r]]``
+    on), without an array of owners: the owners come out as ``int32``
+    (``int64`` for record numbers past 2^31)."""
+    if firsts is None:
+        firsts = np.cumsum(counts) - counts
+    rows = int(counts.sum())
+    out_hashes = np.empty(rows, dtype=np.uint64)
     wide = docs.shape[0] and int(docs.max()) >= 1 << 31
-    out_owners: npt.NDArray[np.integer] = np.empty(hashes.shape[0],
-                                                   dtype=np.int64 if wide else np.int32)
+    out_owners: npt.NDArray[np.integer] = np.empty(rows, dtype=np.int64 if wide else np.int32)
     parts = np.zeros(1 << bits, dtype=np.int64)
-    _kernels.scatter_records(np.ascontiguousarray(hashes, dtype=np.uint64), docs, counts, bits,
-                             out_hashes, out_owners, parts)
+    _kernels.scatter_records(np.ascontiguousarray(hashes, dtype=np.uint64), docs, counts,
+                             np.ascontiguousarray(firsts, dtype=np.int64), bits, out_hashes,
+                             out_owners, parts)
     return out_hashes, out_owners, parts
 
 
-def shard_postings(job: ShardJob) -> tuple[U64, I64, I64, U64]:
+def shard_postings(job: ShardJob, rows: U64 | None = None) -> tuple[U64 | int, I64, I64, U64]:
     """Every distinct hash of one shard's records, record after record, with
     those records, the hashes of each and their set digests: ``(hashes, docs,
     counts, digests)``, for a process pool (which cannot return a generator).
     The owner of each hash is ``np.repeat(docs, counts)``: sending the counts
-    instead of an owner per hash halves what goes back to the parent."""
+    instead of an owner per hash halves what goes back to the parent.
+    ``rows``: where to write the hashes when they fit
+    (:mod:`winnow.corpus.shared_rows`); ``hashes`` is then their number."""
     reuse_freed_memory()
     batches = list(fingerprint_shard(job))
     if not batches:
         none = np.zeros(0, dtype=np.int64)
-        return np.zeros(0, dtype=np.uint64), none, none, np.zeros(0, dtype=np.uint64)
-    return (np.concatenate([b.hashes for b in batches]),
+        return (0 if rows is not None else np.zeros(0, dtype=np.uint64), none, none,
+                np.zeros(0, dtype=np.uint64))
+    n = sum(b.hashes.shape[0] for b in batches)
+    hashes: U64 | int
+    if rows is not None and n <= rows.shape[0]:
+        np.concatenate([b.hashes for b in batches], out=rows[:n])
+        hashes = n
+    else:
+        hashes = np.concatenate([b.hashes for b in batches])
+    return (hashes,
             np.concatenate([b.docs for b in batches]),
             np.concatenate([b.counts for b in batches]),
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them

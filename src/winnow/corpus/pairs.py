@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -32,9 +32,9 @@ from winnow.corpus.fingerprints import (
     fingerprint_shard,
     load_kernels,
     records_by_part,
-    shard_postings,
 )
-from winnow.matching.counting import count_shared, pair_order
+from winnow.corpus.shared_rows import SlotJob, gathered, shared_rows, slot_postings, slot_rows
+from winnow.matching.counting import PAIR_BUDGET, count_shared, pair_order
 from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
@@ -45,7 +45,7 @@ from winnow.parallel import (
     release_memory,
     reusing_freed_memory,
 )
-from winnow.tables import SharedCounts, idf_weights
+from winnow.tables import WEIGHT_BITS, SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -70,9 +70,12 @@ class CorpusPostings(Postings):
         hashes, owners, digests, bounds = self.gather(progress)
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
-        groups = shared_groups(hashes, owners, self.documents, cap, bounds)
+        groups = shared_groups(hashes, owners, self.documents, cap, bounds,
+                               by_hash=self.keep is None)
         del hashes, owners  # the rows of one record's hash alone: counted, never paired
-        sums = count_groups(groups, digests)
+        sums = None if self.keep is None else count_kept(groups, self.keep, digests)
+        if sums is None:
+            sums = count_groups(groups, digests)
         del groups
         release_memory()
         if progress is not None:
@@ -90,45 +93,48 @@ class CorpusPostings(Postings):
         by the low bits of their hashes,
         :func:`~winnow.corpus.fingerprints.records_by_part`).
 
-        Each shard's hashes are copied into one array as they arrive (of the
-        rows expected: pages never written are never mapped; grown in place
-        when short), its records and their counts kept beside; the rows are
-        put in parts, and their owners written, once the workers are gone, so
-        that no owner array is held while they run."""
-        pool = make_pool(self.workers, len(self.jobs))
-        if pool is not None and self.jobs:
-            load_kernels(self.jobs[0].config)  # shared by the forked workers
-        hashes = np.empty(max(self.rows, 1), dtype=np.uint64)
-        filled = 0
-        docs, counts = [], []
+        Each shard's hashes are written by its worker into its slot of a
+        shared region (:mod:`winnow.corpus.shared_rows`; pages never written
+        are never mapped), its records and their counts sent beside; the
+        rows are put in parts from their slots, and their owners written,
+        once the workers are gone, so that no owner array is held while
+        they run."""
+        config = self.jobs[0].config if self.jobs else None
+        capacity = [0 if config is None else slot_rows(job, config) for job in self.jobs]
+        starts = np.cumsum([0, *capacity[:-1]]).tolist() if capacity else []
+        tasks = [SlotJob(job, int(at), size)
+                 for job, at, size in zip(self.jobs, starts, capacity, strict=True)]
+        docs, counts, found = [], [], []
         digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
-        try:
-            with reusing_freed_memory() if pool is None else nullcontext():
-                results = parallel_map(shard_postings, self.jobs, stage="records",
-                                       progress=None, executor=pool)
-                for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
-                    end = filled + h.shape[0]
-                    if end > hashes.shape[0]:  # realloc: remapped, not copied
-                        hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
-                    hashes[filled:end] = h
-                    filled = end
-                    docs.append(d)
-                    counts.append(c)
-                    digests[d] = sets
-                    done += job.records
-                    if progress is not None:
-                        progress("records", done, self.documents)
-        finally:
-            if pool is not None:
-                pool.shutdown()
+        with shared_rows(sum(capacity)) as region:  # before the workers fork
+            pool = make_pool(self.workers, len(self.jobs))
+            if pool is not None and config is not None:
+                load_kernels(config)  # shared by the forked workers
+            try:
+                with reusing_freed_memory() if pool is None else nullcontext():
+                    results = parallel_map(slot_postings, tasks, stage="records",
+                                           progress=None, executor=pool)
+                    for job, (h, d, c, sets) in zip(self.jobs, results, strict=True):
+                        found.append(h)
+                        docs.append(d)
+                        counts.append(c)
+                        digests[d] = sets
+                        done += job.records
+                        if progress is not None:
+                            progress("records", done, self.documents)
+            finally:
+                if pool is not None:
+                    pool.shutdown()
+            hashes, firsts = gathered(region, tasks, found, counts)
+        del found, region
         if not docs:
             return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
                     np.zeros((1, 2), np.int64))
-        in_parts, owners, parts = records_by_part(hashes[:filled], np.concatenate(docs),
+        in_parts, owners, parts = records_by_part(hashes, np.concatenate(docs),
                                                  np.concatenate(counts),
-                                                 part_bits(self.rows))
-        del hashes
+                                                 part_bits(self.rows), firsts)
+        del hashes, firsts  # the region's pages given back
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
         return in_parts, owners, digests, bounds
@@ -160,7 +166,8 @@ def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
 @dataclass(frozen=True)
 class Groups:
     """The rows ``(hashes, owners)`` of the hashes in 2 to ``cap`` records,
-    sorted by hash then owner, each hash's ``df`` (row by row), and per
+    a hash's rows together and by owner, the hashes sorted (``by_hash``) or
+    in the order found, each hash's ``df`` (row by row), and per
     record its ``kept`` rows (hashes in at most ``cap`` records) and those
     ``alone`` (hashes in no other record); ``capped``: the hashes in more
     than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes."""
@@ -173,10 +180,13 @@ class Groups:
     capped: U64
     rows: int
     distinct: int
+    #: the rows of each hash in turn (its ``df``), in the rows' order
+    sizes: I64
+    by_hash: bool = True
 
 
 def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
-                  bounds: I64 | None = None) -> Groups:
+                  bounds: I64 | None = None, *, by_hash: bool = True) -> Groups:
     """The rows of the hashes in several records, found and grouped by one
     compiled pass (:func:`winnow.corpus._kernels.shared_groups`) a part of
     about :data:`PART_ROWS` rows at a time, each part's hash table in the
@@ -184,7 +194,9 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     of ``benchmarks/scale.py``: 0.07 s, against 0.21 s for one table of every
     row.  ``bounds``: where the rows of each part are, as
     :meth:`CorpusPostings.gather` gives them; without it the rows are put
-    in parts here (:func:`~winnow.corpus.fingerprints.by_part`)."""
+    in parts here (:func:`~winnow.corpus.fingerprints.by_part`).  Not
+    ``by_hash``: the groups in the order the pass found them (what
+    :func:`count_kept` counts; :func:`hash_ordered` sorts them)."""
     n = hashes.shape[0]
     if bounds is None:
         hashes, owners, parts = by_part(hashes, owners, part_bits(n))
@@ -200,18 +212,32 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
         groups, filled, n_capped, distinct = _kernels.shared_groups(
             np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
             group_hash, group_start, kept, alone, capped)
-    by_hash = np.argsort(group_hash[:groups], kind="stable")
-    size = np.diff(group_start[:groups + 1])[by_hash]
-    where = np.repeat(group_start[by_hash] - (np.cumsum(size) - size), size)
-    where += np.arange(filled, dtype=np.int64)
-    return Groups(np.repeat(group_hash[by_hash], size), rows[where], np.repeat(size, size),
-                  kept, alone, np.sort(capped[:n_capped]), n, distinct)
+    size = np.diff(group_start[:groups + 1])
+    rows.resize(filled, refcheck=False)  # in place: the pages past it given back
+    found = Groups(np.repeat(group_hash[:groups], size), rows, np.repeat(size, size), kept,
+                   alone, np.sort(capped[:n_capped]), n, distinct, size, by_hash=False)
+    return hash_ordered(found) if by_hash else found
+
+
+def hash_ordered(groups: Groups) -> Groups:
+    """``groups`` with the hashes sorted (a hash's rows stay together, by owner)."""
+    if groups.by_hash:
+        return groups
+    size = groups.sizes
+    starts = np.cumsum(size) - size
+    order = np.argsort(groups.hashes[starts], kind="stable")
+    size = size[order]
+    where = np.repeat(starts[order] - (np.cumsum(size) - size), size)
+    where += np.arange(groups.owners.shape[0], dtype=np.int64)
+    return replace(groups, hashes=groups.hashes[where], owners=groups.owners[where],
+                   df=np.repeat(size, size), sizes=size, by_hash=True)
 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
-    """The pair sums of :func:`shared_groups`' rows
+    """The pair sums of :func:`shared_groups`' rows (``by_hash``)
     (:func:`~winnow.matching.counting.count_shared`), with every record's
     size and weight total."""
+    groups = hash_ordered(groups)
     documents = groups.kept.shape[0]
     weights = idf_weights(groups.df, documents)
     single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
@@ -228,6 +254,81 @@ def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
     return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
 
 
+#: Pairs :func:`count_kept` sums before it filters them (40 bytes each).
+BLOCK_PAIRS = 1 << 16
+
+
+def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
+               ) -> MemorySums | None:
+    """:func:`count_groups` less the pairs ``keep`` rejects (an engine may
+    leave them out, :class:`~winnow.pairs.PairFilter`): the pairs summed a
+    block of :data:`BLOCK_PAIRS` at a time, in ``(a, b)`` order, by one
+    compiled loop (:func:`winnow.corpus._kernels.pair_block`), and each block
+    filtered at once, so the pairs ``keep`` rejects (98 % of those of
+    ``benchmarks/scale.py``'s corpus) are never gathered, sorted or copied.
+    Sizes, weights, capped hashes and statistics are :func:`count_groups`'.
+    ``None`` where :func:`~winnow.matching.counting.count_shared` would
+    leave out pairs of large groups (more than its pair budget): the caller
+    counts them all."""
+    sizes = groups.sizes
+    if int((sizes * (sizes - 1) // 2).sum()) > PAIR_BUDGET:
+        return None
+    documents = groups.kept.shape[0]
+    weights = idf_weights(groups.df, documents)
+    single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
+    weight_totals = (np.bincount(groups.owners, weights=weights, minlength=documents)
+                     .astype(np.float64) + groups.alone * single)
+    group_ptr = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
+    np.cumsum(sizes, out=group_ptr[1:])
+    scale = float(1 << WEIGHT_BITS)  # weights are whole multiples of 2^-24: summed
+    group_weight = (weights[group_ptr[:-1]] * scale).astype(np.int64)  # as integers
+    del weights
+    a, b, shared, weight, df_sum, met = _kept_pairs(groups, group_ptr, group_weight, keep)
+    counts = SharedCounts(a, b, shared, weight / scale, df_sum.astype(np.float64))
+    stats = {"documents": documents, "fingerprints": groups.rows,
+             "kept": int(groups.kept.sum()), "ignored_common": groups.capped.shape[0],
+             "distinct_hashes": groups.distinct, "pairs_sharing": met}
+    return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
+
+
+def _kept_pairs(groups: Groups, group_ptr: I64, group_weight: I64, keep: PairFilter
+                ) -> tuple[I64, I64, I64, I64, I64, int]:
+    """The pairs of ``groups`` that ``keep`` accepts, ``(a, b, shared, weight,
+    df_sum)`` in ``(a, b)`` order (weights in units of ``2^-24``), and how many
+    pairs share a group in all."""
+    documents = groups.kept.shape[0]
+    owner_ptr = np.zeros(documents + 1, dtype=np.int64)
+    groups_of = np.empty(groups.owners.shape[0], dtype=np.int64)
+    next_row = np.empty(groups.owners.shape[0], dtype=np.int64)
+    _kernels.owner_groups(group_ptr, groups.owners, documents, owner_ptr, groups_of, next_row)
+    row = np.full((documents, 4), -1, dtype=np.int64)
+    touched = np.empty(documents, dtype=np.int64)
+    block = _pair_block(BLOCK_PAIRS)
+    parts: list[tuple[I64, ...]] = []
+    met = 0
+    a = 0
+    while a < documents:
+        a_next, n = _kernels.pair_block(a, owner_ptr, groups_of, next_row, group_ptr,
+                                        groups.owners, group_weight, row, touched, *block)
+        if n < 0:  # one record's pairs fill more than a block
+            block = _pair_block(-n)
+            continue
+        met += n
+        first = tuple(x[:n] for x in block)
+        taken = keep(first[0], first[1], first[2], groups.kept)
+        parts.append(tuple(x[taken] for x in first))
+        a = a_next
+    kept = [np.concatenate([p[i] for p in parts]) if parts else block[i][:0].copy()
+            for i in range(5)]
+    return kept[0], kept[1], kept[2], kept[3], kept[4], met
+
+
+def _pair_block(n: int) -> tuple[I64, I64, I64, I64, I64]:
+    """``(a, b, shared, weight, df_sum)`` arrays for ``n`` pairs (weights in
+    units of ``2^-24``)."""
+    return tuple(np.empty(n, np.int64) for _ in range(5))  # type: ignore[return-value]
+
+
 def in_records(progress: Progress, records: int) -> Progress:
     """``progress`` with a sharded engine's ``prints`` stage (input shards
     done) told as ``records`` (the records of the shards done, in proportion)."""
@@ -241,5 +342,5 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_records", "in_records",
-           "part_bits", "shared_groups"]
+__all__ = ["BLOCK_PAIRS", "PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_kept",
+           "count_records", "hash_ordered", "in_records", "part_bits", "shared_groups"]

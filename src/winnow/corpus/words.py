@@ -41,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from winnow.corpus import _kernels
+from winnow.corpus import _word_kernels
 from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.readers import record_texts
 from winnow.frontends._text_kernels import word_bounds
@@ -113,7 +113,7 @@ def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
     counts = np.zeros(len(texts), dtype=np.int64)
     values = np.empty(max(count, 1), dtype=np.uint64)  # a pair (or lone word) a word at most
-    total = _kernels.word_pair_runs(words, units.starts[bounds], offsets, values, counts)
+    total = _word_kernels.word_pair_runs(words, units.starts[bounds], offsets, values, counts)
     return values[:total].copy(), counts
 
 
@@ -199,7 +199,7 @@ def resemblances(sets: WordSets, a: I64, b: I64) -> F64:
     """Word-pair resemblance of each pair ``(a[i], b[i])``; 0 where either
     record has no word pairs."""
     out = np.zeros(a.shape[0], dtype=np.float64)
-    _kernels.sorted_jaccard(sets.starts, sets.hashes, sets.slots(a), sets.slots(b), out)
+    _word_kernels.sorted_jaccard(sets.starts, sets.hashes, sets.slots(a), sets.slots(b), out)
     return out
 
 
