@@ -72,11 +72,16 @@ def run_winnow(folder: Path, engine: str, jobs: int, workdir: Path) -> I64:
     """``winnow dedup``'s clusters, in a process set up as the ``winnow``
     command sets up its own (:func:`winnow.cli.main.run`): numba loaded
     without looking for scipy's BLAS (:func:`winnow.compiled.without_blas`),
-    and the objects alive at the end frozen (:func:`one`)."""
+    the collector off while its modules load, and then, as at the end
+    (:func:`one`), the objects alive frozen."""
     from winnow.compiled import without_blas
 
     without_blas()  # before the first kernel is defined
+    gc.disable()
     from winnow.corpus import DedupSettings, Fields, find_duplicates
+
+    gc.freeze()
+    gc.enable()
 
     settings = DedupSettings(Fields("text", "id"), engine=engine,  # type: ignore[arg-type]
                              jobs=jobs,

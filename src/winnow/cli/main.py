@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import importlib
+import os
 import sys
 from typing import Any
 
@@ -126,7 +127,11 @@ def run() -> None:
     freed, and prints a "leaked" report for every one the freeze kept.
     Numba loads without looking for scipy (:func:`winnow.compiled.without_blas`);
     the garbage collector waits until the command's modules are loaded
-    (:func:`_settle`)."""
+    (:func:`_settle`).  Nothing winnow does calls BLAS, so numpy's OpenBLAS
+    starts no threads of its own (``OPENBLAS_NUM_THREADS=1`` unless set):
+    each one it starts spins for a tenth of a second of CPU as numpy loads,
+    on the cores the workers need."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy loads
     without_blas()
     gc.disable()
     try:

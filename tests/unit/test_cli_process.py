@@ -1,15 +1,19 @@
-"""The command's garbage collector: off while its modules load, their objects
-frozen out of its reach after (``winnow.cli.main._settle``)."""
+"""How the ``winnow`` command sets up its process (``winnow.cli.main.run``):
+the garbage collector off while a command's modules load, their objects
+frozen out of its reach after (``_settle``); OpenBLAS without threads."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 
+import pytest
 
-def _run(code: str) -> list[str]:
+
+def _run(code: str, env: dict[str, str] | None = None) -> list[str]:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, timeout=120)
+                          check=True, timeout=120, env=env)
     return done.stdout.split()
 
 
@@ -32,3 +36,17 @@ def test_nothing_is_frozen_once_duckdb_is_loaded() -> None:
                "main.get_command(click.Context(main), 'index')\n"
                "print(gc.isenabled(), gc.get_freeze_count() == before)")
     assert out == ["True", "True"]
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "1"), ("3", "3")])
+def test_openblas_starts_no_threads_unless_the_user_says(given: str | None,
+                                                         expected: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if given is not None:
+        env["OPENBLAS_NUM_THREADS"] = given
+    out = _run("import os, sys\n"
+               "from winnow.cli.main import run\n"
+               "sys.argv = ['winnow', '--version']\n"
+               "try:\n    run()\nexcept SystemExit:\n    pass\n"
+               "print(os.environ['OPENBLAS_NUM_THREADS'], 'numpy' in sys.modules)", env)
+    assert out[-2:] == [expected, "False"]
