@@ -43,7 +43,16 @@ import time
 from pathlib import Path
 
 import corpus
-from harness import PEERS, WINNOW, Run, check, timed_then_measured, uptime, warm
+from harness import (
+    PEERS,
+    WINNOW,
+    Run,
+    check,
+    compile_winnow,
+    timed_then_measured,
+    uptime,
+    warm,
+)
 
 #: Memory samples of these runs of a few seconds and processes: every 50 ms
 #: (each command is timed in a run of its own, unsampled: harness.timed_then_measured).
@@ -240,7 +249,8 @@ def main() -> None:
     args.workdir.mkdir(parents=True, exist_ok=True)
     print(f"winnow compare benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
           f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}; "
-          f"winnow options: {' '.join(args.options) or '(defaults)'}")
+          f"winnow options: {' '.join(args.options) or '(defaults)'}; "
+          f"{compile_winnow()} modules compiled to bytecode first")
     if args.profile:
         profile(args)
         return

@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 import scale_corpus
-from harness import check, measure, uptime
+from harness import check, compile_winnow, measure, uptime
 
 I64 = npt.NDArray[np.int64]
 HERE = Path(__file__).resolve().parent
@@ -290,6 +290,7 @@ def main() -> None:
     if args.cmd == "one":
         one(args)
         return
+    compiled = compile_winnow()
     work = Path(args.workdir)
     folder = work / f"corpus-{args.records}"
     if not (folder / "truth.npz").exists():
@@ -299,7 +300,8 @@ def main() -> None:
     size_mb = sum(os.path.getsize(f) for f in corpus_files(folder)) / 1e6
     n = truth["group"].shape[0]
     print(f"winnow dedup scale, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; "
-          f"{uptime()}\n{n:,} records, {size_mb:.0f} MB of JSON Lines, jobs {args.jobs}")
+          f"{uptime()}\n{n:,} records, {size_mb:.0f} MB of JSON Lines, jobs {args.jobs}; "
+          f"{compiled} winnow modules compiled to bytecode first")
     header = (f"{'engine':<14}{'s':>8}{'CPU s':>7}{'rec/s':>9}{'MB/s':>7}{'PSS MiB':>9}"
               f"{'peaks':>7}"
               + "".join(f"{'near ' + f'{r:.0%}':>9}" for r in scale_corpus.EDIT_RATES)
