@@ -133,10 +133,12 @@ def test_the_kept_pairs_are_few_and_all_found() -> None:
 
 
 def test_over_the_pair_budget_every_pair_is_counted(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Where count_shared would leave out the pairs of large groups, count_kept
-    declines, and the in-memory count falls back on counting every pair."""
-    hashes, owners = random_rows(4, 80, 300, 30)
+    """Where count_shared would treat large groups apart (over its pair budget,
+    groups of more than RARE_FLOOR records), count_kept declines, and the
+    in-memory count falls back on counting every pair."""
+    hashes, owners = random_rows(4, 80, 40, 30)  # few hashes: groups of dozens
     groups = shared_groups(hashes, owners, 80, 80)
+    assert int(groups.sizes.max()) > 10
     monkeypatch.setattr(corpus_pairs, "PAIR_BUDGET", 10)
     assert count_kept(groups, at_least(1)) is None
 
@@ -150,14 +152,16 @@ def words(rng: random.Random, n: int) -> str:
 def test_in_memory_postings_with_a_filter_give_the_kept_pairs(
         tmp_path: Path, budget: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """CorpusPostings.in_memory with ``keep``: the pairs of a count without it
-    that ``keep`` accepts (all of them when over the pair budget: an engine
-    may leave rejected pairs out, and must keep the others)."""
+    that ``keep`` accepts (all of them when over the pair budget, with groups
+    larger than RARE_FLOOR: an engine may leave rejected pairs out, and must
+    keep the others)."""
     monkeypatch.setattr(corpus_pairs, "PAIR_BUDGET", budget)
     rng = random.Random(11)
     texts = [words(rng, 80) for _ in range(20)]
     texts += [texts[0][:300] + words(rng, 4), texts[1] + " " + texts[2], texts[3][50:],
               texts[4] + words(rng, 2), texts[5],
               words(rng, 200) + " " + texts[6][:80] + " " + words(rng, 200)]  # a little
+    texts += [texts[7]] * 12  # 13 records hold its hashes: more than RARE_FLOOR
     path = tmp_path / "c.jsonl"
     path.write_text("".join(json.dumps({"text": t}) + "\n" for t in texts))
     shards, _ = plan_shards([str(path)], Fields())
@@ -220,3 +224,32 @@ def test_a_pair_of_an_unknown_record_is_refused() -> None:
     one = np.ones(1, dtype=np.int64)
     with pytest.raises(IndexError):
         candidates(one * 0, one * 3, one, np.ones(3, np.int64), Thresholds(0.5, 0.8, 3, 0.1))
+
+
+def test_groups_within_the_rare_floor_are_counted_whatever_the_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """count_shared counts every group of up to RARE_FLOOR records exactly, past
+    its pair budget too, so count_kept does not decline them."""
+    hashes, owners = random_rows(4, 80, 300, 30)
+    groups = shared_groups(hashes, owners, 80, 10)  # the cap keeps every group <= 10
+    every = count_groups(groups)
+    monkeypatch.setattr(corpus_pairs, "PAIR_BUDGET", 10)
+    got = count_kept(groups, at_least(1))
+    assert got is not None and len(got.counts) > 100
+    assert_kept_equal(got, every, at_least(1))
+
+
+@pytest.mark.parametrize("partners", [20, 33, 500])
+def test_a_record_paired_with_many_gets_its_pairs_in_order(partners: int) -> None:
+    """Record 0 shares one hash with each of ``partners`` others (the partners'
+    list is sorted by insertion when short, else by a comparison sort)."""
+    hashes = np.concatenate([np.arange(1, partners + 1, dtype=np.uint64) * np.uint64(7919)] * 2)
+    owners = np.concatenate([np.zeros(partners, np.int32),
+                             np.arange(partners, 0, -1, dtype=np.int32)])
+    groups = shared_groups(hashes, owners, partners + 1, 5, by_hash=False)
+    every = count_groups(shared_groups(hashes, owners, partners + 1, 5))
+    got = count_kept(groups, at_least(1))
+    assert got is not None
+    assert_kept_equal(got, every, at_least(1))
+    assert got.counts.a.tolist() == [0] * partners
+    assert got.counts.b.tolist() == list(range(1, partners + 1))

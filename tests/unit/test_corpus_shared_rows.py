@@ -126,3 +126,30 @@ def test_one_array_among_the_slots_gathers_by_copy() -> None:
     assert firsts.tolist() == [0, 3, 4, 6, 6]
     none, at = gathered(None, [], [], [])
     assert none.tolist() == [] and at.tolist() == []
+
+
+def test_two_runs_at_once_each_write_into_their_own_region(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Two gathers whose regions are open at once (two threads of one process):
+    each task writes into the region it names, whichever was mapped last, and
+    a region given back leaves the other's tasks their slots."""
+    monkeypatch.setattr(readers, "SHARD_BYTES", 3000)
+    paths, _ = corpus(tmp_path)
+    shards, _ = readers.plan_shards(paths, Fields())
+    job = ShardJob(shards[0], Fields(), CONFIG)
+    size = shared_rows.slot_rows(job, CONFIG)
+    alone, _, _, _ = shared_rows.slot_postings(SlotJob(job, 0, 0))  # through the pipe
+    assert not isinstance(alone, int) and alone.shape[0] > 50
+    with shared_rows.shared_rows(size) as (first, region_a):
+        with shared_rows.shared_rows(size) as (second, region_b):
+            assert first != second and region_a is not None and region_b is not None
+            n, _, _, _ = shared_rows.slot_postings(SlotJob(job, 0, size, first))
+            assert n == alone.shape[0]
+            assert region_a[:n].tolist() == alone.tolist()
+            assert not region_b.any()  # the region mapped last is untouched
+        region_a[:] = 0
+        n, _, _, _ = shared_rows.slot_postings(SlotJob(job, 0, size, first))
+        assert region_a[:n].tolist() == alone.tolist()  # the other one's end left it
+    sent, _, _, _ = shared_rows.slot_postings(SlotJob(job, 0, size, first))
+    assert not isinstance(sent, int)  # a region given back: the pipe

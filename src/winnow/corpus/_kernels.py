@@ -251,7 +251,8 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
     group are in owner order) give its later members ``b``, whose sums
     gather in a scratch row per owner (``row[b]``: the owner ``a`` it was
     last met with (-1 at first), shared, df_sum, weight: one cache line),
-    ``touched`` the ``b`` met, sorted by insertion (a few dozen).  Returns
+    ``touched`` the ``b`` met, sorted (by insertion when they are a few
+    dozen, as they mostly are; else by a comparison sort).  Returns
     ``(next owner, pairs written)``; ``next owner == first`` with ``-pairs``
     written: owner ``first`` alone has more pairs than ``out_a`` holds."""
     owners = owner_ptr.shape[0] - 1
@@ -281,13 +282,16 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
             for t in range(met):  # owner a again in the next call
                 row[touched[t], 0] = -1
             return a, count if count else -met
-        for t in range(1, met):
-            b = touched[t]
-            u = t - 1
-            while u >= 0 and touched[u] > b:
-                touched[u + 1] = touched[u]
-                u -= 1
-            touched[u + 1] = b
+        if met > 32:  # a record paired with many: a comparison sort, not quadratic
+            touched[:met].sort()
+        else:
+            for t in range(1, met):
+                b = touched[t]
+                u = t - 1
+                while u >= 0 and touched[u] > b:
+                    touched[u + 1] = touched[u]
+                    u -= 1
+                touched[u + 1] = b
         for t in range(met):
             b = touched[t]
             out_a[count] = a

@@ -3,8 +3,9 @@
 In memory, every input shard is fingerprinted on worker processes
 (:func:`~winnow.corpus.fingerprints.shard_postings`), the gathered rows put
 in parts by the low bits of their hashes, the hashes of several records
-found a part at a time (:func:`shared_groups`) and only those counted
-(:func:`count_groups`): fastest for small corpora, memory proportional to
+found a part at a time (:func:`shared_groups`) and only those counted,
+keeping only the pairs the client can use (:func:`count_kept`; all of
+them: :func:`count_groups`): fastest for small corpora, memory proportional to
 the corpus's fingerprints (12 bytes each); the process maps its large arrays apart
 (:func:`winnow.parallel.map_large_allocations`, a setting of the C
 allocator that stays with the calling process), so that each is given back
@@ -34,7 +35,13 @@ from winnow.corpus.fingerprints import (
     records_by_part,
 )
 from winnow.corpus.shared_rows import SlotJob, gathered, shared_rows, slot_postings, slot_rows
-from winnow.matching.counting import PAIR_BUDGET, count_shared, pair_order
+from winnow.matching.counting import (
+    PAIR_BUDGET,
+    RARE_FLOOR,
+    count_shared,
+    pair_order,
+    rare_limit,
+)
 from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
@@ -102,12 +109,12 @@ class CorpusPostings(Postings):
         config = self.jobs[0].config if self.jobs else None
         capacity = [0 if config is None else slot_rows(job, config) for job in self.jobs]
         starts = np.cumsum([0, *capacity[:-1]]).tolist() if capacity else []
-        tasks = [SlotJob(job, int(at), size)
-                 for job, at, size in zip(self.jobs, starts, capacity, strict=True)]
         docs, counts, found = [], [], []
         digests = np.zeros(self.documents, dtype=np.uint64)
         done = 0
-        with shared_rows(sum(capacity)) as region:  # before the workers fork
+        with shared_rows(sum(capacity)) as (number, region):  # before the workers fork
+            tasks = [SlotJob(job, int(at), size, number)
+                     for job, at, size in zip(self.jobs, starts, capacity, strict=True)]
             pool = make_pool(self.workers, len(self.jobs))
             if pool is not None and config is not None:
                 load_kernels(config)  # shared by the forked workers
@@ -268,10 +275,11 @@ def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
     ``benchmarks/scale.py``'s corpus) are never gathered, sorted or copied.
     Sizes, weights, capped hashes and statistics are :func:`count_groups`'.
     ``None`` where :func:`~winnow.matching.counting.count_shared` would
-    leave out pairs of large groups (more than its pair budget): the caller
-    counts them all."""
+    treat the largest groups apart (their pairs past its pair budget, and
+    the groups larger than :data:`~winnow.matching.counting.RARE_FLOOR`):
+    the caller counts them all that way."""
     sizes = groups.sizes
-    if int((sizes * (sizes - 1) // 2).sum()) > PAIR_BUDGET:
+    if max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET)) < int(sizes.max(initial=0)):
         return None
     documents = groups.kept.shape[0]
     weights = idf_weights(groups.df, documents)
@@ -308,8 +316,10 @@ def _kept_pairs(groups: Groups, group_ptr: I64, group_weight: I64, keep: PairFil
     met = 0
     a = 0
     while a < documents:
-        a_next, n = _kernels.pair_block(a, owner_ptr, groups_of, next_row, group_ptr,
-                                        groups.owners, group_weight, row, touched, *block)
+        with uninterrupted():  # two values come back (winnow.compiled.uninterrupted)
+            a_next, n = _kernels.pair_block(a, owner_ptr, groups_of, next_row, group_ptr,
+                                            groups.owners, group_weight, row, touched,
+                                            *block)
         if n < 0:  # one record's pairs fill more than a block
             block = _pair_block(-n)
             continue

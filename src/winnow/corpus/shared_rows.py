@@ -24,6 +24,7 @@ the pipe, and the rows are then gathered by copying, as before.
 
 from __future__ import annotations
 
+import itertools
 import mmap
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -43,19 +44,23 @@ I64 = npt.NDArray[np.int64]
 #: the texts makes the real rows fewer (3.9 million predicted 5.4).
 SLOT_DENSITY = 2
 
-#: The region as this process sees it: set by the parent around the workers'
-#: fork (:func:`shared_rows`), inherited by them; ``None`` elsewhere.
-_ROWS: U64 | None = None
+#: The regions mapped in this process, by number, while their blocks last
+#: (:func:`shared_rows`): a worker forked inside a block sees its region
+#: here too.  Each task names its own, so two runs in two threads of one
+#: process never write into each other's.
+_REGIONS: dict[int, U64] = {}
+_NUMBERS = itertools.count(1)
 
 
 @dataclass(frozen=True)
 class SlotJob:
-    """A shard to fingerprint, and its slot of the shared region: ``capacity``
-    rows from row ``start`` (0: none)."""
+    """A shard to fingerprint, and its slot of the shared region numbered
+    ``region``: ``capacity`` rows from row ``start`` (0: none)."""
 
     job: ShardJob
     start: int
     capacity: int
+    region: int = 0
 
 
 def slot_rows(job: ShardJob, config: WinnowConfig) -> int:
@@ -68,30 +73,31 @@ def slot_rows(job: ShardJob, config: WinnowConfig) -> int:
 
 
 @contextmanager
-def shared_rows(rows: int) -> Iterator[U64 | None]:
-    """An anonymous shared mapping of ``rows`` rows, seen by the workers
-    forked inside the block (``None``: none could be mapped).  Its pages are
-    given back once the block is left and every view of it is gone."""
-    global _ROWS
+def shared_rows(rows: int) -> Iterator[tuple[int, U64 | None]]:
+    """An anonymous shared mapping of ``rows`` rows and its number (for
+    :attr:`SlotJob.region`), seen by the workers forked inside the block
+    (``(0, None)``: none could be mapped).  Its pages are given back once
+    the block is left and every view of it is gone."""
     try:
         region = mmap.mmap(-1, rows * 8) if rows > 0 else None
     except (OSError, ValueError, OverflowError):
         region = None
     if region is None:
-        yield None
+        yield 0, None
         return
-    _ROWS = np.frombuffer(region, dtype=np.uint64)
+    number = next(_NUMBERS)
+    _REGIONS[number] = np.frombuffer(region, dtype=np.uint64)
     try:
-        yield _ROWS
+        yield number, _REGIONS[number]
     finally:
-        _ROWS = None
+        del _REGIONS[number]
 
 
 def slot_postings(task: SlotJob) -> tuple[U64 | int, I64, I64, U64]:
     """:func:`~winnow.corpus.fingerprints.shard_postings` of the task's shard,
     the hashes written into its slot of the shared region (given back as
     their number) where it has one that holds them; else sent as an array."""
-    rows = _ROWS
+    rows = _REGIONS.get(task.region) if task.region else None
     slot = None if rows is None or not task.capacity else \
         rows[task.start:task.start + task.capacity]
     hashes, docs, counts, digests = shard_postings(task.job, slot)

@@ -85,7 +85,7 @@ class Postings(ABC):
     never paired with each other; ``keep`` the pairs the client can use: an
     engine may leave the others out of its sums (the sharded engines do, as
     they merge, so that the pairs they write and the client reads are only
-    those; in memory, where all pairs are at hand, they stay).  A client
+    those; the corpus's in-memory count does as it sums them).  A client
     subclasses it once and gives its postings both ways, so that every
     engine can count them.
     """
