@@ -56,8 +56,10 @@ def without_blas() -> None:
     No kernel of winnow calls BLAS, so a process that runs only winnow (the
     ``winnow`` command calls this first) loads the array math while
     ``scipy.linalg`` is hidden from the import system; numba then records
-    that it has no BLAS, and ``scipy.linalg`` stays importable.  A library caller's process is
-    left alone: its own kernels may need numba's BLAS.
+    that it has no BLAS, and ``scipy.linalg`` stays importable.  A library
+    caller's process is left alone: its own kernels may need numba's BLAS.
+    The array math is then loaded when the first kernel is defined rather
+    than when one first runs (a command that never runs one pays 0.04 s).
     """
     global _blas_free
     _blas_free = True
