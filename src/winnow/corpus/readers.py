@@ -9,9 +9,12 @@ instead of a :class:`Record`, so the numbers never depend on the content and
 the same shard read twice (by a worker, then by the writer) gives the same
 slots.  Blank JSON Lines lines are slots that hold nothing (not records).
 
-Compressed JSON Lines are read through the standard library (``.gz``,
-``.bz2``, ``.xz``) and the ``zstandard`` package (``.zst``); Parquet through
-pyarrow, one row group at a time, only the two columns used.
+The record types are :mod:`winnow.corpus.records`'s, JSON Lines lines are
+read and parsed by :mod:`winnow.corpus.jsonl`; this module plans the shards
+and reads each kind.  Compressed JSON Lines are read through the standard
+library (``.gz``, ``.bz2``, ``.xz``) and the ``zstandard`` package
+(``.zst``); Parquet through pyarrow, one row group at a time, only the two
+columns used.
 
 Hostile inputs cost only their own records:
 
@@ -33,114 +36,43 @@ Hostile inputs cost only their own records:
 
 from __future__ import annotations
 
-import bz2
-import gzip
 import hashlib
-import io
-import json
-import lzma
 import os
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, Literal, Protocol, cast, overload
+from typing import Any, Protocol
 
-import orjson
-
-from winnow.corpus.streams import blocks, damaged, file_digest, line_end, wanted_lines
-from winnow.corpus.streams import lines as split_lines
+from winnow.corpus.jsonl import (
+    Quick,
+    jsonl_lines,
+    jsonl_records,
+    jsonl_texts,
+    line_slot,
+    parse_json_line,
+)
+from winnow.corpus.records import (
+    COMPRESSED,
+    MAX_RECORD_BYTES,
+    BadRecord,
+    Fields,
+    Kind,
+    Record,
+    Shard,
+    open_binary,
+    oversized,
+    usable,
+)
+from winnow.corpus.streams import blocks, damaged, file_digest, line_end
 from winnow.errors import InputError, InvalidInput
-from winnow.fileio import DEFAULT_MAX_FILE_BYTES, FileTooLarge, printable, read_regular
+from winnow.fileio import FileTooLarge, printable, read_regular
 from winnow.sources.walk import FileEntry, WalkPolicy, scan
 
-Kind = Literal["jsonl", "parquet", "text"]
-
-#: Suffixes of compressed JSON Lines files and how to open them.
-COMPRESSED = (".gz", ".bz2", ".xz", ".zst")
 #: A plain JSON Lines file is cut into shards of about this many bytes (at
 #: line boundaries), so that one large file is fingerprinted in parallel; a
 #: compressed file is one shard (it can only be read from its start).
 SHARD_BYTES = 16 << 20
 #: Text files per shard of a folder.
 SHARD_FILES = 512
-#: The largest record read by default (bytes of a JSON line, a text file or a
-#: Parquet text): compare's per-file budget.
-MAX_RECORD_BYTES = DEFAULT_MAX_FILE_BYTES
-
-
-@dataclass(frozen=True)
-class Fields:
-    """Where a record's text and id are: a JSON key or Parquet column each
-    (``id_field`` ``None``: the record is named ``path:line``), and the
-    per-record budget in bytes (``max_bytes``; a larger record is a bad one)."""
-
-    text: str = "text"
-    id: str | None = None
-    max_bytes: int = MAX_RECORD_BYTES
-
-
-@dataclass(frozen=True)
-class Shard:
-    """Slots ``first .. first + count - 1`` of one input file.
-
-    ``start``/``stop`` are byte offsets (plain JSON Lines), row-group indices
-    (Parquet) or indices into ``files`` (a text folder); ``line`` is the
-    1-based line, row or file number of the first slot within ``path``.
-    """
-
-    kind: Kind
-    path: str
-    first: int
-    count: int
-    start: int = 0
-    stop: int = -1
-    line: int = 1
-    files: tuple[str, ...] = ()
-    #: a digest of the shard's bytes (decompressed; a text shard's names and
-    #: contents): a sharded run's working folder serves only the same content
-    digest: str = ""
-
-
-@dataclass(frozen=True)
-class Record:
-    """A usable record: its slot number, name, text and what it came from
-    (the JSON line's bytes, or ``None`` for a Parquet row or a text file)."""
-
-    doc: int
-    id: str
-    text: str
-    path: str
-    line: int
-    raw: bytes | None = None
-
-
-@dataclass(frozen=True)
-class BadRecord:
-    """A slot whose record could not be used, and why."""
-
-    doc: int
-    path: str
-    line: int
-    reason: str
-    raw: bytes | None = None
-
-
-def open_binary(path: str) -> IO[bytes]:
-    """``path`` opened for reading, decompressed by its suffix."""
-    lower = path.lower()
-    if lower.endswith(".gz"):
-        return cast(IO[bytes], gzip.open(path, "rb"))
-    if lower.endswith(".bz2"):
-        return cast(IO[bytes], bz2.open(path, "rb"))
-    if lower.endswith(".xz"):
-        return cast(IO[bytes], lzma.open(path, "rb"))
-    if lower.endswith(".zst"):
-        import zstandard
-
-        raw = open(path, "rb")  # noqa: SIM115 - closed with the reader (closefd)
-        reader = zstandard.ZstdDecompressor().stream_reader(raw, closefd=True)
-        return io.BufferedReader(reader)
-    return open(path, "rb")
 
 
 def kind_of(path: Path) -> Kind:
@@ -317,49 +249,11 @@ def _folder_shards(path: str, first: int, problems: list[InputError],
 def read_shard(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
     """Every slot of ``shard`` that holds something, in order."""
     if shard.kind == "jsonl":
-        yield from _jsonl_records(shard, fields)
+        yield from jsonl_records(shard, fields)
     elif shard.kind == "parquet":
         yield from _parquet_records(shard, fields)
     else:
         yield from _text_records(shard, fields)
-
-
-@overload
-def _jsonl_lines(shard: Shard, budget: int) -> Iterator[bytes | int]: ...
-
-
-@overload
-def _jsonl_lines(shard: Shard, budget: int,
-                 wanted: list[int]) -> Iterator[tuple[int, bytes | int]]: ...
-
-
-def _jsonl_lines(shard: Shard, budget: int, wanted: list[int] | None = None
-                 ) -> Iterator[bytes | int] | Iterator[tuple[int, bytes | int]]:
-    """The lines of ``shard`` (an oversized one as its length); a compressed
-    file's lines up to any damage (named when the shards were planned).
-    ``wanted``: only these lines (0-based, ascending), each as ``(i, line)``."""
-    with open_binary(shard.path) as stream:
-        if shard.stop < 0:
-            read = blocks(stream, damage=[])
-        else:
-            stream.seek(shard.start)
-            read = blocks(stream, shard.stop - shard.start)
-        if wanted is None:
-            yield from split_lines(read, budget)
-        else:
-            yield from wanted_lines(read, budget, wanted)
-
-
-def _jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
-    shown = printable(shard.path)
-    for i, raw in enumerate(_jsonl_lines(shard, fields.max_bytes)):
-        if i >= shard.count:
-            return
-        doc, line = shard.first + i, shard.line + i
-        if isinstance(raw, int):
-            yield BadRecord(doc, shown, line, _oversized(raw, fields.max_bytes))
-        elif raw.strip():
-            yield parse_json_line(raw, doc, shown, line, fields)
 
 
 def record_texts(shard: Shard, fields: Fields,
@@ -370,7 +264,7 @@ def record_texts(shard: Shard, fields: Fields,
     records that only their text was read from.  ``wanted``: only these
     docs (a JSON line of another is not parsed)."""
     if wanted is None and shard.kind == "jsonl":
-        yield from _jsonl_texts(shard, fields)
+        yield from jsonl_texts(shard, fields)
         return
     for slot in _slots(shard, fields, wanted):
         if wanted is not None and (slot[0] if isinstance(slot, tuple)
@@ -380,38 +274,6 @@ def record_texts(shard: Shard, fields: Fields,
             yield slot[0], slot[2]
         elif isinstance(slot, Record):
             yield slot.doc, slot.text.encode("utf-8")
-
-
-def _jsonl_texts(shard: Shard, fields: Fields) -> Iterator[tuple[int, bytes]]:
-    """:func:`record_texts` of every line of a JSON Lines shard: :func:`_slot`'s
-    quick path written out in one loop (a record's generator layers and
-    calls were a quarter of reading it), every other line through
-    :func:`parse_json_line` as there."""
-    loads, name, key, count = orjson.loads, fields.text, fields.id, shard.count
-    shown = printable(shard.path)
-    for i, raw in enumerate(_jsonl_lines(shard, fields.max_bytes)):
-        if i >= count:
-            return
-        if isinstance(raw, int):  # oversized: a bad record
-            continue
-        try:
-            value = loads(raw)
-        except orjson.JSONDecodeError:
-            value = None
-        if type(value) is dict:
-            text = value.get(name)
-            if type(text) is str and (key is None or type(value.get(key)) in (str, int)):
-                try:
-                    data = text.encode("utf-8")
-                except UnicodeEncodeError:  # a lone surrogate: parse_json_line names it
-                    data = None
-                if data is not None:
-                    yield shard.first + i, data
-                    continue
-        if raw.strip():
-            slot = parse_json_line(raw, shard.first + i, shown, shard.line + i, fields)
-            if isinstance(slot, Record):
-                yield slot.doc, slot.text.encode("utf-8")
 
 
 def record_ids(shard: Shard, fields: Fields
@@ -430,16 +292,11 @@ def record_ids(shard: Shard, fields: Fields
             yield slot
 
 
-#: A usable JSON Lines record read without building it: ``(doc, line, UTF-8
-#: text, id value or None)``.
-Quick = tuple[int, int, bytes, object]
-
-
 def _slots(shard: Shard, fields: Fields,
            wanted: Collection[int] | None = None) -> Iterator[Quick | Record | BadRecord]:
     """The slots :func:`read_shard` gives, a JSON Lines line that orjson reads
     as an object with a string text (valid UTF-8) and a string or integer id
-    (when asked for) as a :data:`Quick` tuple: any other line goes through
+    (when asked for) as a :data:`~winnow.corpus.jsonl.Quick` tuple: any other line goes through
     :func:`parse_json_line`, so both agree on every line (a test checks it).
     ``wanted``: only these docs; the lines of others are never cut out
     (:func:`~winnow.corpus.streams.wanted_lines`)."""
@@ -449,113 +306,17 @@ def _slots(shard: Shard, fields: Fields,
     shown = printable(shard.path)
     numbered: Iterable[tuple[int, bytes | int]]
     if wanted is None:
-        numbered = enumerate(_jsonl_lines(shard, fields.max_bytes))
+        numbered = enumerate(jsonl_lines(shard, fields.max_bytes))
     else:
         first, count = shard.first, shard.count
-        numbered = _jsonl_lines(shard, fields.max_bytes, sorted(
+        numbered = jsonl_lines(shard, fields.max_bytes, sorted(
             d - first for d in wanted if first <= d < first + count))
     for i, raw in numbered:
         if i >= shard.count:
             return
-        slot = _slot(raw, shard.first + i, shard.line + i, shown, fields)
+        slot = line_slot(raw, shard.first + i, shard.line + i, shown, fields)
         if slot is not None:
             yield slot
-
-
-def _slot(raw: bytes | int, doc: int, line: int, shown: str,
-          fields: Fields) -> Quick | Record | BadRecord | None:
-    """One line's slot for :func:`_slots` (``None``: a blank line)."""
-    if isinstance(raw, int):
-        return BadRecord(doc, shown, line, _oversized(raw, fields.max_bytes))
-    try:
-        value = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        value = None
-    if type(value) is dict:
-        text = value.get(fields.text)
-        ident = None if fields.id is None else value.get(fields.id)
-        if type(text) is str and (fields.id is None or type(ident) in (str, int)):
-            try:
-                data = text.encode("utf-8")
-            except UnicodeEncodeError:  # a lone surrogate: parse_json_line names it
-                data = None
-            if data is not None:
-                return doc, line, data, ident
-    if raw.strip():
-        return parse_json_line(raw, doc, shown, line, fields)
-    return None
-
-
-def _oversized(size: int | None, budget: int) -> str:
-    what = "record" if size is None else f"record of {size:,} bytes"
-    return (f"{what} over the {budget / (1 << 20):g} MiB record budget; "
-            "not read (left out of --keep's corpus)")
-
-
-def parse_json_line(raw: bytes, doc: int, path: str, line: int,
-                    fields: Fields) -> Record | BadRecord:
-    """One JSON Lines record, or why it cannot be used.
-
-    Parsed by orjson (four times the standard library's speed on corpus
-    lines); a line orjson refuses, or whose id it reads as a float (an
-    integer beyond 64 bits), is parsed again by the standard library, whose
-    verdict and message name the problem, so both give the same records."""
-    value = _fast_json(raw, fields)
-    if value is not None:
-        return _record(value, raw, doc, path, line, fields)
-    try:
-        value = json.loads(raw)
-    except UnicodeDecodeError:
-        return BadRecord(doc, path, line, "invalid UTF-8", raw)
-    except RecursionError:
-        return BadRecord(doc, path, line, "JSON nested too deeply (over about 1,000 levels)",
-                         raw)
-    except ValueError as error:
-        return BadRecord(doc, path, line, f"not JSON ({error})", raw)
-    return _record(value, raw, doc, path, line, fields)
-
-
-def _fast_json(raw: bytes, fields: Fields) -> object | None:
-    """``raw`` parsed by orjson, or ``None`` where the standard library must
-    decide (orjson refuses it, or reads the id as a float)."""
-    try:
-        value: object = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return None
-    if fields.id is not None and isinstance(value, dict) and \
-            isinstance(value.get(fields.id), float):
-        return None
-    return value
-
-
-def _record(value: object, raw: bytes, doc: int, path: str, line: int,
-            fields: Fields) -> Record | BadRecord:
-    if not isinstance(value, dict):
-        return BadRecord(doc, path, line, "not a JSON object", raw)
-    checked = _checked(value.get(fields.text), value.get(fields.id) if fields.id else None,
-                       fields, fields.text in value)
-    if isinstance(checked, str):
-        return BadRecord(doc, path, line, checked, raw)
-    text, name = checked
-    return Record(doc, name or f"{path}:{line}", text, path, line, raw)
-
-
-def _checked(text: object, name: object, fields: Fields,
-             present: bool) -> tuple[str, str | None] | str:
-    """``(text, id)`` of a record, or the reason it cannot be used."""
-    if not present or text is None:
-        return f"no field {fields.text!r}"
-    if not isinstance(text, str):
-        return f"field {fields.text!r} is not a string"
-    if fields.id is not None and name is None:
-        return f"no field {fields.id!r}"
-    if name is not None and not isinstance(name, str | int):
-        return f"field {fields.id!r} is not a string or an integer"
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "invalid UTF-8 (a lone surrogate escape)"
-    return text, None if name is None else str(name)
 
 
 def _parquet_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
@@ -573,12 +334,12 @@ def _parquet_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecor
     shown = printable(shard.path)
     for i, (text, name) in enumerate(zip(texts, ids, strict=True)):
         doc, line = shard.first + i, shard.line + i
-        checked = _checked(text, name, fields, fields.text in names)
+        checked = usable(text, name, fields, fields.text in names)
         if isinstance(checked, str):
             yield BadRecord(doc, shown, line, checked)
         elif len(checked[0]) > fields.max_bytes // 4 and \
                 len(checked[0].encode("utf-8")) > fields.max_bytes:
-            yield BadRecord(doc, shown, line, _oversized(len(checked[0].encode("utf-8")),
+            yield BadRecord(doc, shown, line, oversized(len(checked[0].encode("utf-8")),
                                                          fields.max_bytes))
         else:
             yield Record(doc, checked[1] or f"{shown}:{line}", checked[0], shown, line)
@@ -592,7 +353,7 @@ def _text_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
             data = read_regular(path, max_bytes=fields.max_bytes,
                                 beneath=(shard.path, name, False, None), special=False)
         except FileTooLarge:
-            yield BadRecord(doc, shown, 0, _oversized(None, fields.max_bytes))
+            yield BadRecord(doc, shown, 0, oversized(None, fields.max_bytes))
             continue
         except OSError as error:
             yield BadRecord(doc, shown, 0, error.strerror or str(error))
@@ -607,6 +368,8 @@ def _text_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
 
 __all__ = [
     "COMPRESSED",
+    "MAX_RECORD_BYTES",
+    "SHARD_BYTES",
     "BadRecord",
     "Fields",
     "Kind",
