@@ -53,9 +53,17 @@ from winnow.matching.pairs import PairList, pair_result
 from winnow.matching.prints import FileLike, SubmissionLike, load_document
 from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
+from winnow.matching.warm import warming
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
-from winnow.parallel import Progress, WorkerPool, make_pool, parallel_map, release_memory
+from winnow.parallel import (
+    Progress,
+    WorkerPool,
+    make_pool,
+    parallel_map,
+    release_memory,
+    usable_cores,
+)
 
 __all__ = ["DOCUMENT_BUDGET", "compare", "literal_config"]
 
@@ -98,8 +106,10 @@ def compare(
     batch.set_configs(config, options, frontend_configs or {})
     run = Run(progress, executor) if executor is not None else Run(
         progress, make_pool(jobs, len(batch.files)), jobs)
+    cores = usable_cores() if executor is None and jobs != 1 else 1
     try:
-        result = _compare(batch, config, options, run, engine or EngineChoice("in-memory"))
+        with warming(cores):  # a first run: the table's kernels compile beside
+            result = _compare(batch, config, options, run, engine or EngineChoice("in-memory"))
     finally:
         run.close()
     del batch  # the free heap the comparison leaves goes back before the report is written

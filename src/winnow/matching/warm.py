@@ -1,0 +1,79 @@
+"""A first run's kernels compiled by two processes instead of one.
+
+On an empty kernel cache (a fresh install), a comparison compiles some 70
+functions one after the other in one process: the front-end's for the first
+file, then the pair table's, then the passages' (22 s for the README's
+sample on a 2-core machine, one core idle).  The table's and the passages'
+kernels do not depend on the files read, so :func:`warming` forks a process
+at the start that runs them on a few rows (:func:`warm`), which compiles
+them into numba's on-disk cache while this process compiles the
+front-end's; this process then loads them from the cache when it reaches
+them, or compiles those the other has not finished (the same code either
+way: only the time changes).  Nothing happens when the cache holds them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from winnow.compiled import uncached
+from winnow.matching import _kernels, _span_kernels
+from winnow.matching.head import load_kernels
+from winnow.matching.table import build_table
+
+
+def kernels() -> tuple[Any, ...]:
+    """The kernels :func:`warm` compiles."""
+    return (_kernels.hash_order, _kernels.group_rows, _kernels.owner_plan, _kernels.pair_sums,
+            _kernels.extend_seeds, _kernels.claim_runs, _span_kernels.shared_hashes,
+            _span_kernels.shared_extent, _span_kernels.literal_units,
+            _span_kernels.position_order)
+
+
+def warm() -> None:
+    """Run the pair table's kernels and the passages' once, on a few rows and
+    with the argument types a comparison gives them."""
+    hashes = np.array([5, 9, 5, 7, 9, 5], dtype=np.uint64)
+    files = np.array([0, 0, 1, 1, 2, 2], dtype=np.int32)
+    owner = np.arange(3, dtype=np.int64)
+    build_table(hashes, files, owner, 3, cap=3, archive=np.zeros(3, dtype=bool),
+                own=np.ones(6, dtype=bool), many=2, many_is_base=False)
+    load_kernels()
+
+
+@contextlib.contextmanager
+def warming(cores: int) -> Iterator[None]:
+    """Within the block, a forked process compiles :func:`kernels` when the
+    cache lacks any of them and ``cores`` (the run's usable cores) are two or
+    more; it is waited for when the block ends (stopped if the block raised)."""
+    if cores < 2 or not uncached(*kernels()) or \
+            "fork" not in multiprocessing.get_all_start_methods():
+        yield
+        return
+    process = multiprocessing.get_context("fork").Process(
+        target=_compile, name="winnow-warm", daemon=True)
+    process.start()
+    try:
+        yield
+    except BaseException:
+        process.terminate()
+        raise
+    finally:
+        process.join()
+
+
+def _compile() -> None:
+    """The forked process: :func:`warm`, quietly (Ctrl-C is the parent's to handle;
+    a failure only means this process compiles the kernels itself)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(Exception):
+        warm()
+
+
+__all__ = ["kernels", "warm", "warming"]
