@@ -69,9 +69,11 @@ def warming(cores: int) -> Iterator[None]:
 
 
 def _compile() -> None:
-    """The forked process: :func:`warm`, quietly (Ctrl-C is the parent's to handle;
-    a failure only means this process compiles the kernels itself)."""
+    """The forked process: :func:`warm`, quietly (Ctrl-C is the parent's to
+    handle, SIGTERM ends it at once whatever handler the parent had set; a
+    failure only means the parent compiles the kernels itself)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     with contextlib.suppress(Exception):
         warm()
 
