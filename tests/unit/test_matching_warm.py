@@ -27,7 +27,11 @@ PREAMBLE = ("import time\n"
 
 @pytest.mark.slow
 def test_a_forked_process_compiles_the_kernels_into_the_cache(tmp_path: Path) -> None:
-    out = _run(PREAMBLE + "with warming(2):\n    pass\n"
+    out = _run(PREAMBLE + "import multiprocessing\n"
+               "with warming(2):\n"
+               "    deadline = time.perf_counter() + 240\n"
+               "    while multiprocessing.active_children() and time.perf_counter() < deadline:\n"
+               "        time.sleep(0.1)  # the run's own work, as long as the compiling\n"
                "print(missing, uncached(*kernels()))", tmp_path)
     assert int(out[0]) == 10 and out[1] == "0"  # all missing, then all cached
 
@@ -51,3 +55,15 @@ def test_a_block_that_raises_stops_the_compiling_process(tmp_path: Path) -> None
                "print(len(alive), time.perf_counter() - start < 5, "
                "len(multiprocessing.active_children()))", tmp_path)
     assert out == ["1", "True", "0"]
+
+
+def test_a_compiling_process_that_has_not_finished_never_holds_the_run_up(
+        tmp_path: Path) -> None:
+    out = _run("import time\n"
+               "from winnow.matching import warm\n"
+               "warm.warm = lambda: time.sleep(60)  # stuck, as on a lock taken at the fork\n"
+               "start = time.perf_counter()\n"
+               "with warm.warming(2):\n"
+               "    pass\n"
+               "print(time.perf_counter() - start < 5)", tmp_path)
+    assert out == ["True"]

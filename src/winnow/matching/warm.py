@@ -51,7 +51,9 @@ def warm() -> None:
 def warming(cores: int) -> Iterator[None]:
     """Within the block, a forked process compiles :func:`kernels` when the
     cache lacks any of them and ``cores`` (the run's usable cores) are two or
-    more; it is waited for when the block ends (stopped if the block raised)."""
+    more.  When the block ends it is stopped if it has not finished: this
+    process has compiled what it needed by then, and a forked process must
+    never hold it up (one stuck on a lock another thread held at the fork)."""
     if cores < 2 or not uncached(*kernels()) or \
             "fork" not in multiprocessing.get_all_start_methods():
         yield
@@ -61,10 +63,9 @@ def warming(cores: int) -> Iterator[None]:
     process.start()
     try:
         yield
-    except BaseException:
-        process.terminate()
-        raise
     finally:
+        if process.is_alive():
+            process.terminate()  # numba writes each cache entry whole (a rename)
         process.join()
 
 
