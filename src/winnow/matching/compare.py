@@ -59,6 +59,7 @@ from winnow.pairs import EngineChoice
 from winnow.parallel import (
     Progress,
     WorkerPool,
+    holding_freed_memory,
     make_pool,
     parallel_map,
     release_memory,
@@ -126,8 +127,8 @@ def _compare(
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))
     batch.many, batch.many_is_base = many_threshold(len(names)), options.common_as_base
-    table = count_table(batch, cap, engine, run.progress)
-    release_memory()  # the table's sorting space, freed but held: the workers fork next
+    with holding_freed_memory():  # the table's sorting space, given back: the workers fork next
+        table = count_table(batch, cap, engine, run.progress)
     if options.common_as_base:  # passages leave it out as they leave the base out
         batch.base = np.union1d(batch.base, table.many_hashes).astype(np.uint64)
     common, common_documents = shared_code(batch, table, table.excluded, names)
