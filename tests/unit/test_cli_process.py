@@ -1,6 +1,7 @@
 """How the ``winnow`` command sets up its process (``winnow.cli.main.run``):
 the garbage collector off while a command's modules load, their objects
-frozen out of its reach after (``_settle``); OpenBLAS without threads."""
+frozen out of its reach after (``_settle``); OpenBLAS without threads; the
+process ended without the interpreter's teardown where nothing needs it."""
 
 from __future__ import annotations
 
@@ -44,9 +45,47 @@ def test_openblas_starts_no_threads_unless_the_user_says(given: str | None,
     env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
     if given is not None:
         env["OPENBLAS_NUM_THREADS"] = given
-    out = _run("import os, sys\n"
+    out = _run("import atexit, os, sys\n"
                "from winnow.cli.main import run\n"
+               "atexit.register(lambda: print(os.environ['OPENBLAS_NUM_THREADS'],\n"
+               "                              'numpy' in sys.modules))\n"
                "sys.argv = ['winnow', '--version']\n"
-               "try:\n    run()\nexcept SystemExit:\n    pass\n"
-               "print(os.environ['OPENBLAS_NUM_THREADS'], 'numpy' in sys.modules)", env)
+               "run()\n", env)
     assert out[-2:] == [expected, "False"]
+
+
+def _exit_of(code: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False, timeout=120)
+
+
+#: A command that ends with a usage error (exit code 2), its output
+#: buffered (a pipe), an exit handler, and code after ``run`` that the usual
+#: exit (``SystemExit`` caught) would reach; ``released`` is set there.
+_ENDING = ("import atexit, sys, threading\n"
+           "from winnow.cli.main import run\n"
+           "released = threading.Event()\n"
+           "{before}"
+           "atexit.register(lambda: print('handler', flush=True))\n"
+           "print('buffered')\n"
+           "sys.argv = ['winnow', 'compare', '/no/such/folder']\n"
+           "try:\n    run()\nexcept SystemExit as done:\n    print('usual', done.code)\n"
+           "    released.set()\n")
+
+
+def test_a_command_ends_at_once_after_flushing_and_the_exit_handlers() -> None:
+    done = _exit_of(_ENDING.format(before=""))
+    assert done.returncode == 2
+    assert done.stdout.split() == ["buffered", "handler"]  # each once; "usual" never reached
+    assert "no such file or folder" in done.stderr
+
+
+def test_a_running_thread_or_duckdb_gets_the_usual_exit() -> None:
+    waiting = ("threading.Thread(target=lambda: (released.wait(60), print('thread', flush=True)))"
+               ".start()\n")
+    done = _exit_of(_ENDING.format(before=waiting))
+    assert done.returncode == 0
+    assert done.stdout.split() == ["buffered", "usual", "2", "thread", "handler"]
+    done = _exit_of(_ENDING.format(before="import duckdb\n"))
+    assert done.returncode == 0
+    assert done.stdout.split() == ["buffered", "usual", "2", "handler"]

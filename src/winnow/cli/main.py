@@ -7,10 +7,12 @@ nothing here does real work.
 
 from __future__ import annotations
 
+import atexit
 import gc
 import importlib
 import os
 import sys
+import threading
 from typing import Any
 
 import click
@@ -136,6 +138,51 @@ def run() -> None:
     gc.disable()
     try:
         main()
+    except SystemExit as done:
+        _exit_now(done.code)  # returns where the interpreter must end as usual
+        raise
     finally:
         if "duckdb" not in sys.modules:
             gc.freeze()
+
+
+#: Modules whose objects must be finalised by the interpreter's own exit:
+#: DuckDB closes its databases, Ray its cluster connection.
+_FINALISED_AT_EXIT = ("duckdb", "ray")
+
+
+def _exit_now(code: object) -> None:
+    """End the process with ``code`` once the standard streams are flushed
+    and the :mod:`atexit` handlers have run (worker pools, temporary
+    folders, logging), without the interpreter's teardown: freeing every
+    module and object one by one took 0.04-0.05 s after a ``compare`` of
+    2,000 files, about 2 % of the run, with nothing left to write.
+
+    Returns, so that the interpreter ends as usual, when that teardown may
+    matter: a module of :data:`_FINALISED_AT_EXIT` is loaded, a thread other
+    than a daemon is still running (the usual exit waits for it), the code
+    is not a number, or a standard stream cannot be flushed (the usual exit
+    reports it)."""
+    if code is not None and not isinstance(code, int):
+        return
+    if any(name in sys.modules for name in _FINALISED_AT_EXIT):
+        return
+    main_thread = threading.main_thread()
+    if any(t is not main_thread and not t.daemon and t.is_alive()
+           for t in threading.enumerate()):
+        return
+    if not _flushed():
+        return
+    atexit._run_exitfuncs()  # each handler once: the usual exit would find none left
+    os._exit((code or 0) if _flushed() else 120)  # 120: Python's code for an unflushed stream
+
+
+def _flushed() -> bool:
+    """Whether standard output and error could be flushed."""
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
