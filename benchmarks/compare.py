@@ -63,7 +63,7 @@ def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
     """``winnow compare --each folder`` with CSV output to ``out``."""
     command = [*WINNOW, "compare", "--each", str(folder), "-q", "--format", "csv",
                "-o", str(out), *options]
-    run = timed_then_measured(command, sample_s=SHORT_SAMPLE_S)
+    run = timed_then_measured(command, sample_s=SHORT_SAMPLE_S, output=out)
     check(run, "winnow compare")
     return run
 
@@ -72,7 +72,7 @@ def peer_run(peer: str, folder: Path, out: Path) -> Run:
     """One peer adapter over ``folder`` (Python files)."""
     env = dict(os.environ, DOLOS_NODE_OPTIONS="--max-old-space-size=16000")
     run = timed_then_measured([str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang",
-                               "python"], env=env, sample_s=SHORT_SAMPLE_S)
+                               "python"], env=env, sample_s=SHORT_SAMPLE_S, output=out)
     check(run, peer)
     return run
 
