@@ -69,10 +69,13 @@ class Settings:
         """
         own, literal = self.configs.get(doc.frontend, self.default)
         prints, lengths, first = prints_with_lengths(doc, own, literal)
-        mine = ~in_base(prints["hash"], self.base)
+        hashes, positions = prints["hash"], prints["pos"]
+        mine = ~in_base(hashes, self.base)
+        if not mine.all():
+            hashes, positions, lengths = hashes[mine], positions[mine], lengths[mine]
+            first = None if first is None else int(mine[:first].sum())
         return file_info(owner, path, doc, own.k, free_starts(doc, self.base, own),
-                         prints[mine], self.excluded, lengths[mine],
-                         None if first is None else int(mine[:first].sum()), own.t - own.k + 1)
+                         hashes, positions, self.excluded, lengths, first, own.t - own.k + 1)
 
 
 Found = tuple[tuple[Passage, ...], Literal]

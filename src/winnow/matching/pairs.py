@@ -50,37 +50,39 @@ class FileInfo:
 
 def file_info(
     owner: int, path: str, doc: Document, k: int, free: npt.NDArray[np.bool_],
-    prints: npt.NDArray[np.void], excluded: U64, lengths: I64 | None = None,
+    hashes: U64, positions: I64, excluded: U64, lengths: I64 | None = None,
     literal_from: int | None = None, window: int = 1,
 ) -> FileInfo:
-    """The file's k (of its main channel), units and ``free`` k-gram starts, and its fingerprints
-    ``prints`` (those outside the base code) less the ``excluded`` hashes
-    (common: the table did not count them); ``lengths[i]`` is the length of
-    fingerprint ``i``'s k-gram (default ``k``), so ``ends`` says where each
-    ends; fingerprints from index ``literal_from`` on are the literal
-    channel's (``None``: the file has one channel).  ``common`` marks the
-    units of the excluded fingerprints' k-grams, each widened on both sides
+    """The file's k (of its main channel), units and ``free`` k-gram starts, and its
+    fingerprints ``(hashes, positions)`` (those outside the base code) less the
+    ``excluded`` hashes (common: the table did not count them); ``lengths[i]``
+    is the length of fingerprint ``i``'s k-gram (default ``k``), so ``ends``
+    says where each ends; fingerprints from index ``literal_from`` on are the
+    literal channel's (``None``: the file has one channel).  ``common`` marks
+    the units of the excluded fingerprints' k-grams, each widened on both sides
     by the ``window`` less one (winnowing selects one in every window, so a
-    stretch of common code is marked whole)."""
-    kept = ~in_sorted(prints["hash"], excluded)
-    keep = prints[kept]
-    every = (np.full(prints.shape[0], k, dtype=np.int64) if lengths is None
-             else np.asarray(lengths, dtype=np.int64))
-    size = every[kept]
+    stretch of common code is marked whole).  Arrays are copied only where a
+    fingerprint is left out."""
+    n = hashes.shape[0]
+    every = np.full(n, k, dtype=np.int64) if lengths is None else lengths.astype(np.int64)
+    literal = np.arange(n) >= (n if literal_from is None else literal_from)
     n_units = len(doc.stream.units)
-    marks = np.zeros(n_units + 1, dtype=np.int64)
-    starts = prints["pos"][~kept].astype(np.int64)
-    np.add.at(marks, np.clip(starts - window + 1, 0, n_units), 1)
-    np.add.at(marks, np.minimum(starts + every[~kept] + window - 1, n_units), -1)
-    common = np.cumsum(marks[:-1]) > 0
-    literal = np.arange(prints.shape[0]) >= (prints.shape[0] if literal_from is None
-                                             else literal_from)
-    order, hashes = stable_order(np.ascontiguousarray(keep["hash"], dtype=np.uint64))
-    keep, size, literal = keep[order], size[order], literal[kept][order]
-    positions = keep["pos"].astype(np.int64)
+    common = np.zeros(n_units, dtype=bool)
+    left_out = in_sorted(hashes, excluded)
+    if left_out.any():
+        marks = np.zeros(n_units + 1, dtype=np.int64)
+        starts = positions[left_out].astype(np.int64)
+        np.add.at(marks, np.clip(starts - window + 1, 0, n_units), 1)
+        np.add.at(marks, np.minimum(starts + every[left_out] + window - 1, n_units), -1)
+        common = np.cumsum(marks[:-1]) > 0
+        kept = ~left_out
+        hashes, positions = hashes[kept], positions[kept]
+        every, literal = every[kept], literal[kept]
+    order, hashes = stable_order(np.ascontiguousarray(hashes, dtype=np.uint64))
+    positions = positions[order].astype(np.int64, copy=False)
     by_position = _span_kernels.position_order(positions)
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
-                    hashes, positions, positions + size, literal,
+                    hashes, positions, positions + every[order], literal[order],
                     common, by_position, positions[by_position], literal_from is not None)
 
 
