@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from winnow.matching.counting import count_shared, group_bounds, pair_order, resolve_cap
 from winnow.matching.scores import pair_scores, rank
-from winnow.tables import idf_weights
+from winnow.tables import SharedCounts, idf_weights
 
 
 def distinct_postings(hashes: np.ndarray, owners: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -117,6 +117,39 @@ def test_score_formulas() -> None:
     assert s.rarity[0] == pytest.approx(1.0)  # every shared hash is in both of 2
     assert s.by_name("containment-max")[0] == pytest.approx(0.5)
     assert s.by_name("containment-mean")[0] == pytest.approx(0.375)
+
+
+def _share(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.zeros(num.shape[0])
+    np.divide(num, den, out=out, where=den > 0)
+    return np.minimum(out, 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 300))
+def test_the_compiled_shares_are_the_numpy_formulas_bit_for_bit(
+        seed: int, n_owners: int, n_pairs: int) -> None:
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, n_owners, n_pairs)
+    b = rng.integers(0, n_owners, n_pairs)
+    shared = rng.integers(0, 50, n_pairs)  # 0 too: rarity's denominator
+    sizes = rng.integers(0, 60, n_owners)  # below shared at times (capped at 1), 0 at times
+    totals = rng.random(n_owners) * rng.integers(0, 3, n_owners)  # some weights 0
+    weight = rng.random(n_pairs) * 5.0
+    df_sum = rng.random(n_pairs) * 80.0
+    counts = SharedCounts(a, b, shared, weight, df_sum)
+    got = pair_scores(counts, sizes, totals, n_owners)
+    s, fa, fb = shared.astype(float), sizes[a].astype(float), sizes[b].astype(float)
+    wa, wb = totals[a], totals[b]
+    expected = {
+        "containment_a": _share(s, fa), "containment_b": _share(s, fb),
+        "jaccard": _share(s, fa + fb - s), "dice": _share(2.0 * s, fa + fb),
+        "weighted": _share(weight, np.minimum(wa, wb)), "rarity": _share(df_sum, s * n_owners),
+        "weighted_dice": _share(2.0 * weight, wa + wb), "weighted_a": _share(weight, wa),
+        "weighted_b": _share(weight, wb),
+    }
+    for name, values in expected.items():
+        assert np.array_equal(getattr(got, name).view(np.uint64), values.view(np.uint64)), name
 
 
 def test_rank_orders_filters_and_cuts() -> None:

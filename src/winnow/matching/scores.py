@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from winnow.matching._score_kernels import RATIOS, pair_ratios
 from winnow.tables import SharedCounts
 
 F64 = npt.NDArray[np.float64]
@@ -79,39 +80,26 @@ def power_mean(x: F64, y: F64, p: float = POWER) -> F64:
     return out
 
 
-def _ratio(num: F64, den: F64) -> F64:
-    out = np.zeros(num.shape[0], dtype=np.float64)
-    np.divide(num, den, out=out, where=den > 0)
-    return np.minimum(out, 1.0)
-
-
 def pair_scores(
     counts: SharedCounts, sizes: I64, weight_totals: F64, n_owners: int
 ) -> PairScores:
     """All scores of the pairs in ``counts``.
 
-    ``sizes[x] = |F_x|`` and ``weight_totals[x] = W_x`` per owner.
+    ``sizes[x] = |F_x|`` and ``weight_totals[x] = W_x`` per owner.  The shares
+    in one compiled pass (:func:`winnow.matching._score_kernels.pair_ratios`),
+    the power mean of the containments as numpy computes it.
     """
-    s = counts.shared.astype(np.float64)
-    fa = sizes[counts.a].astype(np.float64)
-    fb = sizes[counts.b].astype(np.float64)
-    wmin = np.minimum(weight_totals[counts.a], weight_totals[counts.b])
-    containment_a, containment_b = _ratio(s, fa), _ratio(s, fb)
+    n = counts.a.shape[0]
+    ratios = np.empty((len(RATIOS), n), dtype=np.float64)
+    pair_ratios(counts.a.astype(np.int64, copy=False), counts.b.astype(np.int64, copy=False),
+                counts.shared.astype(np.int64, copy=False),
+                counts.weight.astype(np.float64, copy=False),
+                counts.df_sum.astype(np.float64, copy=False), sizes.astype(np.int64, copy=False),
+                weight_totals.astype(np.float64, copy=False), int(n_owners), ratios)
+    shares = dict(zip(RATIOS, ratios, strict=True))
     return PairScores(
-        a=counts.a,
-        b=counts.b,
-        shared=counts.shared,
-        containment_a=containment_a,
-        containment_b=containment_b,
-        jaccard=_ratio(s, fa + fb - s),
-        dice=_ratio(2.0 * s, fa + fb),
-        weighted=_ratio(counts.weight, wmin),
-        rarity=_ratio(counts.df_sum, s * max(n_owners, 1)),
-        weighted_dice=_ratio(2.0 * counts.weight,
-                             weight_totals[counts.a] + weight_totals[counts.b]),
-        weighted_a=_ratio(counts.weight, weight_totals[counts.a]),
-        weighted_b=_ratio(counts.weight, weight_totals[counts.b]),
-        estimate=power_mean(containment_a, containment_b),
+        a=counts.a, b=counts.b, shared=counts.shared, **shares,
+        estimate=power_mean(shares["containment_a"], shares["containment_b"]),
     )
 
 

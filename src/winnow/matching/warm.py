@@ -23,27 +23,29 @@ from typing import Any
 import numpy as np
 
 from winnow.compiled import uncached
-from winnow.matching import _kernels, _span_kernels
+from winnow.matching import _kernels, _score_kernels, _span_kernels
 from winnow.matching.head import load_kernels
+from winnow.matching.scores import pair_scores
 from winnow.matching.table import build_table
 
 
 def kernels() -> tuple[Any, ...]:
     """The kernels :func:`warm` compiles."""
     return (_kernels.hash_order, _kernels.group_rows, _kernels.owner_plan, _kernels.pair_sums,
-            _kernels.extend_seeds, _kernels.claim_runs, _span_kernels.shared_hashes,
-            _span_kernels.shared_extent, _span_kernels.literal_units,
-            _span_kernels.position_order)
+            _kernels.extend_seeds, _kernels.claim_runs, _score_kernels.pair_ratios,
+            _span_kernels.shared_hashes, _span_kernels.shared_extent,
+            _span_kernels.literal_units, _span_kernels.position_order)
 
 
 def warm() -> None:
-    """Run the pair table's kernels and the passages' once, on a few rows and
-    with the argument types a comparison gives them."""
+    """Run the pair table's kernels, the scores' and the passages' once, on a
+    few rows and with the argument types a comparison gives them."""
     hashes = np.array([5, 9, 5, 7, 9, 5], dtype=np.uint64)
     files = np.array([0, 0, 1, 1, 2, 2], dtype=np.int32)
     owner = np.arange(3, dtype=np.int64)
-    build_table(hashes, files, owner, 3, cap=3, archive=np.zeros(3, dtype=bool),
-                own=np.ones(6, dtype=bool), many=2, many_is_base=False)
+    table = build_table(hashes, files, owner, 3, cap=3, archive=np.zeros(3, dtype=bool),
+                        own=np.ones(6, dtype=bool), many=2, many_is_base=False)
+    pair_scores(table.counts, table.sizes, table.weight_totals, 3)
     load_kernels()
 
 
