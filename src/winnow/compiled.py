@@ -59,17 +59,38 @@ def without_blas() -> None:
     that it has no BLAS, and ``scipy.linalg`` stays importable.  A library
     caller's process is left alone: its own kernels may need numba's BLAS.
     The array math is then loaded when the first kernel is defined rather
-    than when one first runs (a command that never runs one pays 0.04 s).
+    than when one first runs (a command that never runs one pays 0.04 s),
+    and numba without pyyaml where it would have nothing to read with it
+    (:func:`_load_numba`).
     """
     global _blas_free
     _blas_free = True
 
 
+#: The file numba reads its settings from, in the folder it runs in; the
+#: only thing it imports pyyaml for.
+NUMBA_CONFIG_FILE = ".numba_config.yaml"
+
+
 def _load_numba() -> None:
-    """Import numba, with its array math loaded as :func:`without_blas` says."""
+    """Import numba, with its array math loaded as :func:`without_blas` says.
+
+    In such a process, numba is also imported with pyyaml hidden when there
+    is no :data:`NUMBA_CONFIG_FILE` in the current folder: numba imports
+    pyyaml at once (0.02 s) only to read that file; without it, nothing
+    changes but the time (``NUMBA_*`` environment variables apply as always).
+    """
     if not _blas_free or "numba.np.arraymath" in sys.modules:
         return
-    import numba  # noqa: F401  (its array math imports the rest first)
+    hide_yaml = "numba" not in sys.modules and "yaml" not in sys.modules \
+        and not os.path.isfile(NUMBA_CONFIG_FILE)
+    if hide_yaml:
+        sys.modules["yaml"] = None  # type: ignore[assignment]  # its import fails
+    try:
+        import numba  # noqa: F401  (its array math imports the rest first)
+    finally:
+        if hide_yaml and "yaml" in sys.modules and sys.modules["yaml"] is None:
+            del sys.modules["yaml"]
 
     if "scipy.linalg" in sys.modules:
         return

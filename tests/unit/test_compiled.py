@@ -110,3 +110,32 @@ def test_the_command_runs_without_blas() -> None:
                "sys.argv = ['winnow', '--version']\n"
                "run()\n")
     assert out.split()[-2:] == ["True", "False"]  # set, and numba still not loaded
+
+
+def _yaml_after_a_kernel(folder: Path) -> list[str]:
+    """In the ``winnow`` command's setting, run in ``folder``: whether numba
+    imported pyyaml (and so could read a config file there), and whether
+    pyyaml can be imported afterwards."""
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from winnow import compiled\n"
+            "compiled.without_blas()\n"
+            "from winnow.matching.table import stable_order\n"
+            "import numba.core.config as config\n"
+            "print('yaml' in sys.modules, config._HAVE_YAML)\n"
+            "import yaml\n"
+            "print(yaml.safe_load('a: 1'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120, cwd=folder)
+    return done.stdout.split()
+
+
+def test_numba_loads_without_pyyaml_where_it_has_no_config_to_read(tmp_path: Path) -> None:
+    assert _yaml_after_a_kernel(tmp_path) == ["False", "False", "{'a':", "1}"]
+
+
+def test_numba_reads_a_config_file_in_the_folder_it_runs_in(tmp_path: Path) -> None:
+    (tmp_path / ".numba_config.yaml").write_text("# nothing set\n")
+    assert _yaml_after_a_kernel(tmp_path) == ["True", "True", "{'a':", "1}"]
