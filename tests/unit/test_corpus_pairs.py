@@ -253,3 +253,53 @@ def test_a_record_paired_with_many_gets_its_pairs_in_order(partners: int) -> Non
     assert_kept_equal(got, every, at_least(1))
     assert got.counts.a.tolist() == [0] * partners
     assert got.counts.b.tolist() == list(range(1, partners + 1))
+
+
+def groups_fields(groups: corpus_pairs.Groups) -> list[object]:
+    return [getattr(groups, name).tolist() for name in
+            ("hashes", "owners", "df", "kept", "alone", "capped", "sizes")] + [
+        groups.rows, groups.distinct, groups.by_hash]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
+       most=st.integers(0, 40), cap=st.integers(2, 70), bits=st.integers(0, 4),
+       block=st.sampled_from([1, 7, 1 << 16]))
+def test_two_threads_group_and_count_what_one_does(seed: int, docs: int, pool: int, most: int,
+                                                   cap: int, bits: int, block: int) -> None:
+    """shared_groups on two threads (each a range of parts, the second's
+    groups moved down behind the first's) and count_kept on two (each a range
+    of owners): the same arrays, bit for bit, as one thread."""
+    from winnow.corpus.fingerprints import by_part
+
+    hashes, owners = random_rows(seed, docs, pool, most)
+    hashes, owners, parts = by_part(hashes, owners, bits)
+    bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
+    np.cumsum(parts, out=bounds[0, 1:])
+    keep = LinkFilter(Thresholds(0.5, 0.8, 3, candidate=0.1))
+    saved = corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS
+    corpus_pairs.BLOCK_PAIRS = block  # module settings: hypothesis runs each example here
+    try:
+        one = shared_groups(hashes, owners, docs, cap, bounds, by_hash=False)
+        one_sums = count_kept(one, keep)
+        corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores = 0, lambda: 2
+        two = shared_groups(hashes, owners, docs, cap, bounds, by_hash=False)
+        two_sums = count_kept(two, keep)
+    finally:
+        corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS = saved
+    assert groups_fields(two) == groups_fields(one)
+    assert one_sums is not None and two_sums is not None
+    assert rows_of(two_sums) == rows_of(one_sums)
+    assert two_sums.weight_totals.tolist() == one_sums.weight_totals.tolist()
+    assert two_sums.stats == one_sums.stats
+
+
+@pytest.mark.parametrize(("to", "start", "n"), [(0, 0, 10), (3, 10, 50), (0, 70_000, 200_000),
+                                                (5, 70_005, 65_000), (1, 2, 0)])
+def test_moving_values_down_copies_them_as_one_assignment_would(to: int, start: int,
+                                                                n: int) -> None:
+    values = np.arange(start + n + 7, dtype=np.int64)
+    want = values.copy()
+    want[to:to + n] = values[start:start + n].copy()
+    corpus_pairs._move_down(values, to, start, n)
+    assert values.tolist() == want.tolist()

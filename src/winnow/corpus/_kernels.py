@@ -64,7 +64,7 @@ def roots(parent: I64) -> I64:
 
 
 
-@jit()
+@jit(nogil=True)  # two threads group two ranges of parts (pairs.shared_groups)
 def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
                   bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
                   group_start: I64, kept: I64, alone: I64,
@@ -219,12 +219,13 @@ def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firs
 
 @jit()
 def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: int,
-                 owner_ptr: I64, out_group: I64, out_next: I64) -> None:
+                 owner_ptr: I64, out_group: I64, out_next: I64, later: I64) -> None:
     """The groups of each owner, ascending: ``out_group[owner_ptr[o]:owner_ptr[o +
     1]]`` for owner ``o``, and in ``out_next`` the row after the owner's own
     in each (a counting sort of the rows ``group_owner``, group ``g``'s rows
     ``group_ptr[g]:group_ptr[g + 1]``); ``owner_ptr`` (``owners + 1`` zeros)
-    is filled."""
+    is filled, and ``later[o]`` (``owners`` zeros): the rows after owner
+    ``o``'s own in its groups, summed (the work of :func:`pair_block` on it)."""
     for i in range(group_owner.shape[0]):
         owner_ptr[group_owner[i] + 1] += 1
     for o in range(owners):
@@ -235,10 +236,11 @@ def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: i
             o = group_owner[i]
             out_group[fill[o]] = g
             out_next[fill[o]] = i + 1
+            later[o] += group_ptr[g + 1] - i - 1
             fill[o] += 1
 
 
-@jit()
+@jit(nogil=True)  # two threads sum two ranges of owners (pairs.count_kept)
 def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_ptr: I64,
                group_owner: npt.NDArray[np.integer], group_weight: I64, row: I64,
                touched: I64, out_a: I64, out_b: I64, shared: I64, weight: I64,
@@ -304,7 +306,7 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
     return a, count
 
 
-@jit()
+@jit(nogil=True)  # called by pairs.count_kept's two threads
 def candidate_mask(a: I64, b: I64, shared: I64, sizes: I64, candidate: float,
                    containment: float, min_fingerprints: int,
                    out: npt.NDArray[np.bool_]) -> None:

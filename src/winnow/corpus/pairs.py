@@ -19,6 +19,7 @@ at a time, so its memory does not grow with the corpus.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
@@ -51,6 +52,7 @@ from winnow.parallel import (
     parallel_map,
     release_memory,
     reusing_freed_memory,
+    usable_cores,
 )
 from winnow.tables import WEIGHT_BITS, SharedCounts, idf_weights
 
@@ -203,27 +205,86 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     :meth:`CorpusPostings.gather` gives them; without it the rows are put
     in parts here (:func:`~winnow.corpus.fingerprints.by_part`).  Not
     ``by_hash``: the groups in the order the pass found them (what
-    :func:`count_kept` counts; :func:`hash_ordered` sorts them)."""
+    :func:`count_kept` counts; :func:`hash_ordered` sorts them).
+
+    From :data:`SPLIT_ROWS` rows on, with two usable cores, two threads
+    (the pass runs without the GIL) each take the parts before and after
+    the one that halves the rows, writing into the same arrays at offsets
+    that the other cannot reach; the second's groups are then moved down
+    behind the first's: the same arrays as one pass gives."""
     n = hashes.shape[0]
     if bounds is None:
         hashes, owners, parts = by_part(hashes, owners, part_bits(n))
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
+    hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
     rows = np.empty(n, dtype=np.int64)  # bounds: pages never written are never mapped
-    group_hash = np.empty(n // 2 + 1, dtype=np.uint64)
-    group_start = np.empty(n // 2 + 2, dtype=np.int64)
+    group_hash = np.empty(n // 2 + 2, dtype=np.uint64)
+    group_start = np.empty(n // 2 + 3, dtype=np.int64)
     kept = np.zeros(documents, dtype=np.int64)
     alone = np.zeros(documents, dtype=np.int64)
-    capped = np.empty(n // (cap + 1) + 1, dtype=np.uint64)
-    with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
-        groups, filled, n_capped, distinct = _kernels.shared_groups(
-            np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
-            group_hash, group_start, kept, alone, capped)
+    capped = np.empty(n // (cap + 1) + 2, dtype=np.uint64)
+    per_part = (bounds[:, 1:] - bounds[:, :-1]).sum(axis=0)
+    cut = int(np.searchsorted(np.cumsum(per_part), n // 2)) if two_threads(n) else 0
+    if not 0 < cut < per_part.shape[0]:
+        with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
+            groups, filled, n_capped, distinct = _kernels.shared_groups(
+                hashes, owners, bounds, cap, rows, group_hash, group_start, kept, alone,
+                capped)
+    else:
+        m = int(per_part[:cut].sum())  # the first thread's rows: its groups' bounds
+        g, c = m // 2 + 1, m // (cap + 1) + 1
+        later_kept = np.zeros(documents, dtype=np.int64)
+        later_alone = np.zeros(documents, dtype=np.int64)
+        calls = [(np.ascontiguousarray(bounds[:, :cut + 1]), rows[:m], group_hash[:g],
+                  group_start[:g], kept, alone, capped[:c]),
+                 (np.ascontiguousarray(bounds[:, cut:]), rows[m:], group_hash[g:],
+                  group_start[g:], later_kept, later_alone, capped[c:])]
+        with ThreadPoolExecutor(2, thread_name_prefix="winnow-groups") as pool:
+            (groups, filled, n_capped, distinct), (groups2, filled2, n_capped2, distinct2) = \
+                pool.map(lambda x: _kernels.shared_groups(hashes, owners, x[0], cap, *x[1:]),
+                         calls)
+        _move_down(rows, filled, m, filled2)
+        _move_down(group_hash, groups, g, groups2)
+        _move_down(group_start, groups, g, groups2 + 1)
+        group_start[groups:groups + groups2 + 1] += filled
+        _move_down(capped, n_capped, c, n_capped2)
+        kept += later_kept
+        alone += later_alone
+        del later_kept, later_alone
+        groups, filled = groups + groups2, filled + filled2
+        n_capped, distinct = n_capped + n_capped2, distinct + distinct2
     size = np.diff(group_start[:groups + 1])
     rows.resize(filled, refcheck=False)  # in place: the pages past it given back
     found = Groups(np.repeat(group_hash[:groups], size), rows, np.repeat(size, size), kept,
                    alone, np.sort(capped[:n_capped]), n, distinct, size, by_hash=False)
     return hash_ordered(found) if by_hash else found
+
+
+#: Rows (or, for :func:`count_kept`, pair incidences) from which the
+#: compiled passes run on two threads: below, the threads cost more than
+#: they save.
+SPLIT_ROWS = 1 << 20
+
+
+def two_threads(work: int) -> bool:
+    """Whether ``work`` (:data:`SPLIT_ROWS`' units) is worth two threads here."""
+    return work >= SPLIT_ROWS and usable_cores() >= 2
+
+
+def _move_down(values: npt.NDArray[np.generic], to: int, start: int, n: int) -> None:
+    """``values[to:to + n] = values[start:start + n]`` (``to <= start``), a
+    stretch that does not overlap its source at a time, so that numpy makes
+    no temporary copy of them."""
+    gap = start - to
+    if n <= 0 or gap == 0:
+        return
+    if gap < 1 << 16:  # a short gap: one copy (the groups a thread found fill its rows)
+        values[to:to + n] = values[start:start + n].copy()
+        return
+    for done in range(0, n, gap):
+        step = min(gap, n - done)
+        values[to + done:to + done + step] = values[start + done:start + done + step]
 
 
 def hash_ordered(groups: Groups) -> Groups:
@@ -303,34 +364,67 @@ def _kept_pairs(groups: Groups, group_ptr: I64, group_weight: I64, keep: PairFil
                 ) -> tuple[I64, I64, I64, I64, I64, int]:
     """The pairs of ``groups`` that ``keep`` accepts, ``(a, b, shared, weight,
     df_sum)`` in ``(a, b)`` order (weights in units of ``2^-24``), and how many
-    pairs share a group in all."""
+    pairs share a group in all.  From :data:`SPLIT_ROWS` pair incidences on,
+    with two usable cores, two threads each sum the owners before and after
+    the one that halves the work (the compiled loop runs without the GIL),
+    each with its scratch rows, and their pairs are put one after the other:
+    the same arrays in the same order."""
     documents = groups.kept.shape[0]
     owner_ptr = np.zeros(documents + 1, dtype=np.int64)
     groups_of = np.empty(groups.owners.shape[0], dtype=np.int64)
     next_row = np.empty(groups.owners.shape[0], dtype=np.int64)
-    _kernels.owner_groups(group_ptr, groups.owners, documents, owner_ptr, groups_of, next_row)
-    row = np.full((documents, 4), -1, dtype=np.int64)
+    later = np.zeros(documents, dtype=np.int64)
+    _kernels.owner_groups(group_ptr, groups.owners, documents, owner_ptr, groups_of, next_row,
+                          later)
+    work = np.cumsum(later)
+    del later
+    total = int(work[-1]) if documents else 0
+    middle = int(np.searchsorted(work, total // 2)) + 1 if two_threads(total) else documents
+    del work
+    args = (groups_of, next_row, group_ptr, groups.owners, group_weight)
+    if middle >= documents:
+        parts, met = _owner_pairs(0, owner_ptr, args, keep, groups.kept)
+    else:
+        ranges = [(0, owner_ptr[:middle + 1]), (middle, owner_ptr)]
+        with ThreadPoolExecutor(2, thread_name_prefix="winnow-pairs") as pool:
+            (parts, met), (more, more_met) = pool.map(
+                lambda r: _owner_pairs(r[0], r[1], args, keep, groups.kept), ranges)
+        parts += more
+        met += more_met
+    kept = [np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64)
+            for i in range(5)]
+    return kept[0], kept[1], kept[2], kept[3], kept[4], met
+
+
+def _owner_pairs(first: int, owner_ptr: I64, args: tuple[I64, ...], keep: PairFilter,
+                 sizes: I64) -> tuple[list[tuple[I64, ...]], int]:
+    """The pairs of owners ``first`` to ``owner_ptr.shape[0] - 2`` that
+    ``keep`` accepts, summed a block at a time by
+    :func:`winnow.corpus._kernels.pair_block`, in blocks, and how many pairs
+    those owners share in all.  The scratch rows (``row[b]``: 32 bytes a
+    record) are this call's own; only those of the owners after ``first``
+    are ever written, so only their pages are mapped."""
+    documents = sizes.shape[0]
+    row = np.empty((documents, 4), dtype=np.int64)
+    row[first:] = -1
     touched = np.empty(documents, dtype=np.int64)
     block = _pair_block(BLOCK_PAIRS)
     parts: list[tuple[I64, ...]] = []
     met = 0
-    a = 0
-    while a < documents:
+    a = first
+    last = owner_ptr.shape[0] - 1
+    while a < last:
         with uninterrupted():  # two values come back (winnow.compiled.uninterrupted)
-            a_next, n = _kernels.pair_block(a, owner_ptr, groups_of, next_row, group_ptr,
-                                            groups.owners, group_weight, row, touched,
-                                            *block)
+            a_next, n = _kernels.pair_block(a, owner_ptr, *args, row, touched, *block)
         if n < 0:  # one record's pairs fill more than a block
             block = _pair_block(-n)
             continue
         met += n
-        first = tuple(x[:n] for x in block)
-        taken = keep(first[0], first[1], first[2], groups.kept)
-        parts.append(tuple(x[taken] for x in first))
+        first_n = tuple(x[:n] for x in block)
+        taken = keep(first_n[0], first_n[1], first_n[2], sizes)
+        parts.append(tuple(x[taken] for x in first_n))
         a = a_next
-    kept = [np.concatenate([p[i] for p in parts]) if parts else block[i][:0].copy()
-            for i in range(5)]
-    return kept[0], kept[1], kept[2], kept[3], kept[4], met
+    return parts, met
 
 
 def _pair_block(n: int) -> tuple[I64, I64, I64, I64, I64]:
@@ -352,5 +446,6 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["BLOCK_PAIRS", "PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_kept",
-           "count_records", "hash_ordered", "in_records", "part_bits", "shared_groups"]
+__all__ = ["BLOCK_PAIRS", "PART_ROWS", "SPLIT_ROWS", "CorpusPostings", "Groups", "count_groups",
+           "count_kept", "count_records", "hash_ordered", "in_records", "part_bits",
+           "shared_groups", "two_threads"]
