@@ -264,12 +264,15 @@ def groups_fields(groups: corpus_pairs.Groups) -> list[object]:
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
        most=st.integers(0, 40), cap=st.integers(2, 70), bits=st.integers(0, 4),
-       block=st.sampled_from([1, 7, 1 << 16]))
+       block=st.sampled_from([1, 7, 1 << 16]), stretch=st.sampled_from([1, 300, 1 << 21]))
 def test_two_threads_group_and_count_what_one_does(seed: int, docs: int, pool: int, most: int,
-                                                   cap: int, bits: int, block: int) -> None:
+                                                   cap: int, bits: int, block: int,
+                                                   stretch: int) -> None:
     """shared_groups on two threads (each a range of parts, the second's
-    groups moved down behind the first's) and count_kept on two (each a range
-    of owners): the same arrays, bit for bit, as one thread."""
+    groups moved down behind the first's), consuming its input (grouped a
+    stretch of ``stretch`` rows at a time, each stretch's pages given back)
+    and count_kept on two (each a range of owners): the same arrays, bit for
+    bit, as one thread."""
     from winnow.corpus.fingerprints import by_part
 
     hashes, owners = random_rows(seed, docs, pool, most)
@@ -277,16 +280,20 @@ def test_two_threads_group_and_count_what_one_does(seed: int, docs: int, pool: i
     bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
     np.cumsum(parts, out=bounds[0, 1:])
     keep = LinkFilter(Thresholds(0.5, 0.8, 3, candidate=0.1))
-    saved = corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS
+    saved = (corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS,
+             corpus_pairs.GROUP_ROWS)
     corpus_pairs.BLOCK_PAIRS = block  # module settings: hypothesis runs each example here
+    corpus_pairs.GROUP_ROWS = stretch
     try:
         one = shared_groups(hashes, owners, docs, cap, bounds, by_hash=False)
         one_sums = count_kept(one, keep)
         corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores = 0, lambda: 2
-        two = shared_groups(hashes, owners, docs, cap, bounds, by_hash=False)
+        two = shared_groups(hashes.copy(), owners.copy(), docs, cap, bounds, by_hash=False,
+                            consume=True)
         two_sums = count_kept(two, keep)
     finally:
-        corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS = saved
+        (corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS,
+         corpus_pairs.GROUP_ROWS) = saved
     assert groups_fields(two) == groups_fields(one)
     assert one_sums is not None and two_sums is not None
     assert rows_of(two_sums) == rows_of(one_sums)
@@ -303,3 +310,15 @@ def test_moving_values_down_copies_them_as_one_assignment_would(to: int, start: 
     want[to:to + n] = values[start:start + n].copy()
     corpus_pairs._move_down(values, to, start, n)
     assert values.tolist() == want.tolist()
+
+
+def test_dropped_pages_read_as_zeros_and_the_rest_is_kept() -> None:
+    from winnow.parallel import drop_pages
+
+    values = np.arange(1 << 16, dtype=np.uint64) + np.uint64(1)
+    drop_pages(values, 1000, 40_000)
+    zero = np.flatnonzero(values == 0)
+    assert zero.shape[0] > 30_000  # whole pages inside the range (Linux)
+    assert zero.min() >= 1000 and zero.max() < 40_000
+    kept = values != 0
+    assert values[kept].tolist() == (np.flatnonzero(kept) + 1).tolist()

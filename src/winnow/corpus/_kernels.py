@@ -67,15 +67,16 @@ def roots(parent: I64) -> I64:
 @jit(nogil=True)  # two threads group two ranges of parts (pairs.shared_groups)
 def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
                   bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
-                  group_start: I64, kept: I64, alone: I64,
+                  group_size: I64, kept: I64, alone: I64,
                   capped: npt.NDArray[np.uint64]) -> tuple[int, int, int, int]:
     """The hashes of several rows, grouped, one part of the rows at a time
     (part ``p``: the runs ``bounds[s, p]:bounds[s, p + 1]`` of every shard
     ``s``, rows of one part sharing the low bits of their hashes), each part
     in one pass over a hash table small enough to stay in the cache.
 
-    Fills, for every hash in 2 to ``cap`` rows, ``group_hash[g]`` and its
-    rows' owners ``rows[group_start[g]:group_start[g + 1]]`` (ascending);
+    Fills, for every hash in 2 to ``cap`` rows, ``group_hash[g]``, its rows'
+    number ``group_size[g]`` and their owners, ascending, in ``rows``, group
+    after group;
     per owner, ``kept[o]`` its rows whose hash is in at most ``cap`` rows and
     ``alone[o]`` those whose hash is in no other row; ``capped``: the hashes
     in more than ``cap`` rows.  Rows are distinct ``(hash, owner)`` pairs.
@@ -147,7 +148,7 @@ def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
                 n_capped += 1
             else:
                 group_hash[groups] = part_hash[g]
-                group_start[groups] = filled
+                group_size[groups] = c
                 part_out[g] = filled
                 filled += c
                 groups += 1
@@ -164,15 +165,16 @@ def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
                     rows[part_out[g]] = owners[i]
                     part_out[g] += 1
                 r += 1
-    group_start[groups] = filled
+    start = 0
     for g in range(groups):  # owners ascending within each group (insertion sort)
-        for j in range(group_start[g] + 1, group_start[g + 1]):
+        for j in range(start + 1, start + group_size[g]):
             value = rows[j]
             k = j - 1
-            while k >= group_start[g] and rows[k] > value:
+            while k >= start and rows[k] > value:
                 rows[k + 1] = rows[k]
                 k -= 1
             rows[k + 1] = value
+        start += group_size[g]
     return groups, filled, n_capped, distinct
 
 
@@ -197,17 +199,27 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
 
 
 @jit()
-def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
-                    bits: int, out_hashes: npt.NDArray[np.uint64],
-                    out_owners: npt.NDArray[np.integer], part_counts: I64) -> None:
-    """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
-    owns the ``counts[r]`` hashes from ``hashes[firsts[r]]`` on (no array of
-    owners is made); the records' rows in turn make the output."""
+def record_parts(hashes: npt.NDArray[np.uint64], counts: I64, firsts: I64, bits: int,
+                 part_counts: I64) -> None:
+    """``part_counts[p]`` plus the rows of part ``p`` (the low ``bits`` bits of
+    their hashes) among rows given record by record: record ``r`` owns the
+    ``counts[r]`` hashes from ``hashes[firsts[r]]`` on."""
     low = np.uint64((1 << bits) - 1)
-    for r in range(docs.shape[0]):
+    for r in range(counts.shape[0]):
         for i in range(firsts[r], firsts[r] + counts[r]):
             part_counts[np.int64(hashes[i] & low)] += 1
-    fill = np.cumsum(part_counts) - part_counts
+
+
+@jit()
+def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
+                    bits: int, out_hashes: npt.NDArray[np.uint64],
+                    out_owners: npt.NDArray[np.integer], fill: I64) -> None:
+    """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
+    owns the ``counts[r]`` hashes from ``hashes[firsts[r]]`` on (no array of
+    owners is made); each row goes to ``fill[p]`` of its part ``p``, which
+    moves on: the records' rows in turn make the output, whether the
+    records come in one call or in several."""
+    low = np.uint64((1 << bits) - 1)
     for r in range(docs.shape[0]):
         doc = docs[r]
         for i in range(firsts[r], firsts[r] + counts[r]):

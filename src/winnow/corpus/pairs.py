@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -35,7 +36,14 @@ from winnow.corpus.fingerprints import (
     load_kernels,
     records_by_part,
 )
-from winnow.corpus.shared_rows import SlotJob, gathered, shared_rows, slot_postings, slot_rows
+from winnow.corpus.shared_rows import (
+    SlotJob,
+    gathered,
+    give_back,
+    shared_rows,
+    slot_postings,
+    slot_rows,
+)
 from winnow.matching.counting import (
     PAIR_BUDGET,
     RARE_FLOOR,
@@ -47,6 +55,7 @@ from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
     Progress,
+    drop_pages,
     make_pool,
     map_large_allocations,
     parallel_map,
@@ -80,8 +89,8 @@ class CorpusPostings(Postings):
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
         groups = shared_groups(hashes, owners, self.documents, cap, bounds,
-                               by_hash=self.keep is None)
-        del hashes, owners  # the rows of one record's hash alone: counted, never paired
+                               by_hash=self.keep is None, consume=True)
+        del hashes, owners  # given back as grouped: never read again
         sums = None if self.keep is None else count_kept(groups, self.keep, digests)
         if sums is None:
             sums = count_groups(groups, digests)
@@ -107,7 +116,8 @@ class CorpusPostings(Postings):
         are never mapped), its records and their counts sent beside; the
         rows are put in parts from their slots, and their owners written,
         once the workers are gone, so that no owner array is held while
-        they run."""
+        they run; the slots' pages are given back as they are read
+        (:func:`~winnow.corpus.shared_rows.give_back`)."""
         config = self.jobs[0].config if self.jobs else None
         capacity = [0 if config is None else slot_rows(job, config) for job in self.jobs]
         starts = np.cumsum([0, *capacity[:-1]]).tolist() if capacity else []
@@ -136,14 +146,15 @@ class CorpusPostings(Postings):
                 if pool is not None:
                     pool.shutdown()
             hashes, firsts = gathered(region, tasks, found, counts)
+            read = partial(give_back, region) if hashes is region else None
         del found, region
         if not docs:
             return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
                     np.zeros((1, 2), np.int64))
         in_parts, owners, parts = records_by_part(hashes, np.concatenate(docs),
                                                  np.concatenate(counts),
-                                                 part_bits(self.rows), firsts)
-        del hashes, firsts  # the region's pages given back
+                                                 part_bits(self.rows), firsts, read)
+        del hashes, firsts, read  # the region unmapped
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
         return in_parts, owners, digests, bounds
@@ -179,11 +190,13 @@ class Groups:
     in the order found, each hash's ``df`` (row by row), and per
     record its ``kept`` rows (hashes in at most ``cap`` records) and those
     ``alone`` (hashes in no other record); ``capped``: the hashes in more
-    than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes."""
+    than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes.
+    The hashes and ``df`` are held a group at a time (``group_hashes``,
+    ``sizes``) and spread over the rows only when asked for: the pair count
+    that dedup runs (:func:`count_kept`) needs neither row by row."""
 
-    hashes: U64
+    group_hashes: U64
     owners: I64
-    df: I64
     kept: I64
     alone: I64
     capped: U64
@@ -193,9 +206,20 @@ class Groups:
     sizes: I64
     by_hash: bool = True
 
+    @property
+    def hashes(self) -> U64:
+        """Every row's hash."""
+        return np.repeat(self.group_hashes, self.sizes)
+
+    @property
+    def df(self) -> I64:
+        """Every row's hash's document frequency (its group's size)."""
+        return np.repeat(self.sizes, self.sizes)
+
 
 def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
-                  bounds: I64 | None = None, *, by_hash: bool = True) -> Groups:
+                  bounds: I64 | None = None, *, by_hash: bool = True,
+                  consume: bool = False) -> Groups:
     """The rows of the hashes in several records, found and grouped by one
     compiled pass (:func:`winnow.corpus._kernels.shared_groups`) a part of
     about :data:`PART_ROWS` rows at a time, each part's hash table in the
@@ -211,7 +235,12 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     (the pass runs without the GIL) each take the parts before and after
     the one that halves the rows, writing into the same arrays at offsets
     that the other cannot reach; the second's groups are then moved down
-    behind the first's: the same arrays as one pass gives."""
+    behind the first's: the same arrays as one pass gives.  ``consume``:
+    the caller will not read ``hashes`` and ``owners`` again (given in one
+    run of parts), and their pages are given back as the parts are grouped
+    (:func:`~winnow.parallel.drop_pages`), about :data:`GROUP_ROWS` rows at a
+    time, so that they and the groups are never both whole (1,000,000
+    records of ``benchmarks/scale.py``: 160 MiB less at the run's peak)."""
     n = hashes.shape[0]
     if bounds is None:
         hashes, owners, parts = by_part(hashes, owners, part_bits(n))
@@ -219,46 +248,79 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
         np.cumsum(parts, out=bounds[0, 1:])
     hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
     rows = np.empty(n, dtype=np.int64)  # bounds: pages never written are never mapped
-    group_hash = np.empty(n // 2 + 2, dtype=np.uint64)
-    group_start = np.empty(n // 2 + 3, dtype=np.int64)
+    group_hash = np.empty(n // 2 + 1, dtype=np.uint64)
+    size = np.empty(n // 2 + 1, dtype=np.int64)
     kept = np.zeros(documents, dtype=np.int64)
     alone = np.zeros(documents, dtype=np.int64)
     capped = np.empty(n // (cap + 1) + 2, dtype=np.uint64)
     per_part = (bounds[:, 1:] - bounds[:, :-1]).sum(axis=0)
-    cut = int(np.searchsorted(np.cumsum(per_part), n // 2)) if two_threads(n) else 0
+    ends = np.cumsum(per_part)
+    cut = int(np.searchsorted(ends, n // 2)) if two_threads(n) else 0
+    run = partial(_group_parts, hashes, owners, bounds, ends, cap,
+                  consume and bounds.shape[0] == 1)
     if not 0 < cut < per_part.shape[0]:
-        with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
-            groups, filled, n_capped, distinct = _kernels.shared_groups(
-                hashes, owners, bounds, cap, rows, group_hash, group_start, kept, alone,
-                capped)
+        groups, filled, n_capped, distinct = run(0, per_part.shape[0], rows, group_hash, size,
+                                                 kept, alone, capped)
     else:
-        m = int(per_part[:cut].sum())  # the first thread's rows: its groups' bounds
+        m = int(ends[cut - 1])  # the first thread's rows: its groups' bounds
         g, c = m // 2 + 1, m // (cap + 1) + 1
         later_kept = np.zeros(documents, dtype=np.int64)
         later_alone = np.zeros(documents, dtype=np.int64)
-        calls = [(np.ascontiguousarray(bounds[:, :cut + 1]), rows[:m], group_hash[:g],
-                  group_start[:g], kept, alone, capped[:c]),
-                 (np.ascontiguousarray(bounds[:, cut:]), rows[m:], group_hash[g:],
-                  group_start[g:], later_kept, later_alone, capped[c:])]
+        calls = [(0, cut, rows[:m], group_hash[:g], size[:g], kept, alone, capped[:c]),
+                 (cut, per_part.shape[0], rows[m:], group_hash[g:], size[g:], later_kept,
+                  later_alone, capped[c:])]
         with ThreadPoolExecutor(2, thread_name_prefix="winnow-groups") as pool:
             (groups, filled, n_capped, distinct), (groups2, filled2, n_capped2, distinct2) = \
-                pool.map(lambda x: _kernels.shared_groups(hashes, owners, x[0], cap, *x[1:]),
-                         calls)
+                pool.map(lambda x: run(*x), calls)
+        del calls  # no view of the arrays outlives the threads: they are resized below
         _move_down(rows, filled, m, filled2)
         _move_down(group_hash, groups, g, groups2)
-        _move_down(group_start, groups, g, groups2 + 1)
-        group_start[groups:groups + groups2 + 1] += filled
+        _move_down(size, groups, g, groups2)
         _move_down(capped, n_capped, c, n_capped2)
         kept += later_kept
         alone += later_alone
         del later_kept, later_alone
         groups, filled = groups + groups2, filled + filled2
         n_capped, distinct = n_capped + n_capped2, distinct + distinct2
-    size = np.diff(group_start[:groups + 1])
-    rows.resize(filled, refcheck=False)  # in place: the pages past it given back
-    found = Groups(np.repeat(group_hash[:groups], size), rows, np.repeat(size, size), kept,
-                   alone, np.sort(capped[:n_capped]), n, distinct, size, by_hash=False)
+    for grown, used in ((rows, filled), (group_hash, groups), (size, groups)):
+        grown.resize(used, refcheck=False)  # in place: the pages past it given back
+    found = Groups(group_hash, rows, kept, alone, np.sort(capped[:n_capped]), n, distinct, size,
+                   by_hash=False)
     return hash_ordered(found) if by_hash else found
+
+
+#: Rows :func:`shared_groups` groups between two givings back of its
+#: input's pages (``consume``).
+GROUP_ROWS = 1 << 21
+
+
+def _group_parts(hashes: U64, owners: npt.NDArray[np.integer], bounds: I64, ends: I64,
+                 cap: int, consume: bool, first: int, last: int, rows: I64, group_hash: U64,
+                 size: I64, kept: I64, alone: I64, capped: U64) -> tuple[int, int, int, int]:
+    """:func:`winnow.corpus._kernels.shared_groups` on parts ``first`` to
+    ``last - 1`` (``ends``: the rows up to each part's end), filling the
+    arrays from their starts; with ``consume``, a stretch of about
+    :data:`GROUP_ROWS` rows at a time, each stretch's rows of ``hashes``
+    and ``owners`` given back once grouped.  Returns the kernel's
+    ``(groups, grouped rows, capped hashes, distinct hashes)``, summed."""
+    totals = [0, 0, 0, 0]
+    step = GROUP_ROWS if consume else None
+    start = first
+    while start < last:
+        stop = last if step is None else max(start + 1, min(last, int(np.searchsorted(
+            ends, ends[start] + step, "right"))))
+        groups, filled, n_capped = totals[:3]
+        with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
+            found = _kernels.shared_groups(
+                hashes, owners, np.ascontiguousarray(bounds[:, start:stop + 1]), cap,
+                rows[filled:], group_hash[groups:], size[groups:], kept, alone,
+                capped[n_capped:])
+        totals = [t + f for t, f in zip(totals, found, strict=True)]
+        if consume:
+            drop_pages(hashes, int(bounds[0, start]), int(bounds[0, stop]))
+            drop_pages(owners, int(bounds[0, start]), int(bounds[0, stop]))
+        start = stop
+    return totals[0], totals[1], totals[2], totals[3]
 
 
 #: Rows (or, for :func:`count_kept`, pair incidences) from which the
@@ -293,12 +355,12 @@ def hash_ordered(groups: Groups) -> Groups:
         return groups
     size = groups.sizes
     starts = np.cumsum(size) - size
-    order = np.argsort(groups.hashes[starts], kind="stable")
+    order = np.argsort(groups.group_hashes, kind="stable")
     size = size[order]
     where = np.repeat(starts[order] - (np.cumsum(size) - size), size)
     where += np.arange(groups.owners.shape[0], dtype=np.int64)
-    return replace(groups, hashes=groups.hashes[where], owners=groups.owners[where],
-                   df=np.repeat(size, size), sizes=size, by_hash=True)
+    return replace(groups, group_hashes=groups.group_hashes[order], owners=groups.owners[where],
+                   sizes=size, by_hash=True)
 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
@@ -343,14 +405,15 @@ def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
     if max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET)) < int(sizes.max(initial=0)):
         return None
     documents = groups.kept.shape[0]
-    weights = idf_weights(groups.df, documents)
+    weights = idf_weights(sizes, documents)  # each group's: its hash's df is its size
     single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
-    weight_totals = (np.bincount(groups.owners, weights=weights, minlength=documents)
-                     .astype(np.float64) + groups.alone * single)
+    weight_totals = (np.bincount(groups.owners, weights=np.repeat(weights, sizes),
+                                 minlength=documents).astype(np.float64)
+                     + groups.alone * single)
     group_ptr = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
     np.cumsum(sizes, out=group_ptr[1:])
     scale = float(1 << WEIGHT_BITS)  # weights are whole multiples of 2^-24: summed
-    group_weight = (weights[group_ptr[:-1]] * scale).astype(np.int64)  # as integers
+    group_weight = (weights * scale).astype(np.int64)  # as integers
     del weights
     a, b, shared, weight, df_sum, met = _kept_pairs(groups, group_ptr, group_weight, keep)
     counts = SharedCounts(a, b, shared, weight / scale, df_sum.astype(np.float64))
@@ -446,6 +509,6 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["BLOCK_PAIRS", "PART_ROWS", "SPLIT_ROWS", "CorpusPostings", "Groups", "count_groups",
-           "count_kept", "count_records", "hash_ordered", "in_records", "part_bits",
-           "shared_groups", "two_threads"]
+__all__ = ["BLOCK_PAIRS", "GROUP_ROWS", "PART_ROWS", "SPLIT_ROWS", "CorpusPostings", "Groups",
+           "count_groups", "count_kept", "count_records", "hash_ordered", "in_records",
+           "part_bits", "shared_groups", "two_threads"]
