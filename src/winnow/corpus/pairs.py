@@ -69,11 +69,22 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
+#: :attr:`~winnow.pairs.model.Postings.row_bytes` of the records' postings
+#: counted in memory with a pair filter (:func:`count_kept`), per row that
+#: :func:`winnow.corpus.dedup.estimated_rows` counts: ``benchmarks/scale.py``'s
+#: 1,000,000 records (54.5 million rows estimated, 39 million found) peaked
+#: at 647-663 MiB, 12.5-12.8 bytes a row; twice that leaves room for a
+#: corpus whose records share more of their fingerprints (its groups and
+#: pairs are larger).  ``auto`` keeps them in memory up to 100 million rows.
+KEPT_ROW_BYTES = 24
+
+
 class CorpusPostings(Postings):
     """The records of ``jobs`` (``records`` in all, about ``rows`` fingerprint
     rows), fingerprinted on ``workers`` processes (``0``: every core) when
     counted in memory; ``keep`` the pairs the caller can use
-    (:class:`~winnow.corpus.clusters.LinkFilter` for dedup)."""
+    (:class:`~winnow.corpus.clusters.LinkFilter` for dedup): with it the
+    count in memory takes :data:`KEPT_ROW_BYTES` a row at its peak."""
 
     def __init__(self, jobs: Sequence[ShardJob], records: int, rows: int, workers: int = 0,
                  keep: PairFilter | None = None) -> None:
@@ -82,6 +93,8 @@ class CorpusPostings(Postings):
         self.rows = rows
         self.workers = workers
         self.keep = keep
+        if keep is not None:
+            self.row_bytes = KEPT_ROW_BYTES
 
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
         map_large_allocations()  # freed arrays go back to the system at once
@@ -509,6 +522,6 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["BLOCK_PAIRS", "GROUP_ROWS", "PART_ROWS", "SPLIT_ROWS", "CorpusPostings", "Groups",
-           "count_groups", "count_kept", "count_records", "hash_ordered", "in_records",
-           "part_bits", "shared_groups", "two_threads"]
+__all__ = ["BLOCK_PAIRS", "GROUP_ROWS", "KEPT_ROW_BYTES", "PART_ROWS", "SPLIT_ROWS",
+           "CorpusPostings", "Groups", "count_groups", "count_kept", "count_records",
+           "hash_ordered", "in_records", "part_bits", "shared_groups", "two_threads"]
