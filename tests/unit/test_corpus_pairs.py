@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from winnow.config import WinnowConfig
@@ -82,6 +82,8 @@ def assert_kept_equal(got: MemorySums, every: MemorySums, keep) -> None:  # type
 @given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
        most=st.integers(0, 40), cap=st.integers(2, 70), block=st.sampled_from([1, 2, 7, 1 << 16]),
        shared=st.integers(1, 4), by_hash=st.booleans())
+@example(seed=0, docs=6, pool=153, most=36, cap=2, block=1, shared=1, by_hash=False)  # a
+# block whose owners' pairs were all filtered out, then an owner over the block
 def test_counting_the_kept_pairs_gives_the_kept_pairs_of_counting_all(
         seed: int, docs: int, pool: int, most: int, cap: int, block: int, shared: int,
         by_hash: bool) -> None:

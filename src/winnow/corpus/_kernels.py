@@ -255,8 +255,9 @@ def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: i
 @jit(nogil=True)  # two threads sum two ranges of owners (pairs.count_kept)
 def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_ptr: I64,
                group_owner: npt.NDArray[np.integer], group_weight: I64, row: I64,
-               touched: I64, out_a: I64, out_b: I64, shared: I64, weight: I64,
-               df_sum: I64) -> tuple[int, int]:
+               touched: I64, sizes: I64, filtered: bool, candidate: float,
+               containment: float, min_fingerprints: int, out_a: I64, out_b: I64,
+               shared: I64, weight: I64, df_sum: I64) -> tuple[int, int, int]:
     """The pairs ``a < b`` of owners ``a = first, first + 1, ...`` that share
     a group, as many whole owners' pairs as ``out_a`` holds, by ``a`` then
     ``b``: the groups (hashes) each pair shares, the sum of their
@@ -266,12 +267,15 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
     gather in a scratch row per owner (``row[b]``: the owner ``a`` it was
     last met with (-1 at first), shared, df_sum, weight: one cache line),
     ``touched`` the ``b`` met, sorted (by insertion when they are a few
-    dozen, as they mostly are; else by a comparison sort).  Returns
-    ``(next owner, pairs written)``; ``next owner == first`` with ``-pairs``
-    written: owner ``first`` alone has more pairs than ``out_a`` holds."""
+    dozen, as they mostly are; else by a comparison sort).  ``filtered``:
+    only the candidate pairs are written (:func:`is_candidate` with the
+    owners' ``sizes`` and the three bounds).  Returns ``(next owner, pairs
+    written, pairs met)``; ``next owner == first`` with ``-pairs`` written:
+    owner ``first`` alone meets more pairs than ``out_a`` holds."""
     owners = owner_ptr.shape[0] - 1
     capacity = out_a.shape[0]
     count = 0
+    seen = 0
     a = first
     while a < owners:
         met = 0
@@ -295,7 +299,8 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
         if count + met > capacity:
             for t in range(met):  # owner a again in the next call
                 row[touched[t], 0] = -1
-            return a, count if count else -met
+            return a, count if a > first else -met, seen
+        seen += met
         if met > 32:  # a record paired with many: a comparison sort, not quadratic
             touched[:met].sort()
         else:
@@ -308,6 +313,9 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
                 touched[u + 1] = b
         for t in range(met):
             b = touched[t]
+            if filtered and not is_candidate(row[b, 1], sizes[a], sizes[b], candidate,
+                                             containment, min_fingerprints):
+                continue
             out_a[count] = a
             out_b[count] = b
             shared[count] = row[b, 1]
@@ -315,7 +323,24 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
             weight[count] = row[b, 3]
             count += 1
         a += 1
-    return a, count
+    return a, count, seen
+
+
+@jit(nogil=True)
+def is_candidate(shared: int, size_a: int, size_b: int, candidate: float, containment: float,
+                 min_fingerprints: int) -> bool:
+    """Whether a pair sharing ``shared`` fingerprints is a candidate: its
+    fingerprint resemblance ``shared / (|A| + |B| - shared)`` reaches
+    ``candidate``, or its containment ``shared / min(|A|, |B|)`` reaches
+    ``containment`` with the smaller record at least ``min_fingerprints``
+    (a quotient with a divisor of 0 is 0), as
+    :func:`winnow.corpus.clusters.candidates`' arrays compute it."""
+    union = size_a + size_b - shared
+    smaller = min(size_a, size_b)
+    resemblance = shared / union if union > 0 else 0.0
+    contained = shared / smaller if smaller > 0 else 0.0
+    return resemblance >= candidate or (contained >= containment
+                                        and smaller >= min_fingerprints)
 
 
 @jit(nogil=True)  # called by pairs.count_kept's two threads
@@ -329,12 +354,5 @@ def candidate_mask(a: I64, b: I64, shared: I64, sizes: I64, candidate: float,
     divisor of 0 is 0), as :func:`winnow.corpus.clusters.candidates`' arrays
     compute it, in one pass."""
     for i in range(a.shape[0]):
-        size_a = sizes[a[i]]
-        size_b = sizes[b[i]]
-        s = shared[i]
-        union = size_a + size_b - s
-        smaller = min(size_a, size_b)
-        resemblance = s / union if union > 0 else 0.0
-        contained = s / smaller if smaller > 0 else 0.0
-        out[i] = resemblance >= candidate or (contained >= containment
-                                              and smaller >= min_fingerprints)
+        out[i] = is_candidate(shared[i], sizes[a[i]], sizes[b[i]], candidate, containment,
+                              min_fingerprints)
