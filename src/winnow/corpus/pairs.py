@@ -397,18 +397,20 @@ def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
     return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
 
 
-#: Pairs :func:`count_kept` sums before it filters them (40 bytes each).
+#: Pairs :func:`count_kept` writes into a block (40 bytes each): before it
+#: filters them, or kept ones where the filter is compiled.
 BLOCK_PAIRS = 1 << 16
 
 
 def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
                ) -> MemorySums | None:
     """:func:`count_groups` less the pairs ``keep`` rejects (an engine may
-    leave them out, :class:`~winnow.pairs.PairFilter`): the pairs summed a
-    block of :data:`BLOCK_PAIRS` at a time, in ``(a, b)`` order, by one
-    compiled loop (:func:`winnow.corpus._kernels.pair_block`), and each block
-    filtered at once, so the pairs ``keep`` rejects (98 % of those of
-    ``benchmarks/scale.py``'s corpus) are never gathered, sorted or copied.
+    leave them out, :class:`~winnow.pairs.PairFilter`): the pairs summed
+    into blocks of :data:`BLOCK_PAIRS`, in ``(a, b)`` order, by one compiled
+    loop (:func:`winnow.corpus._kernels.pair_block`), filtered as they are
+    written where ``keep`` has a compiled rule, else a block at a time, so
+    the pairs ``keep`` rejects (98 % of those of ``benchmarks/scale.py``'s
+    corpus) are never gathered, sorted or copied (:func:`_owner_pairs`).
     Sizes, weights, capped hashes and statistics are :func:`count_groups`'.
     ``None`` where :func:`~winnow.matching.counting.count_shared` would
     treat the largest groups apart (their pairs past its pair budget, and
