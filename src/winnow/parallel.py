@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import mmap
 import multiprocessing
 import os
 import select
@@ -181,6 +182,43 @@ def map_large_allocations() -> None:
             libc.mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD)
             libc.mallopt(_M_MMAP_MAX, _DEFAULT_MMAP_MAX)  # inside holding_freed_memory too
             _mapping = True
+
+
+def small_pages(array: Any) -> None:
+    """Have the system back the whole pages of ``array`` (a numpy array not
+    yet written) with small pages, where it can (Linux; elsewhere nothing
+    happens).  numpy asks for transparent huge pages (2 MiB) for every array
+    of 4 MiB or more, so that the first write anywhere in 2 MiB maps all of
+    it: an array filled in thousands of places at once (the rows put in
+    parts, :func:`winnow.corpus.fingerprints.records_by_part`) is then
+    wholly in memory from its first writes instead of growing as it is
+    filled."""
+    _advise(array, 0, array.nbytes, getattr(mmap, "MADV_NOHUGEPAGE", None))
+
+
+def drop_pages(array: Any, start: int, stop: int) -> None:
+    """Give the system back the whole pages of ``array[start:stop]`` (a
+    contiguous one-dimensional numpy array that owns its memory, or a view
+    of one), which the caller will never read again: they read as zeros
+    afterwards (Linux; elsewhere nothing happens).  Lets a pass that
+    consumes a large array give it back as it goes rather than at its end
+    (:func:`winnow.corpus.pairs.shared_groups`)."""
+    size = array.itemsize
+    _advise(array, start * size, stop * size, getattr(mmap, "MADV_DONTNEED", None))
+
+
+def _advise(array: Any, first: int, last: int, advice: int | None) -> None:
+    """``madvise`` the whole pages of bytes ``first:last`` of ``array``'s data."""
+    if sys.platform != "linux" or advice is None or last <= first:
+        return
+    page = os.sysconf("SC_PAGE_SIZE")
+    start = -(-(array.ctypes.data + first) // page) * page
+    stop = (array.ctypes.data + last) // page * page
+    if stop > start:
+        with contextlib.suppress(OSError, AttributeError):
+            madvise = ctypes.CDLL(None, use_errno=True).madvise
+            madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+            madvise(start, stop - start, advice)
 
 
 def release_memory() -> None:

@@ -95,6 +95,33 @@ def test_only_a_sharded_engine_digests_the_input(corpus: list[str], memory: Dedu
         assert [s.digest for s in plan_input(corpus, big)[0]] == digests
 
 
+def test_auto_keeps_dedup_in_memory_past_the_rows_of_other_postings(
+        corpus: list[str], memory: DedupRun, tmp_path: Path) -> None:
+    """dedup's rows take KEPT_ROW_BYTES at the in-memory count's peak, not
+    ROW_BYTES: ``auto`` keeps them in memory up to as many more rows, then
+    shards (digests, and the run's engine, say which it chose)."""
+    from winnow.config import WinnowConfig
+    from winnow.corpus.dedup import plan_input
+    from winnow.corpus.pairs import KEPT_ROW_BYTES
+    from winnow.pairs.model import ROW_BYTES
+
+    rows = sum(Path(p).stat().st_size * (4 if p.endswith(".gz") else 1) for p in corpus) \
+        * 2 // (WinnowConfig().w + 1)  # dedup.estimated_rows, from the files' sizes
+    auto = DedupSettings(Fields("text", "id"), jobs=2, partitions=4, workdir=str(tmp_path))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("winnow.pairs.registry.SHARDED_ROWS", rows - 1)  # other postings: sharded
+        assert [s.digest for s in plan_input(corpus, auto)[0]] == [""] * 3
+        run = find_duplicates(corpus, auto)
+        assert run.engine == "in-memory"
+        same(run, memory)
+        patch.setattr("winnow.pairs.registry.SHARDED_ROWS",
+                      rows * KEPT_ROW_BYTES // ROW_BYTES - 1)
+        assert all(s.digest for s in plan_input(corpus, auto)[0])
+        run = find_duplicates(corpus, auto)
+        assert run.engine == "local-sharded"
+        same(run, memory)
+
+
 def test_ray_equals_in_memory(corpus: list[str], memory: DedupRun, ray_cluster: None,
                               tmp_path: Path) -> None:
     same(dedup(corpus, "ray", tmp_path / "ray"), memory)

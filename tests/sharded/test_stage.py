@@ -133,6 +133,21 @@ def test_auto_picks_by_the_postings_rows(tmp_path: Path) -> None:
         assert large.asked == [f"shards of {ROW_BUDGET} rows"]
 
 
+def test_auto_weighs_the_bytes_a_row_of_the_postings(tmp_path: Path) -> None:
+    """Postings whose rows take fewer bytes in memory stay there longer: the
+    rule is the in-memory count's peak, SHARDED_ROWS rows of ROW_BYTES."""
+    from winnow.pairs.model import ROW_BYTES
+
+    auto = EngineChoice()
+    assert auto.resolve(SHARDED_ROWS * 5, ROW_BYTES // 5) == "in-memory"
+    assert auto.resolve(SHARDED_ROWS * 5 + 5, ROW_BYTES // 5) == "local-sharded"
+    assert auto.resolve(SHARDED_ROWS + 1, ROW_BYTES) == "local-sharded"
+    light = SyntheticPostings(SHARDS, N)
+    light.rows, light.row_bytes = SHARDED_ROWS + 1, ROW_BYTES // 2
+    with count_pairs(light, 25, EngineChoice(workdir=tmp_path / "run", **SMALL)):
+        assert light.asked == ["in-memory"]
+
+
 def test_unknown_engines_are_refused_by_name() -> None:
     with pytest.raises(InvalidConfig, match="unknown pair-counting engine 'gpu'; one of "
                                             "in-memory, local-sharded, ray"):

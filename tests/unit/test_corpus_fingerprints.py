@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import itertools
 import json
 import multiprocessing
 import random
@@ -257,3 +258,33 @@ def test_records_by_part_are_the_rows_of_their_owners_by_part() -> None:
             assert got[1].dtype == np.int32
             for x, y in zip(got, want, strict=True):
                 assert x.tolist() == y.tolist()
+
+
+@pytest.mark.parametrize("stretch", [1, 37, 1 << 22])
+def test_rows_put_in_parts_in_stretches_tell_what_was_read(
+        stretch: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """records_by_part a stretch of rows at a time: the same parts, and
+    ``done`` told of every row read, in ascending stretches without a gap
+    (the gaps between records' rows included)."""
+    from winnow.corpus import fingerprints
+    from winnow.corpus.fingerprints import records_by_part
+
+    rng = np.random.default_rng(5)
+    counts = rng.integers(0, 30, 300).astype(np.int64)
+    docs = np.arange(300, dtype=np.int64)
+    firsts = np.cumsum(counts + 3) - counts - 3
+    spread = rng.integers(0, 1 << 63, int((counts + 3).sum()), dtype=np.uint64)
+    want = records_by_part(spread, docs, counts, 5, firsts)
+    monkeypatch.setattr(fingerprints, "SCATTER_ROWS", stretch)
+    told: list[tuple[int, int]] = []
+    got = records_by_part(spread, docs, counts, 5, firsts, lambda a, b: told.append((a, b)))
+    for x, y in zip(got, want, strict=True):
+        assert x.tolist() == y.tolist()
+    assert told[0][0] == 0 and told[-1][1] == int(firsts[-1] + counts[-1])
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(told))
+    if stretch == 1:
+        assert 200 < len(told) <= 300  # a record a stretch (those with no rows after one join it)
+    elif stretch == 37:
+        assert 1 < len(told) < 300
+    else:
+        assert len(told) == 1

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from winnow.config import WinnowConfig
@@ -82,6 +82,8 @@ def assert_kept_equal(got: MemorySums, every: MemorySums, keep) -> None:  # type
 @given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
        most=st.integers(0, 40), cap=st.integers(2, 70), block=st.sampled_from([1, 2, 7, 1 << 16]),
        shared=st.integers(1, 4), by_hash=st.booleans())
+@example(seed=0, docs=6, pool=153, most=36, cap=2, block=1, shared=1, by_hash=False)  # a
+# block whose owners' pairs were all filtered out, then an owner over the block
 def test_counting_the_kept_pairs_gives_the_kept_pairs_of_counting_all(
         seed: int, docs: int, pool: int, most: int, cap: int, block: int, shared: int,
         by_hash: bool) -> None:
@@ -253,3 +255,72 @@ def test_a_record_paired_with_many_gets_its_pairs_in_order(partners: int) -> Non
     assert_kept_equal(got, every, at_least(1))
     assert got.counts.a.tolist() == [0] * partners
     assert got.counts.b.tolist() == list(range(1, partners + 1))
+
+
+def groups_fields(groups: corpus_pairs.Groups) -> list[object]:
+    return [getattr(groups, name).tolist() for name in
+            ("hashes", "owners", "df", "kept", "alone", "capped", "sizes")] + [
+        groups.rows, groups.distinct, groups.by_hash]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 10_000), docs=st.integers(0, 60), pool=st.integers(1, 400),
+       most=st.integers(0, 40), cap=st.integers(2, 70), bits=st.integers(0, 4),
+       block=st.sampled_from([1, 7, 1 << 16]), stretch=st.sampled_from([1, 300, 1 << 21]))
+def test_two_threads_group_and_count_what_one_does(seed: int, docs: int, pool: int, most: int,
+                                                   cap: int, bits: int, block: int,
+                                                   stretch: int) -> None:
+    """shared_groups on two threads (each a range of parts, the second's
+    groups moved down behind the first's), consuming its input (grouped a
+    stretch of ``stretch`` rows at a time, each stretch's pages given back)
+    and count_kept on two (each a range of owners): the same arrays, bit for
+    bit, as one thread."""
+    from winnow.corpus.fingerprints import by_part
+
+    hashes, owners = random_rows(seed, docs, pool, most)
+    hashes, owners, parts = by_part(hashes, owners, bits)
+    bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
+    np.cumsum(parts, out=bounds[0, 1:])
+    keep = LinkFilter(Thresholds(0.5, 0.8, 3, candidate=0.1))
+    saved = (corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS,
+             corpus_pairs.GROUP_ROWS)
+    corpus_pairs.BLOCK_PAIRS = block  # module settings: hypothesis runs each example here
+    corpus_pairs.GROUP_ROWS = stretch
+    try:
+        one = shared_groups(hashes, owners, docs, cap, bounds, by_hash=False)
+        one_sums = count_kept(one, keep)
+        corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores = 0, lambda: 2
+        two = shared_groups(hashes.copy(), owners.copy(), docs, cap, bounds, by_hash=False,
+                            consume=True)
+        two_sums = count_kept(two, keep)
+    finally:
+        (corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS,
+         corpus_pairs.GROUP_ROWS) = saved
+    assert groups_fields(two) == groups_fields(one)
+    assert one_sums is not None and two_sums is not None
+    assert rows_of(two_sums) == rows_of(one_sums)
+    assert two_sums.weight_totals.tolist() == one_sums.weight_totals.tolist()
+    assert two_sums.stats == one_sums.stats
+
+
+@pytest.mark.parametrize(("to", "start", "n"), [(0, 0, 10), (3, 10, 50), (0, 70_000, 200_000),
+                                                (5, 70_005, 65_000), (1, 2, 0)])
+def test_moving_values_down_copies_them_as_one_assignment_would(to: int, start: int,
+                                                                n: int) -> None:
+    values = np.arange(start + n + 7, dtype=np.int64)
+    want = values.copy()
+    want[to:to + n] = values[start:start + n].copy()
+    corpus_pairs._move_down(values, to, start, n)
+    assert values.tolist() == want.tolist()
+
+
+def test_dropped_pages_read_as_zeros_and_the_rest_is_kept() -> None:
+    from winnow.parallel import drop_pages
+
+    values = np.arange(1 << 16, dtype=np.uint64) + np.uint64(1)
+    drop_pages(values, 1000, 40_000)
+    zero = np.flatnonzero(values == 0)
+    assert zero.shape[0] > 30_000  # whole pages inside the range (Linux)
+    assert zero.min() >= 1000 and zero.max() < 40_000
+    kept = values != 0
+    assert values[kept].tolist() == (np.flatnonzero(kept) + 1).tolist()

@@ -12,7 +12,7 @@ import numpy.typing as npt
 import pytest
 
 from winnow.config import WinnowConfig
-from winnow.corpus import Fields, readers, shared_rows
+from winnow.corpus import Fields, fingerprints, readers, shared_rows
 from winnow.corpus import pairs as corpus_pairs
 from winnow.corpus.fingerprints import ShardJob, record_hashes
 from winnow.corpus.pairs import CorpusPostings
@@ -59,14 +59,15 @@ def rows_by_owner(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
 
 
 @pytest.mark.parametrize("workers", [2, 1])
-@pytest.mark.parametrize("how", ["slots", "no region", "overflow", "some overflow",
-                                 "compressed"])
+@pytest.mark.parametrize("how", ["slots", "in stretches", "no region", "overflow",
+                                 "some overflow", "compressed"])
 def test_rows_come_back_whole_whatever_the_way(tmp_path: Path, workers: int, how: str,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Through the slots, with no region mapped, with slots too small (every
     shard's or one shard's hashes sent through the pipe), with a compressed
     input (no slot): the same rows, parts and digests, and each record's
-    rows are its own distinct fingerprints."""
+    rows are its own distinct fingerprints.  In stretches: the rows put in
+    parts 50 at a time, the region's pages given back behind them."""
     monkeypatch.setattr(readers, "SHARD_BYTES", 3000)
     paths, texts = corpus(tmp_path, gz=how == "compressed")
     monkeypatch.setattr(corpus_pairs, "slot_rows", lambda job, config: 0)
@@ -75,6 +76,8 @@ def test_rows_come_back_whole_whatever_the_way(tmp_path: Path, workers: int, how
     monkeypatch.setattr(readers, "SHARD_BYTES", 3000)
     if how == "no region":
         monkeypatch.setattr(shared_rows.mmap, "mmap", _refuse)
+    elif how == "in stretches":
+        monkeypatch.setattr(fingerprints, "SCATTER_ROWS", 50)
     elif how == "overflow":
         monkeypatch.setattr(shared_rows, "SLOT_DENSITY", 0)  # 64 rows a slot: the small
         # last shard of each input fits
@@ -89,8 +92,9 @@ def test_rows_come_back_whole_whatever_the_way(tmp_path: Path, workers: int, how
 
     monkeypatch.setattr(corpus_pairs, "gathered", spy)
     got = gather(paths, workers)
-    by_slot = {"slots": {"slot"}, "no region": {"pipe"}, "overflow": {"slot", "pipe"},
-               "some overflow": {"slot", "pipe"}, "compressed": {"slot", "pipe"}}
+    by_slot = {"slots": {"slot"}, "in stretches": {"slot"}, "no region": {"pipe"},
+               "overflow": {"slot", "pipe"}, "some overflow": {"slot", "pipe"},
+               "compressed": {"slot", "pipe"}}
     assert set(kinds[0]) == by_slot[how]  # the way the rows came
     for g, w in zip(got, want, strict=True):
         assert g.dtype == w.dtype and g.tolist() == w.tolist()
@@ -153,3 +157,18 @@ def test_two_runs_at_once_each_write_into_their_own_region(tmp_path: Path,
         assert region_a[:n].tolist() == alone.tolist()  # the other one's end left it
     sent, _, _, _ = shared_rows.slot_postings(SlotJob(job, 0, size, first))
     assert not isinstance(sent, int)  # a region given back: the pipe
+
+
+def test_the_pages_given_back_read_as_zeros_and_the_rest_is_kept() -> None:
+    """give_back: the whole pages of the rows named, in a region that
+    shared_rows mapped, are zeros afterwards; every other row is intact."""
+    with shared_rows.shared_rows(1 << 14) as (number, region):
+        assert number and region is not None
+        region[:] = np.arange(1, (1 << 14) + 1, dtype=np.uint64)
+        shared_rows.give_back(region, 700, 9000)
+        zero = np.flatnonzero(region == 0)
+        assert zero.shape[0] > 7000  # whole 4 KiB pages: 512 rows each (Linux)
+        assert zero.min() >= 700 and zero.max() < 9000
+        kept = region != 0
+        assert region[kept].tolist() == (np.flatnonzero(kept) + 1).tolist()
+        shared_rows.give_back(np.ones(8, dtype=np.uint64), 0, 8)  # not a region: nothing

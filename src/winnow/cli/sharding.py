@@ -9,6 +9,7 @@ from typing import Any, TypeVar, cast
 
 import click
 
+from winnow.pairs.model import ROW_BYTES
 from winnow.pairs.registry import ENGINE_NAMES, SHARDED_ROWS, EngineChoice, EngineName
 from winnow.sharded.plan import MAX_PARTITIONS, PARTITION_ROWS
 
@@ -17,8 +18,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 ENGINE_HELP = (
     "Who counts the shared fingerprints: in-memory (one process), local-sharded "
     "(hash-partitioned Parquet shards, bounded memory, this machine's cores), ray "
-    f"(the same tasks on a Ray cluster), or auto: sharded above {SHARDED_ROWS:,} "
-    "fingerprint rows.  Same results; docs/scale.md."
+    "(the same tasks on a Ray cluster), or auto: sharded where the in-memory count "
+    f"would pass about {SHARDED_ROWS * ROW_BYTES / 1e9:.1f} GB ({SHARDED_ROWS:,} fingerprint "
+    "rows; more for dedup, whose rows take less).  Same results; docs/scale.md."
 )
 
 

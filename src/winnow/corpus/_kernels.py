@@ -64,18 +64,19 @@ def roots(parent: I64) -> I64:
 
 
 
-@jit()
+@jit(nogil=True)  # two threads group two ranges of parts (pairs.shared_groups)
 def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
                   bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
-                  group_start: I64, kept: I64, alone: I64,
+                  group_size: I64, kept: I64, alone: I64,
                   capped: npt.NDArray[np.uint64]) -> tuple[int, int, int, int]:
     """The hashes of several rows, grouped, one part of the rows at a time
     (part ``p``: the runs ``bounds[s, p]:bounds[s, p + 1]`` of every shard
     ``s``, rows of one part sharing the low bits of their hashes), each part
     in one pass over a hash table small enough to stay in the cache.
 
-    Fills, for every hash in 2 to ``cap`` rows, ``group_hash[g]`` and its
-    rows' owners ``rows[group_start[g]:group_start[g + 1]]`` (ascending);
+    Fills, for every hash in 2 to ``cap`` rows, ``group_hash[g]``, its rows'
+    number ``group_size[g]`` and their owners, ascending, in ``rows``, group
+    after group;
     per owner, ``kept[o]`` its rows whose hash is in at most ``cap`` rows and
     ``alone[o]`` those whose hash is in no other row; ``capped``: the hashes
     in more than ``cap`` rows.  Rows are distinct ``(hash, owner)`` pairs.
@@ -147,7 +148,7 @@ def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
                 n_capped += 1
             else:
                 group_hash[groups] = part_hash[g]
-                group_start[groups] = filled
+                group_size[groups] = c
                 part_out[g] = filled
                 filled += c
                 groups += 1
@@ -164,15 +165,16 @@ def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
                     rows[part_out[g]] = owners[i]
                     part_out[g] += 1
                 r += 1
-    group_start[groups] = filled
+    start = 0
     for g in range(groups):  # owners ascending within each group (insertion sort)
-        for j in range(group_start[g] + 1, group_start[g + 1]):
+        for j in range(start + 1, start + group_size[g]):
             value = rows[j]
             k = j - 1
-            while k >= group_start[g] and rows[k] > value:
+            while k >= start and rows[k] > value:
                 rows[k + 1] = rows[k]
                 k -= 1
             rows[k + 1] = value
+        start += group_size[g]
     return groups, filled, n_capped, distinct
 
 
@@ -197,17 +199,27 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
 
 
 @jit()
-def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
-                    bits: int, out_hashes: npt.NDArray[np.uint64],
-                    out_owners: npt.NDArray[np.integer], part_counts: I64) -> None:
-    """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
-    owns the ``counts[r]`` hashes from ``hashes[firsts[r]]`` on (no array of
-    owners is made); the records' rows in turn make the output."""
+def record_parts(hashes: npt.NDArray[np.uint64], counts: I64, firsts: I64, bits: int,
+                 part_counts: I64) -> None:
+    """``part_counts[p]`` plus the rows of part ``p`` (the low ``bits`` bits of
+    their hashes) among rows given record by record: record ``r`` owns the
+    ``counts[r]`` hashes from ``hashes[firsts[r]]`` on."""
     low = np.uint64((1 << bits) - 1)
-    for r in range(docs.shape[0]):
+    for r in range(counts.shape[0]):
         for i in range(firsts[r], firsts[r] + counts[r]):
             part_counts[np.int64(hashes[i] & low)] += 1
-    fill = np.cumsum(part_counts) - part_counts
+
+
+@jit()
+def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
+                    bits: int, out_hashes: npt.NDArray[np.uint64],
+                    out_owners: npt.NDArray[np.integer], fill: I64) -> None:
+    """:func:`scatter_parts` of rows given record by record: record ``docs[r]``
+    owns the ``counts[r]`` hashes from ``hashes[firsts[r]]`` on (no array of
+    owners is made); each row goes to ``fill[p]`` of its part ``p``, which
+    moves on: the records' rows in turn make the output, whether the
+    records come in one call or in several."""
+    low = np.uint64((1 << bits) - 1)
     for r in range(docs.shape[0]):
         doc = docs[r]
         for i in range(firsts[r], firsts[r] + counts[r]):
@@ -219,12 +231,13 @@ def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firs
 
 @jit()
 def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: int,
-                 owner_ptr: I64, out_group: I64, out_next: I64) -> None:
+                 owner_ptr: I64, out_group: I64, out_next: I64, later: I64) -> None:
     """The groups of each owner, ascending: ``out_group[owner_ptr[o]:owner_ptr[o +
     1]]`` for owner ``o``, and in ``out_next`` the row after the owner's own
     in each (a counting sort of the rows ``group_owner``, group ``g``'s rows
     ``group_ptr[g]:group_ptr[g + 1]``); ``owner_ptr`` (``owners + 1`` zeros)
-    is filled."""
+    is filled, and ``later[o]`` (``owners`` zeros): the rows after owner
+    ``o``'s own in its groups, summed (the work of :func:`pair_block` on it)."""
     for i in range(group_owner.shape[0]):
         owner_ptr[group_owner[i] + 1] += 1
     for o in range(owners):
@@ -235,14 +248,16 @@ def owner_groups(group_ptr: I64, group_owner: npt.NDArray[np.integer], owners: i
             o = group_owner[i]
             out_group[fill[o]] = g
             out_next[fill[o]] = i + 1
+            later[o] += group_ptr[g + 1] - i - 1
             fill[o] += 1
 
 
-@jit()
+@jit(nogil=True)  # two threads sum two ranges of owners (pairs.count_kept)
 def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_ptr: I64,
                group_owner: npt.NDArray[np.integer], group_weight: I64, row: I64,
-               touched: I64, out_a: I64, out_b: I64, shared: I64, weight: I64,
-               df_sum: I64) -> tuple[int, int]:
+               touched: I64, sizes: I64, filtered: bool, candidate: float,
+               containment: float, min_fingerprints: int, out_a: I64, out_b: I64,
+               shared: I64, weight: I64, df_sum: I64) -> tuple[int, int, int]:
     """The pairs ``a < b`` of owners ``a = first, first + 1, ...`` that share
     a group, as many whole owners' pairs as ``out_a`` holds, by ``a`` then
     ``b``: the groups (hashes) each pair shares, the sum of their
@@ -252,12 +267,15 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
     gather in a scratch row per owner (``row[b]``: the owner ``a`` it was
     last met with (-1 at first), shared, df_sum, weight: one cache line),
     ``touched`` the ``b`` met, sorted (by insertion when they are a few
-    dozen, as they mostly are; else by a comparison sort).  Returns
-    ``(next owner, pairs written)``; ``next owner == first`` with ``-pairs``
-    written: owner ``first`` alone has more pairs than ``out_a`` holds."""
+    dozen, as they mostly are; else by a comparison sort).  ``filtered``:
+    only the candidate pairs are written (:func:`is_candidate` with the
+    owners' ``sizes`` and the three bounds).  Returns ``(next owner, pairs
+    written, pairs met)``; ``next owner == first`` with ``-pairs`` written:
+    owner ``first`` alone meets more pairs than ``out_a`` holds."""
     owners = owner_ptr.shape[0] - 1
     capacity = out_a.shape[0]
     count = 0
+    seen = 0
     a = first
     while a < owners:
         met = 0
@@ -281,7 +299,8 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
         if count + met > capacity:
             for t in range(met):  # owner a again in the next call
                 row[touched[t], 0] = -1
-            return a, count if count else -met
+            return a, count if a > first else -met, seen
+        seen += met
         if met > 32:  # a record paired with many: a comparison sort, not quadratic
             touched[:met].sort()
         else:
@@ -294,6 +313,9 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
                 touched[u + 1] = b
         for t in range(met):
             b = touched[t]
+            if filtered and not is_candidate(row[b, 1], sizes[a], sizes[b], candidate,
+                                             containment, min_fingerprints):
+                continue
             out_a[count] = a
             out_b[count] = b
             shared[count] = row[b, 1]
@@ -301,10 +323,27 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
             weight[count] = row[b, 3]
             count += 1
         a += 1
-    return a, count
+    return a, count, seen
 
 
-@jit()
+@jit(nogil=True)
+def is_candidate(shared: int, size_a: int, size_b: int, candidate: float, containment: float,
+                 min_fingerprints: int) -> bool:
+    """Whether a pair sharing ``shared`` fingerprints is a candidate: its
+    fingerprint resemblance ``shared / (|A| + |B| - shared)`` reaches
+    ``candidate``, or its containment ``shared / min(|A|, |B|)`` reaches
+    ``containment`` with the smaller record at least ``min_fingerprints``
+    (a quotient with a divisor of 0 is 0), as
+    :func:`winnow.corpus.clusters.candidates`' arrays compute it."""
+    union = size_a + size_b - shared
+    smaller = min(size_a, size_b)
+    resemblance = shared / union if union > 0 else 0.0
+    contained = shared / smaller if smaller > 0 else 0.0
+    return resemblance >= candidate or (contained >= containment
+                                        and smaller >= min_fingerprints)
+
+
+@jit(nogil=True)  # called by pairs.count_kept's two threads
 def candidate_mask(a: I64, b: I64, shared: I64, sizes: I64, candidate: float,
                    containment: float, min_fingerprints: int,
                    out: npt.NDArray[np.bool_]) -> None:
@@ -315,12 +354,5 @@ def candidate_mask(a: I64, b: I64, shared: I64, sizes: I64, candidate: float,
     divisor of 0 is 0), as :func:`winnow.corpus.clusters.candidates`' arrays
     compute it, in one pass."""
     for i in range(a.shape[0]):
-        size_a = sizes[a[i]]
-        size_b = sizes[b[i]]
-        s = shared[i]
-        union = size_a + size_b - s
-        smaller = min(size_a, size_b)
-        resemblance = s / union if union > 0 else 0.0
-        contained = s / smaller if smaller > 0 else 0.0
-        out[i] = resemblance >= candidate or (contained >= containment
-                                              and smaller >= min_fingerprints)
+        out[i] = is_candidate(shared[i], sizes[a[i]], sizes[b[i]], candidate, containment,
+                              min_fingerprints)

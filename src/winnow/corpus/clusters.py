@@ -125,6 +125,17 @@ class LinkFilter:
     def __call__(self, a: I64, b: I64, shared: I64, sizes: I64) -> npt.NDArray[np.bool_]:
         return candidates(a, b, shared, sizes, self.thresholds)
 
+    @property
+    def rule(self) -> tuple[float, float, int] | None:
+        """The bounds of :func:`candidates`' compiled rule
+        (:func:`winnow.corpus._kernels.is_candidate`: ``candidate``,
+        ``containment``, ``min_fingerprints``), which a compiled count may
+        apply as it sums the pairs; ``None`` without a ``candidate`` bound."""
+        t = self.thresholds
+        if t.candidate is None:
+            return None
+        return float(t.candidate), float(t.containment), int(t.min_fingerprints)
+
 
 @dataclass
 class Clusters:

@@ -35,7 +35,7 @@ from winnow.corpus.clusters import (
 )
 from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.options import DedupSettings
-from winnow.corpus.pairs import CorpusPostings, in_records
+from winnow.corpus.pairs import KEPT_ROW_BYTES, CorpusPostings, in_records
 from winnow.corpus.readers import (
     COMPRESSED,
     BadRecord,
@@ -105,7 +105,8 @@ def estimated_rows(shards: Sequence[Shard], config: WinnowConfig) -> int:
 
 def engine_choice(settings: DedupSettings) -> EngineChoice:
     """The pair-counting engine the settings name (``auto``: the stage's
-    rule, :meth:`winnow.pairs.EngineChoice.resolve`, on :func:`estimated_rows`)."""
+    rule, :meth:`winnow.pairs.EngineChoice.resolve`, on :func:`estimated_rows`
+    of :data:`~winnow.corpus.pairs.KEPT_ROW_BYTES` each)."""
     return EngineChoice(settings.engine, settings.workdir, settings.partitions,
                         settings.ray_address, settings.jobs or None)
 
@@ -146,7 +147,8 @@ def find_duplicates(paths: Sequence[str], settings: DedupSettings, *,
                                      partial(resemblances, sets))
         if progress is not None:
             progress("clustering", 1, 1)
-    return DedupRun(settings, shards, clusters, choice.resolve(postings.rows), problems,
+    return DedupRun(settings, shards, clusters,
+                    choice.resolve(postings.rows, postings.row_bytes), problems,
                     candidates=candidates)
 
 
@@ -159,10 +161,10 @@ def plan_input(paths: Sequence[str], settings: DedupSettings
     choice = engine_choice(settings)
     if choice.engine != "in-memory" and (
             choice.engine != "auto" or any(os.path.isdir(p) for p in paths)
-            or choice.resolve(_file_rows(paths, settings.config)) != "in-memory"):
+            or choice.resolve(_file_rows(paths, settings.config), KEPT_ROW_BYTES) != "in-memory"):
         return plan_shards(paths, settings.fields)
     shards, problems = plan_shards(paths, settings.fields, digests=False)
-    if choice.resolve(estimated_rows(shards, settings.config)) == "in-memory":
+    if choice.resolve(estimated_rows(shards, settings.config), KEPT_ROW_BYTES) == "in-memory":
         return shards, problems
     return plan_shards(paths, settings.fields)  # auto chose a sharded engine
 

@@ -26,7 +26,7 @@ Ray tasks alike.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import cast
 
@@ -40,7 +40,7 @@ from winnow.engine import fingerprint
 from winnow.engine.selectors import selector_for
 from winnow.frontends.text import char_units, leads_with_mark
 from winnow.pairs import DocBatch
-from winnow.parallel import reuse_freed_memory, reusing_freed_memory
+from winnow.parallel import reuse_freed_memory, reusing_freed_memory, small_pages
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -187,22 +187,48 @@ def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
     return out_hashes, out_owners, counts
 
 
+#: Rows :func:`records_by_part` scatters between two calls of its ``done``.
+SCATTER_ROWS = 1 << 22
+
+
 def records_by_part(hashes: U64, docs: I64, counts: I64, bits: int,
-                    firsts: I64 | None = None) -> tuple[U64, npt.NDArray[np.integer], I64]:
+                    firsts: I64 | None = None, done: Callable[[int, int], None] | None = None
+                    ) -> tuple[U64, npt.NDArray[np.integer], I64]:
     """:func:`by_part` of rows given record by record (record ``docs[r]`` owns
     ``counts[r]`` hashes: the next ones, or those from ``hashes[firsts[r]]``
     on), without an array of owners: the owners come out as ``int32``
-    (``int64`` for record numbers past 2^31)."""
+    (``int64`` for record numbers past 2^31).  The rows are scattered
+    about :data:`SCATTER_ROWS` at a time, the records in turn, and
+    ``done(start, stop)`` told after each stretch that ``hashes[start:stop]``
+    will not be read again (``firsts`` ascending, as :meth:`CorpusPostings.gather
+    <winnow.corpus.pairs.CorpusPostings.gather>` gives them: the caller may
+    give their memory back while the output grows)."""
     if firsts is None:
         firsts = np.cumsum(counts) - counts
+    firsts = np.ascontiguousarray(firsts, dtype=np.int64)
+    hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
     rows = int(counts.sum())
     out_hashes = np.empty(rows, dtype=np.uint64)
     wide = docs.shape[0] and int(docs.max()) >= 1 << 31
     out_owners: npt.NDArray[np.integer] = np.empty(rows, dtype=np.int64 if wide else np.int32)
+    small_pages(out_hashes)  # filled in every part at once: mapped as they fill
+    small_pages(out_owners)
     parts = np.zeros(1 << bits, dtype=np.int64)
-    _kernels.scatter_records(np.ascontiguousarray(hashes, dtype=np.uint64), docs, counts,
-                             np.ascontiguousarray(firsts, dtype=np.int64), bits, out_hashes,
-                             out_owners, parts)
+    _kernels.record_parts(hashes, counts, firsts, bits, parts)
+    fill = np.cumsum(parts) - parts
+    ends = np.cumsum(counts)  # rows up to each record's end
+    start = read = 0
+    while start < docs.shape[0]:
+        stop = max(start + 1, int(np.searchsorted(ends, ends[start] + SCATTER_ROWS, "right")))
+        stop = min(stop, docs.shape[0])
+        _kernels.scatter_records(hashes, docs[start:stop], counts[start:stop],
+                                 firsts[start:stop], bits, out_hashes, out_owners, fill)
+        if done is not None:
+            last = stop - 1
+            end = int(firsts[last] + counts[last])
+            done(read, end)
+            read = end
+        start = stop
     return out_hashes, out_owners, parts
 
 
@@ -233,5 +259,6 @@ def shard_postings(job: ShardJob, rows: U64 | None = None) -> tuple[U64 | int, I
             np.concatenate(cast(list[U64], [b.digests for b in batches])))  # all have them
 
 
-__all__ = ["BATCH_BYTES", "ShardJob", "batch_hashes", "by_part", "fingerprint_shard",
-           "load_kernels", "record_hashes", "records_by_part", "set_digests", "shard_postings"]
+__all__ = ["BATCH_BYTES", "SCATTER_ROWS", "ShardJob", "batch_hashes", "by_part",
+           "fingerprint_shard", "load_kernels", "record_hashes", "records_by_part", "set_digests",
+           "shard_postings"]

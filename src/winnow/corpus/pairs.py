@@ -19,8 +19,10 @@ at a time, so its memory does not grow with the corpus.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -34,7 +36,14 @@ from winnow.corpus.fingerprints import (
     load_kernels,
     records_by_part,
 )
-from winnow.corpus.shared_rows import SlotJob, gathered, shared_rows, slot_postings, slot_rows
+from winnow.corpus.shared_rows import (
+    SlotJob,
+    gathered,
+    give_back,
+    shared_rows,
+    slot_postings,
+    slot_rows,
+)
 from winnow.matching.counting import (
     PAIR_BUDGET,
     RARE_FLOOR,
@@ -46,11 +55,13 @@ from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
     Progress,
+    drop_pages,
     make_pool,
     map_large_allocations,
     parallel_map,
     release_memory,
     reusing_freed_memory,
+    usable_cores,
 )
 from winnow.tables import WEIGHT_BITS, SharedCounts, idf_weights
 
@@ -58,11 +69,22 @@ U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
 
 
+#: :attr:`~winnow.pairs.model.Postings.row_bytes` of the records' postings
+#: counted in memory with a pair filter (:func:`count_kept`), per row that
+#: :func:`winnow.corpus.dedup.estimated_rows` counts: ``benchmarks/scale.py``'s
+#: 1,000,000 records (54.5 million rows estimated, 39 million found) peaked
+#: at 647-663 MiB, 12.5-12.8 bytes a row; twice that leaves room for a
+#: corpus whose records share more of their fingerprints (its groups and
+#: pairs are larger).  ``auto`` keeps them in memory up to 100 million rows.
+KEPT_ROW_BYTES = 24
+
+
 class CorpusPostings(Postings):
     """The records of ``jobs`` (``records`` in all, about ``rows`` fingerprint
     rows), fingerprinted on ``workers`` processes (``0``: every core) when
     counted in memory; ``keep`` the pairs the caller can use
-    (:class:`~winnow.corpus.clusters.LinkFilter` for dedup)."""
+    (:class:`~winnow.corpus.clusters.LinkFilter` for dedup): with it the
+    count in memory takes :data:`KEPT_ROW_BYTES` a row at its peak."""
 
     def __init__(self, jobs: Sequence[ShardJob], records: int, rows: int, workers: int = 0,
                  keep: PairFilter | None = None) -> None:
@@ -71,6 +93,8 @@ class CorpusPostings(Postings):
         self.rows = rows
         self.workers = workers
         self.keep = keep
+        if keep is not None:
+            self.row_bytes = KEPT_ROW_BYTES
 
     def in_memory(self, cap: int, progress: Progress | None) -> PairSums:
         map_large_allocations()  # freed arrays go back to the system at once
@@ -78,8 +102,8 @@ class CorpusPostings(Postings):
         if progress is not None:  # counting has no steps to show: its start and end
             progress("pairs", 0, 1)
         groups = shared_groups(hashes, owners, self.documents, cap, bounds,
-                               by_hash=self.keep is None)
-        del hashes, owners  # the rows of one record's hash alone: counted, never paired
+                               by_hash=self.keep is None, consume=True)
+        del hashes, owners  # given back as grouped: never read again
         sums = None if self.keep is None else count_kept(groups, self.keep, digests)
         if sums is None:
             sums = count_groups(groups, digests)
@@ -105,7 +129,8 @@ class CorpusPostings(Postings):
         are never mapped), its records and their counts sent beside; the
         rows are put in parts from their slots, and their owners written,
         once the workers are gone, so that no owner array is held while
-        they run."""
+        they run; the slots' pages are given back as they are read
+        (:func:`~winnow.corpus.shared_rows.give_back`)."""
         config = self.jobs[0].config if self.jobs else None
         capacity = [0 if config is None else slot_rows(job, config) for job in self.jobs]
         starts = np.cumsum([0, *capacity[:-1]]).tolist() if capacity else []
@@ -134,14 +159,15 @@ class CorpusPostings(Postings):
                 if pool is not None:
                     pool.shutdown()
             hashes, firsts = gathered(region, tasks, found, counts)
+            read = partial(give_back, region) if hashes is region else None
         del found, region
         if not docs:
             return (np.zeros(0, np.uint64), np.zeros(0, np.int64), digests,
                     np.zeros((1, 2), np.int64))
         in_parts, owners, parts = records_by_part(hashes, np.concatenate(docs),
                                                  np.concatenate(counts),
-                                                 part_bits(self.rows), firsts)
-        del hashes, firsts  # the region's pages given back
+                                                 part_bits(self.rows), firsts, read)
+        del hashes, firsts, read  # the region unmapped
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
         return in_parts, owners, digests, bounds
@@ -177,11 +203,13 @@ class Groups:
     in the order found, each hash's ``df`` (row by row), and per
     record its ``kept`` rows (hashes in at most ``cap`` records) and those
     ``alone`` (hashes in no other record); ``capped``: the hashes in more
-    than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes."""
+    than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes.
+    The hashes and ``df`` are held a group at a time (``group_hashes``,
+    ``sizes``) and spread over the rows only when asked for: the pair count
+    that dedup runs (:func:`count_kept`) needs neither row by row."""
 
-    hashes: U64
+    group_hashes: U64
     owners: I64
-    df: I64
     kept: I64
     alone: I64
     capped: U64
@@ -191,9 +219,20 @@ class Groups:
     sizes: I64
     by_hash: bool = True
 
+    @property
+    def hashes(self) -> U64:
+        """Every row's hash."""
+        return np.repeat(self.group_hashes, self.sizes)
+
+    @property
+    def df(self) -> I64:
+        """Every row's hash's document frequency (its group's size)."""
+        return np.repeat(self.sizes, self.sizes)
+
 
 def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
-                  bounds: I64 | None = None, *, by_hash: bool = True) -> Groups:
+                  bounds: I64 | None = None, *, by_hash: bool = True,
+                  consume: bool = False) -> Groups:
     """The rows of the hashes in several records, found and grouped by one
     compiled pass (:func:`winnow.corpus._kernels.shared_groups`) a part of
     about :data:`PART_ROWS` rows at a time, each part's hash table in the
@@ -203,27 +242,124 @@ def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     :meth:`CorpusPostings.gather` gives them; without it the rows are put
     in parts here (:func:`~winnow.corpus.fingerprints.by_part`).  Not
     ``by_hash``: the groups in the order the pass found them (what
-    :func:`count_kept` counts; :func:`hash_ordered` sorts them)."""
+    :func:`count_kept` counts; :func:`hash_ordered` sorts them).
+
+    From :data:`SPLIT_ROWS` rows on, with two usable cores, two threads
+    (the pass runs without the GIL) each take the parts before and after
+    the one that halves the rows, writing into the same arrays at offsets
+    that the other cannot reach; the second's groups are then moved down
+    behind the first's: the same arrays as one pass gives.  ``consume``:
+    the caller will not read ``hashes`` and ``owners`` again (given in one
+    run of parts), and their pages are given back as the parts are grouped
+    (:func:`~winnow.parallel.drop_pages`), about :data:`GROUP_ROWS` rows at a
+    time, so that they and the groups are never both whole (1,000,000
+    records of ``benchmarks/scale.py``: 160 MiB less at the run's peak)."""
     n = hashes.shape[0]
     if bounds is None:
         hashes, owners, parts = by_part(hashes, owners, part_bits(n))
         bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
         np.cumsum(parts, out=bounds[0, 1:])
+    hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
     rows = np.empty(n, dtype=np.int64)  # bounds: pages never written are never mapped
     group_hash = np.empty(n // 2 + 1, dtype=np.uint64)
-    group_start = np.empty(n // 2 + 2, dtype=np.int64)
+    size = np.empty(n // 2 + 1, dtype=np.int64)
     kept = np.zeros(documents, dtype=np.int64)
     alone = np.zeros(documents, dtype=np.int64)
-    capped = np.empty(n // (cap + 1) + 1, dtype=np.uint64)
-    with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
-        groups, filled, n_capped, distinct = _kernels.shared_groups(
-            np.ascontiguousarray(hashes, dtype=np.uint64), owners, bounds, cap, rows,
-            group_hash, group_start, kept, alone, capped)
-    size = np.diff(group_start[:groups + 1])
-    rows.resize(filled, refcheck=False)  # in place: the pages past it given back
-    found = Groups(np.repeat(group_hash[:groups], size), rows, np.repeat(size, size), kept,
-                   alone, np.sort(capped[:n_capped]), n, distinct, size, by_hash=False)
+    capped = np.empty(n // (cap + 1) + 2, dtype=np.uint64)
+    per_part = (bounds[:, 1:] - bounds[:, :-1]).sum(axis=0)
+    ends = np.cumsum(per_part)
+    cut = int(np.searchsorted(ends, n // 2)) if two_threads(n) else 0
+    run = partial(_group_parts, hashes, owners, bounds, ends, cap,
+                  consume and bounds.shape[0] == 1)
+    if not 0 < cut < per_part.shape[0]:
+        groups, filled, n_capped, distinct = run(0, per_part.shape[0], rows, group_hash, size,
+                                                 kept, alone, capped)
+    else:
+        m = int(ends[cut - 1])  # the first thread's rows: its groups' bounds
+        g, c = m // 2 + 1, m // (cap + 1) + 1
+        later_kept = np.zeros(documents, dtype=np.int64)
+        later_alone = np.zeros(documents, dtype=np.int64)
+        calls = [(0, cut, rows[:m], group_hash[:g], size[:g], kept, alone, capped[:c]),
+                 (cut, per_part.shape[0], rows[m:], group_hash[g:], size[g:], later_kept,
+                  later_alone, capped[c:])]
+        with ThreadPoolExecutor(2, thread_name_prefix="winnow-groups") as pool:
+            (groups, filled, n_capped, distinct), (groups2, filled2, n_capped2, distinct2) = \
+                pool.map(lambda x: run(*x), calls)
+        del calls  # no view of the arrays outlives the threads: they are resized below
+        _move_down(rows, filled, m, filled2)
+        _move_down(group_hash, groups, g, groups2)
+        _move_down(size, groups, g, groups2)
+        _move_down(capped, n_capped, c, n_capped2)
+        kept += later_kept
+        alone += later_alone
+        del later_kept, later_alone
+        groups, filled = groups + groups2, filled + filled2
+        n_capped, distinct = n_capped + n_capped2, distinct + distinct2
+    for grown, used in ((rows, filled), (group_hash, groups), (size, groups)):
+        grown.resize(used, refcheck=False)  # in place: the pages past it given back
+    found = Groups(group_hash, rows, kept, alone, np.sort(capped[:n_capped]), n, distinct, size,
+                   by_hash=False)
     return hash_ordered(found) if by_hash else found
+
+
+#: Rows :func:`shared_groups` groups between two givings back of its
+#: input's pages (``consume``).
+GROUP_ROWS = 1 << 21
+
+
+def _group_parts(hashes: U64, owners: npt.NDArray[np.integer], bounds: I64, ends: I64,
+                 cap: int, consume: bool, first: int, last: int, rows: I64, group_hash: U64,
+                 size: I64, kept: I64, alone: I64, capped: U64) -> tuple[int, int, int, int]:
+    """:func:`winnow.corpus._kernels.shared_groups` on parts ``first`` to
+    ``last - 1`` (``ends``: the rows up to each part's end), filling the
+    arrays from their starts; with ``consume``, a stretch of about
+    :data:`GROUP_ROWS` rows at a time, each stretch's rows of ``hashes``
+    and ``owners`` given back once grouped.  Returns the kernel's
+    ``(groups, grouped rows, capped hashes, distinct hashes)``, summed."""
+    totals = [0, 0, 0, 0]
+    step = GROUP_ROWS if consume else None
+    start = first
+    while start < last:
+        stop = last if step is None else max(start + 1, min(last, int(np.searchsorted(
+            ends, ends[start] + step, "right"))))
+        groups, filled, n_capped = totals[:3]
+        with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
+            found = _kernels.shared_groups(
+                hashes, owners, np.ascontiguousarray(bounds[:, start:stop + 1]), cap,
+                rows[filled:], group_hash[groups:], size[groups:], kept, alone,
+                capped[n_capped:])
+        totals = [t + f for t, f in zip(totals, found, strict=True)]
+        if consume:
+            drop_pages(hashes, int(bounds[0, start]), int(bounds[0, stop]))
+            drop_pages(owners, int(bounds[0, start]), int(bounds[0, stop]))
+        start = stop
+    return totals[0], totals[1], totals[2], totals[3]
+
+
+#: Rows (or, for :func:`count_kept`, pair incidences) from which the
+#: compiled passes run on two threads: below, the threads cost more than
+#: they save.
+SPLIT_ROWS = 1 << 20
+
+
+def two_threads(work: int) -> bool:
+    """Whether ``work`` (:data:`SPLIT_ROWS`' units) is worth two threads here."""
+    return work >= SPLIT_ROWS and usable_cores() >= 2
+
+
+def _move_down(values: npt.NDArray[np.generic], to: int, start: int, n: int) -> None:
+    """``values[to:to + n] = values[start:start + n]`` (``to <= start``), a
+    stretch that does not overlap its source at a time, so that numpy makes
+    no temporary copy of them."""
+    gap = start - to
+    if n <= 0 or gap == 0:
+        return
+    if gap < 1 << 16:  # a short gap: one copy (the groups a thread found fill its rows)
+        values[to:to + n] = values[start:start + n].copy()
+        return
+    for done in range(0, n, gap):
+        step = min(gap, n - done)
+        values[to + done:to + done + step] = values[start + done:start + done + step]
 
 
 def hash_ordered(groups: Groups) -> Groups:
@@ -232,12 +368,12 @@ def hash_ordered(groups: Groups) -> Groups:
         return groups
     size = groups.sizes
     starts = np.cumsum(size) - size
-    order = np.argsort(groups.hashes[starts], kind="stable")
+    order = np.argsort(groups.group_hashes, kind="stable")
     size = size[order]
     where = np.repeat(starts[order] - (np.cumsum(size) - size), size)
     where += np.arange(groups.owners.shape[0], dtype=np.int64)
-    return replace(groups, hashes=groups.hashes[where], owners=groups.owners[where],
-                   df=np.repeat(size, size), sizes=size, by_hash=True)
+    return replace(groups, group_hashes=groups.group_hashes[order], owners=groups.owners[where],
+                   sizes=size, by_hash=True)
 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
@@ -261,18 +397,20 @@ def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
     return MemorySums(groups.kept, weight_totals, counts, groups.capped, stats, digests)
 
 
-#: Pairs :func:`count_kept` sums before it filters them (40 bytes each).
+#: Pairs :func:`count_kept` writes into a block (40 bytes each): before it
+#: filters them, or kept ones where the filter is compiled.
 BLOCK_PAIRS = 1 << 16
 
 
 def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
                ) -> MemorySums | None:
     """:func:`count_groups` less the pairs ``keep`` rejects (an engine may
-    leave them out, :class:`~winnow.pairs.PairFilter`): the pairs summed a
-    block of :data:`BLOCK_PAIRS` at a time, in ``(a, b)`` order, by one
-    compiled loop (:func:`winnow.corpus._kernels.pair_block`), and each block
-    filtered at once, so the pairs ``keep`` rejects (98 % of those of
-    ``benchmarks/scale.py``'s corpus) are never gathered, sorted or copied.
+    leave them out, :class:`~winnow.pairs.PairFilter`): the pairs summed
+    into blocks of :data:`BLOCK_PAIRS`, in ``(a, b)`` order, by one compiled
+    loop (:func:`winnow.corpus._kernels.pair_block`), filtered as they are
+    written where ``keep`` has a compiled rule, else a block at a time, so
+    the pairs ``keep`` rejects (98 % of those of ``benchmarks/scale.py``'s
+    corpus) are never gathered, sorted or copied (:func:`_owner_pairs`).
     Sizes, weights, capped hashes and statistics are :func:`count_groups`'.
     ``None`` where :func:`~winnow.matching.counting.count_shared` would
     treat the largest groups apart (their pairs past its pair budget, and
@@ -282,14 +420,15 @@ def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
     if max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET)) < int(sizes.max(initial=0)):
         return None
     documents = groups.kept.shape[0]
-    weights = idf_weights(groups.df, documents)
+    weights = idf_weights(sizes, documents)  # each group's: its hash's df is its size
     single = float(idf_weights(np.ones(1, dtype=np.int64), documents)[0])
-    weight_totals = (np.bincount(groups.owners, weights=weights, minlength=documents)
-                     .astype(np.float64) + groups.alone * single)
+    weight_totals = (np.bincount(groups.owners, weights=np.repeat(weights, sizes),
+                                 minlength=documents).astype(np.float64)
+                     + groups.alone * single)
     group_ptr = np.zeros(sizes.shape[0] + 1, dtype=np.int64)
     np.cumsum(sizes, out=group_ptr[1:])
     scale = float(1 << WEIGHT_BITS)  # weights are whole multiples of 2^-24: summed
-    group_weight = (weights[group_ptr[:-1]] * scale).astype(np.int64)  # as integers
+    group_weight = (weights * scale).astype(np.int64)  # as integers
     del weights
     a, b, shared, weight, df_sum, met = _kept_pairs(groups, group_ptr, group_weight, keep)
     counts = SharedCounts(a, b, shared, weight / scale, df_sum.astype(np.float64))
@@ -303,34 +442,77 @@ def _kept_pairs(groups: Groups, group_ptr: I64, group_weight: I64, keep: PairFil
                 ) -> tuple[I64, I64, I64, I64, I64, int]:
     """The pairs of ``groups`` that ``keep`` accepts, ``(a, b, shared, weight,
     df_sum)`` in ``(a, b)`` order (weights in units of ``2^-24``), and how many
-    pairs share a group in all."""
+    pairs share a group in all.  From :data:`SPLIT_ROWS` pair incidences on,
+    with two usable cores, two threads each sum the owners before and after
+    the one that halves the work (the compiled loop runs without the GIL),
+    each with its scratch rows, and their pairs are put one after the other:
+    the same arrays in the same order."""
     documents = groups.kept.shape[0]
     owner_ptr = np.zeros(documents + 1, dtype=np.int64)
     groups_of = np.empty(groups.owners.shape[0], dtype=np.int64)
     next_row = np.empty(groups.owners.shape[0], dtype=np.int64)
-    _kernels.owner_groups(group_ptr, groups.owners, documents, owner_ptr, groups_of, next_row)
-    row = np.full((documents, 4), -1, dtype=np.int64)
+    later = np.zeros(documents, dtype=np.int64)
+    _kernels.owner_groups(group_ptr, groups.owners, documents, owner_ptr, groups_of, next_row,
+                          later)
+    work = np.cumsum(later)
+    del later
+    total = int(work[-1]) if documents else 0
+    middle = int(np.searchsorted(work, total // 2)) + 1 if two_threads(total) else documents
+    del work
+    args = (groups_of, next_row, group_ptr, groups.owners, group_weight)
+    if middle >= documents:
+        parts, met = _owner_pairs(0, owner_ptr, args, keep, groups.kept)
+    else:
+        ranges = [(0, owner_ptr[:middle + 1]), (middle, owner_ptr)]
+        with ThreadPoolExecutor(2, thread_name_prefix="winnow-pairs") as pool:
+            (parts, met), (more, more_met) = pool.map(
+                lambda r: _owner_pairs(r[0], r[1], args, keep, groups.kept), ranges)
+        parts += more
+        met += more_met
+    kept = [np.concatenate([p[i] for p in parts]) if parts else np.zeros(0, np.int64)
+            for i in range(5)]
+    return kept[0], kept[1], kept[2], kept[3], kept[4], met
+
+
+def _owner_pairs(first: int, owner_ptr: I64, args: tuple[I64, ...], keep: PairFilter,
+                 sizes: I64) -> tuple[list[tuple[I64, ...]], int]:
+    """The pairs of owners ``first`` to ``owner_ptr.shape[0] - 2`` that
+    ``keep`` accepts, summed a block at a time by
+    :func:`winnow.corpus._kernels.pair_block`, in blocks, and how many pairs
+    those owners share in all.  A filter with a compiled ``rule``
+    (:attr:`winnow.corpus.clusters.LinkFilter.rule`) is applied by the
+    kernel as it writes the pairs (1,000,000 records of
+    ``benchmarks/scale.py``: 27 million pairs met, 136,000 kept); any other
+    is called on each block.  The scratch rows (``row[b]``: 32 bytes a
+    record) are this call's own; only those of the owners after ``first``
+    are ever written, so only their pages are mapped."""
+    documents = sizes.shape[0]
+    row = np.empty((documents, 4), dtype=np.int64)
+    row[first:] = -1
     touched = np.empty(documents, dtype=np.int64)
+    rule: tuple[float, float, int] | None = getattr(keep, "rule", None)
+    compiled = (rule is not None, *(rule or (0.0, 0.0, 0)))
     block = _pair_block(BLOCK_PAIRS)
     parts: list[tuple[I64, ...]] = []
     met = 0
-    a = 0
-    while a < documents:
-        with uninterrupted():  # two values come back (winnow.compiled.uninterrupted)
-            a_next, n = _kernels.pair_block(a, owner_ptr, groups_of, next_row, group_ptr,
-                                            groups.owners, group_weight, row, touched,
-                                            *block)
+    a = first
+    last = owner_ptr.shape[0] - 1
+    while a < last:
+        with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
+            a_next, n, seen = _kernels.pair_block(a, owner_ptr, *args, row, touched, sizes,
+                                                  *compiled, *block)
         if n < 0:  # one record's pairs fill more than a block
             block = _pair_block(-n)
             continue
-        met += n
-        first = tuple(x[:n] for x in block)
-        taken = keep(first[0], first[1], first[2], groups.kept)
-        parts.append(tuple(x[taken] for x in first))
+        met += seen
+        first_n = tuple(x[:n] for x in block)
+        if rule is not None:
+            parts.append(tuple(x.copy() for x in first_n))
+        else:
+            taken = keep(first_n[0], first_n[1], first_n[2], sizes)
+            parts.append(tuple(x[taken] for x in first_n))
         a = a_next
-    kept = [np.concatenate([p[i] for p in parts]) if parts else block[i][:0].copy()
-            for i in range(5)]
-    return kept[0], kept[1], kept[2], kept[3], kept[4], met
+    return parts, met
 
 
 def _pair_block(n: int) -> tuple[I64, I64, I64, I64, I64]:
@@ -352,5 +534,6 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["BLOCK_PAIRS", "PART_ROWS", "CorpusPostings", "Groups", "count_groups", "count_kept",
-           "count_records", "hash_ordered", "in_records", "part_bits", "shared_groups"]
+__all__ = ["BLOCK_PAIRS", "GROUP_ROWS", "KEPT_ROW_BYTES", "PART_ROWS", "SPLIT_ROWS",
+           "CorpusPostings", "Groups", "count_groups", "count_kept", "count_records",
+           "hash_ordered", "in_records", "part_bits", "shared_groups", "two_threads"]

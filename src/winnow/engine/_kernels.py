@@ -179,19 +179,34 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
 
     The same hash as :func:`rolling_hashes` and the same selection as
     :func:`winnow_positions` (tests check both), without the array of all
-    k-gram hashes: the paper's Figure 5 loop over a circular buffer, with the
-    authors' errata (buffer primed with the first ``w`` real hashes, backward
-    scan from ``r - 1``).  Returns the selected hashes and positions.
+    k-gram hashes (:func:`winnow_into`).  Returns the selected hashes and
+    positions.
     """
     n = units.shape[0]
     m = n - k + 1
     if m <= 0:
         return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
-    if w > m:
-        w = m
     out_hash = np.empty(m, dtype=np.uint64)
     out_pos = np.empty(m, dtype=np.int64)
-    ring = np.empty(w, dtype=np.uint64)
+    ring = np.empty(min(w, m), dtype=np.uint64)
+    count = winnow_into(units, k, key, base, w, robust, ring, out_hash, out_pos, 0)
+    return out_hash[:count].copy(), out_pos[:count].copy()
+
+
+@jit()
+def winnow_into(units, k, key, base, w, robust, ring, out_hash, out_pos, at):  # type: ignore[no-untyped-def]
+    """:func:`winnow_fused`'s selection of ``units`` (at least ``k`` of them)
+    written into ``out_hash[at:]``, and the positions into ``out_pos[at:]``
+    unless ``out_pos`` is empty; ``ring``: scratch of at least ``min(w,
+    units - k + 1)`` hashes.  Returns how many were selected (at most
+    ``units - k + 1``).  The paper's Figure 5 loop over a circular buffer,
+    with the authors' errata (buffer primed with the first ``w`` real
+    hashes, backward scan from ``r - 1``)."""
+    n = units.shape[0]
+    m = n - k + 1
+    if w > m:
+        w = m
+    positions = out_pos.shape[0] > 0
     bk, h = start_hash(units, k, key, base)
     ring[0] = fmix64(h ^ key)
     for i in range(1, w):
@@ -202,8 +217,9 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
     for j in range(w - 2, -1, -1):
         if ring[j] < ring[mi]:
             mi = j
-    out_hash[0] = ring[mi]
-    out_pos[0] = mi
+    out_hash[at] = ring[mi]
+    if positions:
+        out_pos[at] = mi
     count = 1
     for i in range(w, m):
         h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
@@ -220,15 +236,17 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
                     best = j
                 j = w - 1 if j == 0 else j - 1
             mi = best
-            out_hash[count] = ring[mi]
-            out_pos[count] = i - (r - mi if r >= mi else r - mi + w)
+            out_hash[at + count] = ring[mi]
+            if positions:
+                out_pos[at + count] = i - (r - mi if r >= mi else r - mi + w)
             count += 1
         elif value < ring[mi] or (not robust and value == ring[mi]):
             mi = r
-            out_hash[count] = value
-            out_pos[count] = i
+            out_hash[at + count] = value
+            if positions:
+                out_pos[at + count] = i
             count += 1
-    return out_hash[:count].copy(), out_pos[:count].copy()
+    return count
 
 
 @jit()
@@ -238,21 +256,31 @@ def winnow_distinct(units, bounds, k, key, base, w, robust):  # type: ignore[no-
 
     Returns the hashes of all documents one after the other and how many each
     has: one compiled call for a batch of thousands of short records, where a
-    call per record costs more in Python than the hashing itself.
+    call per record costs more in Python than the hashing itself.  Each
+    record's hashes are selected straight into the output
+    (:func:`winnow_into`), then sorted and their repeats dropped in place:
+    no array is made per record.
     """
     documents = bounds.shape[0] - 1
     out = np.empty(max(units.shape[0], 1), dtype=np.uint64)
     counts = np.zeros(max(documents, 0), dtype=np.int64)
+    ring = np.empty(max(w, 1), dtype=np.uint64)
+    no_positions = np.empty(0, dtype=np.int64)
     filled = 0
     for d in range(documents):
         lo = bounds[d]
         hi = bounds[d + 1]
         if hi - lo < k:
             continue
-        hashes, _ = winnow_fused(units[lo:hi], k, key, base, w, robust)
-        distinct = np.unique(hashes)
-        n = distinct.shape[0]
-        out[filled:filled + n] = distinct
+        selected = winnow_into(units[lo:hi], k, key, base, w, robust, ring, out,
+                               no_positions, filled)
+        mine = out[filled:filled + selected]
+        mine.sort()
+        n = 1
+        for i in range(1, selected):
+            if mine[i] != mine[n - 1]:
+                mine[n] = mine[i]
+                n += 1
         counts[d] = n
         filled += n
     return out[:filled].copy(), counts

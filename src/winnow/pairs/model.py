@@ -19,6 +19,11 @@ I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]
 Bools = npt.NDArray[np.bool_]
 
+#: Bytes a fingerprint row takes at the in-memory engine's peak where the
+#: postings say nothing else (:attr:`Postings.row_bytes`): 1.2 GiB for 10
+#: million rows (benchmarks/sharded.results.md).
+ROW_BYTES = 120
+
 @dataclass(frozen=True)
 class DocBatch:
     """Many documents' fingerprints at once: document ``docs[i]`` has the
@@ -80,7 +85,8 @@ class Postings(ABC):
     """The stage's input: documents ``0 .. documents - 1`` and their fingerprints.
 
     ``rows`` the fingerprint rows (exact or estimated: the ``auto`` rule and
-    a sharded run's partitions are chosen from it); ``base`` hashes counted in
+    a sharded run's partitions are chosen from it, the rule with
+    ``row_bytes``); ``base`` hashes counted in
     their documents' sizes but never shared; ``archive[d]`` marks documents
     never paired with each other; ``keep`` the pairs the client can use: an
     engine may leave the others out of its sums (the sharded engines do, as
@@ -92,6 +98,9 @@ class Postings(ABC):
 
     documents: int
     rows: int
+    #: bytes a row of ``rows`` takes at the peak of :meth:`in_memory`, about:
+    #: what ``auto`` weighs (:meth:`winnow.pairs.registry.EngineChoice.resolve`)
+    row_bytes: int = ROW_BYTES
     base: U64 | None = None
     archive: Bools | None = None
     keep: PairFilter | None = None

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from winnow.errors import InvalidConfig
-from winnow.pairs.model import PairSums, Postings
+from winnow.pairs.model import ROW_BYTES, PairSums, Postings
 from winnow.parallel import Progress
 
 #: Every engine: its name and its class.
@@ -37,10 +37,13 @@ EngineName = str
 ENGINE_NAMES: tuple[str, ...] = ("auto", *ENGINES)
 
 #: Fingerprint rows (distinct hashes per document, summed) above which
-#: ``auto`` shards the count.  The in-memory engine peaks at about 120 bytes
-#: a row (benchmarks/sharded.results.md: 1.2 GiB for 10 million rows), so
-#: 20 million rows are about 2.4 GB; the sharded engine's tasks stay within
-#: their budgets (docs/scale.md) whatever the rows.
+#: ``auto`` shards the count of postings of :data:`~winnow.pairs.model.ROW_BYTES`
+#: a row.  The in-memory engine peaks at about 120 bytes a row
+#: (benchmarks/sharded.results.md: 1.2 GiB for 10 million rows), so 20
+#: million rows are about 2.4 GB; postings that take fewer bytes a row
+#: (:attr:`~winnow.pairs.model.Postings.row_bytes`) stay in memory up to the
+#: same 2.4 GB.  The sharded engine's tasks stay within their budgets
+#: (docs/scale.md) whatever the rows.
 SHARDED_ROWS = 20_000_000
 
 #: What ``auto`` picks above :data:`SHARDED_ROWS`.
@@ -97,10 +100,12 @@ class EngineChoice:
         if self.partitions is not None and self.partitions < 1:
             raise InvalidConfig([f"partitions must be at least 1; got {self.partitions}"])
 
-    def resolve(self, rows: int) -> str:
-        """The engine that counts ``rows`` fingerprint rows: the one named, or
-        for ``auto`` the in-memory one up to :data:`SHARDED_ROWS` rows (one
-        sort is fastest) and :data:`AUTO_SHARDED` above (bounded memory)."""
+    def resolve(self, rows: int, row_bytes: int = ROW_BYTES) -> str:
+        """The engine that counts ``rows`` fingerprint rows of ``row_bytes``
+        bytes each (:attr:`~winnow.pairs.model.Postings.row_bytes`): the one
+        named, or for ``auto`` the in-memory one up to the peak of
+        :data:`SHARDED_ROWS` rows of :data:`~winnow.pairs.model.ROW_BYTES`
+        (one sort is fastest) and :data:`AUTO_SHARDED` above (bounded memory)."""
         if self.engine != "auto":
             return self.engine
-        return AUTO_SHARDED if rows > SHARDED_ROWS else "in-memory"
+        return AUTO_SHARDED if rows * row_bytes > SHARDED_ROWS * ROW_BYTES else "in-memory"
