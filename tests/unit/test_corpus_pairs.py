@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -303,6 +304,35 @@ def test_two_threads_group_and_count_what_one_does(seed: int, docs: int, pool: i
     assert two_sums.stats == one_sums.stats
 
 
+def test_a_large_input_consumed_in_stretches_groups_as_one_pass(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Big enough that every stretch of ``consume`` gives whole pages back
+    (the random cases above are a few KiB), split between two threads."""
+    from winnow.corpus.fingerprints import by_part
+
+    hashes, owners = random_rows(7, 4000, 30_000, 120)
+    hashes, owners, parts = by_part(hashes, owners, 6)
+    bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
+    np.cumsum(parts, out=bounds[0, 1:])
+    one = shared_groups(hashes, owners, 4000, 50, bounds, by_hash=False)
+    calls: list[tuple[int, int]] = []
+    group_parts = corpus_pairs._group_parts
+
+    def spied(*args: object) -> tuple[int, int, int, int]:
+        calls.append((int(args[6]), int(args[7])))  # type: ignore[call-overload]
+        return group_parts(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(corpus_pairs, "_group_parts", spied)
+    monkeypatch.setattr(corpus_pairs, "GROUP_ROWS", 4096)
+    monkeypatch.setattr(corpus_pairs, "SPLIT_ROWS", 0)
+    monkeypatch.setattr(corpus_pairs, "usable_cores", lambda: 2)
+    two = shared_groups(hashes.copy(), owners.copy(), 4000, 50, bounds, by_hash=False,
+                        consume=True)
+    assert hashes.shape[0] > 150_000
+    assert len(calls) == 2 and calls[0][0] == 0 < calls[0][1] == calls[1][0] < calls[1][1]
+    assert groups_fields(two) == groups_fields(one)
+
+
 @pytest.mark.parametrize(("to", "start", "n"), [(0, 0, 10), (3, 10, 50), (0, 70_000, 200_000),
                                                 (5, 70_005, 65_000), (1, 2, 0)])
 def test_moving_values_down_copies_them_as_one_assignment_would(to: int, start: int,
@@ -314,6 +344,7 @@ def test_moving_values_down_copies_them_as_one_assignment_would(to: int, start: 
     assert values.tolist() == want.tolist()
 
 
+@pytest.mark.skipif(sys.platform != "linux", reason="pages given back only on Linux")
 def test_dropped_pages_read_as_zeros_and_the_rest_is_kept() -> None:
     from winnow.parallel import drop_pages
 

@@ -198,3 +198,15 @@ def test_fused_winnowing_equals_the_two_pass_path(units: list[int], k: int, w: i
     assert as_pairs(winnow_units(array, k, w, robust=robust)) == as_pairs(expected)
     config = winnow.WinnowConfig(k=k, t=k + w - 1, method="robust" if robust else "winnow")
     assert as_pairs(winnow.fingerprint(array, config)) == as_pairs(expected)
+
+
+@pytest.mark.parametrize("bounds", [[0, 1000, 0, 1000, 0, 1000], [0, 500, 1001], [-1, 10],
+                                    [0, 600, 300, 1000]])
+def test_distinct_selection_refuses_bounds_outside_the_units(bounds: list[int]) -> None:
+    # the compiled loop writes each document's hashes where the bounds say, unchecked
+    from winnow.engine.selection import winnow_units_distinct
+
+    with pytest.raises(ValueError, match="bounds must ascend"):
+        winnow_units_distinct(np.arange(1000, dtype=np.uint32), bounds, 1, 1)
+    hashes, counts = winnow_units_distinct(np.arange(1000, dtype=np.uint32), [0, 400, 1000], 5, 4)
+    assert counts.shape[0] == 2 and hashes.shape[0] == int(counts.sum()) > 0

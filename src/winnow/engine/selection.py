@@ -198,13 +198,20 @@ def winnow_units_distinct(
 ) -> tuple[HashArray, npt.NDArray[np.int64]]:
     """The distinct hashes :func:`winnow_units` selects in each document of a
     batch (document ``d`` is ``units[bounds[d]:bounds[d + 1]]``), sorted, in one
-    compiled call: ``(hashes of every document in turn, count per document)``."""
+    compiled call: ``(hashes of every document in turn, count per document)``.
+    ``bounds`` must ascend from 0 or more to at most ``len(units)``
+    (``ValueError`` otherwise: the compiled loop writes each document's
+    hashes where the bounds say, unchecked)."""
     k = _check_positive("k (noise threshold)", k)
     w = _check_positive("w", w)
-    edges = np.ascontiguousarray(bounds, dtype=np.int64)
+    edges = np.ascontiguousarray(bounds, dtype=np.int64).reshape(-1)
+    values = as_units(units)
+    if edges.shape[0] and (edges[0] < 0 or edges[-1] > values.shape[0]
+                           or bool((edges[1:] < edges[:-1]).any())):
+        raise ValueError(f"bounds must ascend within 0 .. {values.shape[0]} (the units)")
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
         hashes, counts = _compiled().winnow_distinct(
-            as_units(units), edges, int(k), np.uint64(hash_key(seed)),
+            values, edges, int(k), np.uint64(hash_key(seed)),
             np.uint64(hash_base(seed)), int(w), robust,
         )
     return hashes, counts
