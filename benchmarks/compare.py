@@ -52,6 +52,7 @@ from harness import (
     timed_then_measured,
     uptime,
     warm,
+    warm_up,
 )
 
 #: Memory samples of these runs of a few seconds and processes: every 50 ms
@@ -59,20 +60,31 @@ from harness import (
 SHORT_SAMPLE_S = 0.05
 
 
-def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
+def winnow_command(folder: Path, out: Path, options: list[str]) -> list[str]:
     """``winnow compare --each folder`` with CSV output to ``out``."""
-    command = [*WINNOW, "compare", "--each", str(folder), "-q", "--format", "csv",
-               "-o", str(out), *options]
-    run = timed_then_measured(command, sample_s=SHORT_SAMPLE_S, output=out)
+    return [*WINNOW, "compare", "--each", str(folder), "-q", "--format", "csv",
+            "-o", str(out), *options]
+
+
+def winnow_run(folder: Path, out: Path, options: list[str]) -> Run:
+    """:func:`winnow_command`, timed, then measured."""
+    run = timed_then_measured(winnow_command(folder, out, options), sample_s=SHORT_SAMPLE_S,
+                              output=out)
     check(run, "winnow compare")
     return run
 
 
-def peer_run(peer: str, folder: Path, out: Path) -> Run:
-    """One peer adapter over ``folder`` (Python files)."""
+def peer_command(peer: str, folder: Path, out: Path) -> tuple[list[str], dict[str, str]]:
+    """One peer adapter over ``folder`` (Python files), and its environment."""
     env = dict(os.environ, DOLOS_NODE_OPTIONS="--max-old-space-size=16000")
-    run = timed_then_measured([str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang",
-                               "python"], env=env, sample_s=SHORT_SAMPLE_S, output=out)
+    return [str(PEERS / f"run_{peer}"), str(folder), str(out), "--lang", "python"], env
+
+
+def peer_run(peer: str, folder: Path, out: Path, warmups: int = 0) -> Run:
+    """:func:`peer_command`, after ``warmups`` untimed runs, timed, then measured."""
+    command, env = peer_command(peer, folder, out)
+    warm_up(command, env=env, times=warmups)
+    run = timed_then_measured(command, env=env, sample_s=SHORT_SAMPLE_S, output=out)
     check(run, peer)
     return run
 
@@ -119,16 +131,20 @@ def thousand(args: argparse.Namespace, options: list[str]) -> None:
 
 
 def every_pair(args: argparse.Namespace, options: list[str]) -> None:
-    print(f"\n== every pair, 1000 stdlib files ({uptime()})")
+    print(f"\n== every pair, 1000 stdlib files ({uptime()}); each tool after "
+          f"{args.warmup} untimed run(s)")
     flat, _ = corpus.stdlib_1000(args.workdir)
     warm(flat)
     variants = {"-n 0": ["-n", "0"], "-n 0 --no-passages": ["-n", "0", "--no-passages"]}
     runs: dict[str, list[Run]] = {label: [] for label in variants}
+    for extra in variants.values():
+        warm_up(winnow_command(flat, args.workdir / "every-1000.csv", [*options, *extra]),
+                times=args.warmup)
     for _ in range(args.repeat):  # alternating, so that both see the same load
         for label, extra in variants.items():
             runs[label].append(winnow_run(flat, args.workdir / "every-1000.csv",
                                           [*options, *extra]))
-    c50 = peer_run("compare50", flat, args.workdir / "compare50-every-1000.csv")
+    c50 = peer_run("compare50", flat, args.workdir / "compare50-every-1000.csv", args.warmup)
     for label, tries in runs.items():
         for number, run in enumerate(tries, 1):
             print(run.line(f"winnow {label} #{number}") + f"  / compare50 "
@@ -144,12 +160,14 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     folder = args.workdir / "pool-2000"
     files, size = corpus.subset(corpus.python_pool(), 2000, folder)
     warm(folder)
+    warm_up(winnow_command(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"]),
+            times=args.warmup)
     tries = [winnow_run(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"])
              for _ in range(args.repeat)]
     for number, run in enumerate(tries, 1):
         print(run.line(f"winnow -n 0 #{number}, {files} files {size / 1e6:.0f} MB"))
     for peer in ("compare50", "dolos"):
-        other = peer_run(peer, folder, args.workdir / f"{peer}-2000.csv")
+        other = peer_run(peer, folder, args.workdir / f"{peer}-2000.csv", args.warmup)
         print(other.line(peer) + f"  winnow / {peer} (each run) " + ", ".join(
             f"{run.wall_s / other.wall_s:.3f}" for run in tries))
 
@@ -240,6 +258,9 @@ def main() -> None:
     parser.add_argument("--skip-thousand", action="store_true")
     parser.add_argument("--skip-scaling", action="store_true")
     parser.add_argument("--every", action="store_true", help="the every-pair rows")
+    parser.add_argument("--warmup", type=int, default=1, metavar="N",
+                        help="untimed runs of each tool before its timed runs in the "
+                             "every-pair rows (harness.warm_up)")
     parser.add_argument("--profile", action="store_true",
                         help="time the stages of -n 0 in this process, then stop")
     parser.add_argument("--skip-class", action="store_true",

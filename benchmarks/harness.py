@@ -166,6 +166,19 @@ def timed_then_measured(command: list[str], *, env: dict[str, str] | None = None
                sampled.stderr_tail, sampled.tree_hwm_mib)
 
 
+def warm_up(command: list[str], *, env: dict[str, str] | None = None, times: int = 1) -> None:
+    """Run ``command`` ``times`` times, untimed, output discarded (hyperfine's
+    ``--warmup``).  On the machine these figures come from, a command that
+    follows a long run of another tool starts with its libraries' pages and
+    much of its fresh memory cold (the virtual machine gives back to its host
+    the pages nobody touched for a minute): winnow's first every-pair run of
+    a class came out 0.4-0.7 s slower than the two after it.  Every tool of a
+    comparison gets the same warm-up."""
+    for _ in range(times):
+        subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+
+
 def compile_winnow() -> int:
     """Compile winnow's modules to bytecode, as pip does when it installs a
     package (it did for the peers' virtual environments), and say how many

@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 import scale_corpus
-from harness import check, compile_winnow, measure, uptime
+from harness import check, compile_winnow, measure, uptime, warm
 
 I64 = npt.NDArray[np.int64]
 HERE = Path(__file__).resolve().parent
@@ -308,6 +308,7 @@ def main() -> None:
               + f"{'near':>7}{'contain':>8}{'prec':>7}{'pairs':>9}")
     print(header, flush=True)
     for engine in args.engines.split(","):
+        warm(folder)  # each engine reads the corpus from the page cache, the first one too
         labels_path = work / f"labels-{engine}-{n}.npy"
         shards = work / f"shards-{engine}-{n}"
         shutil.rmtree(shards, ignore_errors=True)  # a fresh run, not a resumed one
