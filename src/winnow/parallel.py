@@ -202,7 +202,7 @@ def drop_pages(array: Any, start: int, stop: int) -> None:
     of one), which the caller will never read again: they read as zeros
     afterwards (Linux; elsewhere nothing happens).  Lets a pass that
     consumes a large array give it back as it goes rather than at its end
-    (:func:`winnow.corpus.pairs.shared_groups`).  An array that is not
+    (:func:`winnow.corpus.groups.shared_groups`).  An array that is not
     contiguous keeps its pages."""
     if not array.flags.c_contiguous:
         return

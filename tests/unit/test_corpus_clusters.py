@@ -110,10 +110,11 @@ def test_grouped_counting_equals_counting_by_sort(part_rows: int,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     """count_records (hash tables a part at a time) gives count_postings'
     sums, sizes, weights, statistics and capped hashes, whatever the parts."""
+    from winnow.corpus import groups as corpus_groups
     from winnow.corpus import pairs as corpus_pairs
     from winnow.matching.counting import count_postings
 
-    monkeypatch.setattr(corpus_pairs, "PART_ROWS", part_rows)
+    monkeypatch.setattr(corpus_groups, "PART_ROWS", part_rows)
     rng = np.random.default_rng(5)
     pool = rng.integers(0, 1 << 61, 3000, dtype=np.uint64)  # top bits all 0
     pool[:40] = np.arange(40, dtype=np.uint64) << np.uint64(8)  # same low bits

@@ -15,16 +15,12 @@ from hypothesis import strategies as st
 
 from winnow.config import WinnowConfig
 from winnow.corpus import Fields
+from winnow.corpus import groups as corpus_groups
 from winnow.corpus import pairs as corpus_pairs
 from winnow.corpus.clusters import LinkFilter, Thresholds
 from winnow.corpus.fingerprints import ShardJob
-from winnow.corpus.pairs import (
-    CorpusPostings,
-    count_groups,
-    count_kept,
-    hash_ordered,
-    shared_groups,
-)
+from winnow.corpus.groups import hash_ordered, shared_groups
+from winnow.corpus.pairs import CorpusPostings, count_groups, count_kept
 from winnow.corpus.readers import plan_shards
 from winnow.pairs.memory import MemorySums
 
@@ -258,7 +254,7 @@ def test_a_record_paired_with_many_gets_its_pairs_in_order(partners: int) -> Non
     assert got.counts.b.tolist() == list(range(1, partners + 1))
 
 
-def groups_fields(groups: corpus_pairs.Groups) -> list[object]:
+def groups_fields(groups: corpus_groups.Groups) -> list[object]:
     return [getattr(groups, name).tolist() for name in
             ("hashes", "owners", "df", "kept", "alone", "capped", "sizes")] + [
         groups.rows, groups.distinct, groups.by_hash]
@@ -283,20 +279,20 @@ def test_two_threads_group_and_count_what_one_does(seed: int, docs: int, pool: i
     bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
     np.cumsum(parts, out=bounds[0, 1:])
     keep = LinkFilter(Thresholds(0.5, 0.8, 3, candidate=0.1))
-    saved = (corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS,
-             corpus_pairs.GROUP_ROWS)
+    saved = (corpus_groups.SPLIT_ROWS, corpus_groups.usable_cores, corpus_pairs.BLOCK_PAIRS,
+             corpus_groups.GROUP_ROWS)
     corpus_pairs.BLOCK_PAIRS = block  # module settings: hypothesis runs each example here
-    corpus_pairs.GROUP_ROWS = stretch
+    corpus_groups.GROUP_ROWS = stretch
     try:
         one = shared_groups(hashes, owners, docs, cap, bounds, by_hash=False)
         one_sums = count_kept(one, keep)
-        corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores = 0, lambda: 2
+        corpus_groups.SPLIT_ROWS, corpus_groups.usable_cores = 0, lambda: 2
         two = shared_groups(hashes.copy(), owners.copy(), docs, cap, bounds, by_hash=False,
                             consume=True)
         two_sums = count_kept(two, keep)
     finally:
-        (corpus_pairs.SPLIT_ROWS, corpus_pairs.usable_cores, corpus_pairs.BLOCK_PAIRS,
-         corpus_pairs.GROUP_ROWS) = saved
+        (corpus_groups.SPLIT_ROWS, corpus_groups.usable_cores, corpus_pairs.BLOCK_PAIRS,
+         corpus_groups.GROUP_ROWS) = saved
     assert groups_fields(two) == groups_fields(one)
     assert one_sums is not None and two_sums is not None
     assert rows_of(two_sums) == rows_of(one_sums)
@@ -316,16 +312,16 @@ def test_a_large_input_consumed_in_stretches_groups_as_one_pass(
     np.cumsum(parts, out=bounds[0, 1:])
     one = shared_groups(hashes, owners, 4000, 50, bounds, by_hash=False)
     calls: list[tuple[int, int]] = []
-    group_parts = corpus_pairs._group_parts
+    group_parts = corpus_groups._group_parts
 
     def spied(*args: object) -> tuple[int, int, int, int]:
         calls.append((int(args[6]), int(args[7])))  # type: ignore[call-overload]
         return group_parts(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(corpus_pairs, "_group_parts", spied)
-    monkeypatch.setattr(corpus_pairs, "GROUP_ROWS", 4096)
-    monkeypatch.setattr(corpus_pairs, "SPLIT_ROWS", 0)
-    monkeypatch.setattr(corpus_pairs, "usable_cores", lambda: 2)
+    monkeypatch.setattr(corpus_groups, "_group_parts", spied)
+    monkeypatch.setattr(corpus_groups, "GROUP_ROWS", 4096)
+    monkeypatch.setattr(corpus_groups, "SPLIT_ROWS", 0)
+    monkeypatch.setattr(corpus_groups, "usable_cores", lambda: 2)
     two = shared_groups(hashes.copy(), owners.copy(), 4000, 50, bounds, by_hash=False,
                         consume=True)
     assert hashes.shape[0] > 150_000
@@ -340,7 +336,7 @@ def test_moving_values_down_copies_them_as_one_assignment_would(to: int, start: 
     values = np.arange(start + n + 7, dtype=np.int64)
     want = values.copy()
     want[to:to + n] = values[start:start + n].copy()
-    corpus_pairs._move_down(values, to, start, n)
+    corpus_groups._move_down(values, to, start, n)
     assert values.tolist() == want.tolist()
 
 

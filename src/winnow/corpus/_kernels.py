@@ -1,6 +1,6 @@
 """Compiled loops of dedup (numba, nopython mode): the clustering pass (typed
 wrapper :func:`winnow.corpus.clusters.link_pairs`), the in-memory count's
-groups a part of the rows at a time (:func:`winnow.corpus.pairs.shared_groups`)
+groups a part of the rows at a time (:func:`winnow.corpus.groups.shared_groups`)
 and its kept pairs (:func:`winnow.corpus.pairs.count_kept`), the candidate
 filter (:func:`winnow.corpus.clusters.candidates`) and the rows put in parts
 (:mod:`winnow.corpus.fingerprints`).  The word pass's loops are in
@@ -64,7 +64,7 @@ def roots(parent: I64) -> I64:
 
 
 
-@jit(nogil=True)  # two threads group two ranges of parts (pairs.shared_groups)
+@jit(nogil=True)  # two threads group two ranges of parts (groups.shared_groups)
 def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer],
                   bounds: I64, cap: int, rows: I64, group_hash: npt.NDArray[np.uint64],
                   group_size: I64, kept: I64, alone: I64,

@@ -3,8 +3,9 @@
 In memory, every input shard is fingerprinted on worker processes
 (:func:`~winnow.corpus.fingerprints.shard_postings`), the gathered rows put
 in parts by the low bits of their hashes, the hashes of several records
-found a part at a time (:func:`shared_groups`) and only those counted,
-keeping only the pairs the client can use (:func:`count_kept`; all of
+found a part at a time (:func:`~winnow.corpus.groups.shared_groups`) and
+only those counted, keeping only the pairs the client can use
+(:func:`count_kept`; all of
 them: :func:`count_groups`): fastest for small corpora, memory proportional to
 the corpus's fingerprints (12 bytes each); the process maps its large arrays apart
 (:func:`winnow.parallel.map_large_allocations`, a setting of the C
@@ -21,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass, replace
 from functools import partial
 
 import numpy as np
@@ -31,11 +31,11 @@ from winnow.compiled import uninterrupted
 from winnow.corpus import _kernels
 from winnow.corpus.fingerprints import (
     ShardJob,
-    by_part,
     fingerprint_shard,
     load_kernels,
     records_by_part,
 )
+from winnow.corpus.groups import Groups, hash_ordered, part_bits, shared_groups, two_threads
 from winnow.corpus.shared_rows import (
     SlotJob,
     gathered,
@@ -55,13 +55,11 @@ from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
     Progress,
-    drop_pages,
     make_pool,
     map_large_allocations,
     parallel_map,
     release_memory,
     reusing_freed_memory,
-    usable_cores,
 )
 from winnow.tables import WEIGHT_BITS, SharedCounts, idf_weights
 
@@ -173,19 +171,6 @@ class CorpusPostings(Postings):
         return in_parts, owners, digests, bounds
 
 
-#: :func:`shared_groups` looks at one part of the rows at a time: those whose
-#: hashes' low bits are the same, about this many rows a part, so that each
-#: part's hash table (an 8-byte slot per slot, 2-4 slots a row, and 32 bytes
-#: a row beside it) stays in the cache.
-PART_ROWS = 1 << 14
-
-
-def part_bits(rows: int) -> int:
-    """Low bits of the hashes that part ``rows`` rows into parts of about
-    :data:`PART_ROWS`."""
-    return min(16, max(0, (rows // PART_ROWS).bit_length()))
-
-
 def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
                   digests: U64 | None = None, bounds: I64 | None = None) -> MemorySums:
     """What :func:`winnow.matching.counting.count_postings` gives for distinct
@@ -194,186 +179,6 @@ def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
     only those groups (16 % of the rows of ``benchmarks/scale.py``'s corpus)
     are counted (:func:`count_groups`).  ``bounds``: as :func:`shared_groups`."""
     return count_groups(shared_groups(hashes, owners, documents, cap, bounds), digests)
-
-
-@dataclass(frozen=True)
-class Groups:
-    """The rows ``(hashes, owners)`` of the hashes in 2 to ``cap`` records,
-    a hash's rows together and by owner, the hashes sorted (``by_hash``) or
-    in the order found, each hash's ``df`` (row by row), and per
-    record its ``kept`` rows (hashes in at most ``cap`` records) and those
-    ``alone`` (hashes in no other record); ``capped``: the hashes in more
-    than ``cap`` records, sorted; ``rows``/``distinct``: all rows, all hashes.
-    The hashes and ``df`` are held a group at a time (``group_hashes``,
-    ``sizes``) and spread over the rows only when asked for: the pair count
-    that dedup runs (:func:`count_kept`) needs neither row by row."""
-
-    group_hashes: U64
-    owners: I64
-    kept: I64
-    alone: I64
-    capped: U64
-    rows: int
-    distinct: int
-    #: the rows of each hash in turn (its ``df``), in the rows' order
-    sizes: I64
-    by_hash: bool = True
-
-    @property
-    def hashes(self) -> U64:
-        """Every row's hash."""
-        return np.repeat(self.group_hashes, self.sizes)
-
-    @property
-    def df(self) -> I64:
-        """Every row's hash's document frequency (its group's size)."""
-        return np.repeat(self.sizes, self.sizes)
-
-
-def shared_groups(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
-                  bounds: I64 | None = None, *, by_hash: bool = True,
-                  consume: bool = False) -> Groups:
-    """The rows of the hashes in several records, found and grouped by one
-    compiled pass (:func:`winnow.corpus._kernels.shared_groups`) a part of
-    about :data:`PART_ROWS` rows at a time, each part's hash table in the
-    cache; only the groups are sorted.  100,000 records (3.9 million rows)
-    of ``benchmarks/scale.py``: 0.07 s, against 0.21 s for one table of every
-    row.  ``bounds``: where the rows of each part are, as
-    :meth:`CorpusPostings.gather` gives them; without it the rows are put
-    in parts here (:func:`~winnow.corpus.fingerprints.by_part`).  Not
-    ``by_hash``: the groups in the order the pass found them (what
-    :func:`count_kept` counts; :func:`hash_ordered` sorts them).
-
-    From :data:`SPLIT_ROWS` rows on, with two usable cores, two threads
-    (the pass runs without the GIL) each take the parts before and after
-    the one that halves the rows, writing into the same arrays at offsets
-    that the other cannot reach; the second's groups are then moved down
-    behind the first's: the same arrays as one pass gives.  ``consume``:
-    the caller will not read ``hashes`` and ``owners`` again (given in one
-    run of parts), and their pages are given back as the parts are grouped
-    (:func:`~winnow.parallel.drop_pages`), about :data:`GROUP_ROWS` rows at a
-    time, so that they and the groups are never both whole (1,000,000
-    records of ``benchmarks/scale.py``: 160 MiB less at the run's peak)."""
-    n = hashes.shape[0]
-    if bounds is None:
-        hashes, owners, parts = by_part(hashes, owners, part_bits(n))
-        bounds = np.zeros((1, parts.shape[0] + 1), dtype=np.int64)
-        np.cumsum(parts, out=bounds[0, 1:])
-    hashes = np.ascontiguousarray(hashes, dtype=np.uint64)
-    rows = np.empty(n, dtype=np.int64)  # bounds: pages never written are never mapped
-    group_hash = np.empty(n // 2 + 1, dtype=np.uint64)
-    size = np.empty(n // 2 + 1, dtype=np.int64)
-    kept = np.zeros(documents, dtype=np.int64)
-    alone = np.zeros(documents, dtype=np.int64)
-    capped = np.empty(n // (cap + 1) + 2, dtype=np.uint64)
-    per_part = (bounds[:, 1:] - bounds[:, :-1]).sum(axis=0)
-    ends = np.cumsum(per_part)
-    cut = int(np.searchsorted(ends, n // 2)) if two_threads(n) else 0
-    run = partial(_group_parts, hashes, owners, bounds, ends, cap,
-                  consume and bounds.shape[0] == 1)
-    if not 0 < cut < per_part.shape[0]:
-        groups, filled, n_capped, distinct = run(0, per_part.shape[0], rows, group_hash, size,
-                                                 kept, alone, capped)
-    else:
-        m = int(ends[cut - 1])  # the first thread's rows: its groups' bounds
-        g, c = m // 2 + 1, m // (cap + 1) + 1
-        later_kept = np.zeros(documents, dtype=np.int64)
-        later_alone = np.zeros(documents, dtype=np.int64)
-        calls = [(0, cut, rows[:m], group_hash[:g], size[:g], kept, alone, capped[:c]),
-                 (cut, per_part.shape[0], rows[m:], group_hash[g:], size[g:], later_kept,
-                  later_alone, capped[c:])]
-        with ThreadPoolExecutor(2, thread_name_prefix="winnow-groups") as pool:
-            (groups, filled, n_capped, distinct), (groups2, filled2, n_capped2, distinct2) = \
-                pool.map(lambda x: run(*x), calls)
-        del calls  # no view of the arrays outlives the threads: they are resized below
-        _move_down(rows, filled, m, filled2)
-        _move_down(group_hash, groups, g, groups2)
-        _move_down(size, groups, g, groups2)
-        _move_down(capped, n_capped, c, n_capped2)
-        kept += later_kept
-        alone += later_alone
-        del later_kept, later_alone
-        groups, filled = groups + groups2, filled + filled2
-        n_capped, distinct = n_capped + n_capped2, distinct + distinct2
-    for grown, used in ((rows, filled), (group_hash, groups), (size, groups)):
-        grown.resize(used, refcheck=False)  # in place: the pages past it given back
-    found = Groups(group_hash, rows, kept, alone, np.sort(capped[:n_capped]), n, distinct, size,
-                   by_hash=False)
-    return hash_ordered(found) if by_hash else found
-
-
-#: Rows :func:`shared_groups` groups between two givings back of its
-#: input's pages (``consume``).
-GROUP_ROWS = 1 << 21
-
-
-def _group_parts(hashes: U64, owners: npt.NDArray[np.integer], bounds: I64, ends: I64,
-                 cap: int, consume: bool, first: int, last: int, rows: I64, group_hash: U64,
-                 size: I64, kept: I64, alone: I64, capped: U64) -> tuple[int, int, int, int]:
-    """:func:`winnow.corpus._kernels.shared_groups` on parts ``first`` to
-    ``last - 1`` (``ends``: the rows up to each part's end), filling the
-    arrays from their starts; with ``consume``, a stretch of about
-    :data:`GROUP_ROWS` rows at a time, each stretch's rows of ``hashes``
-    and ``owners`` given back once grouped.  Returns the kernel's
-    ``(groups, grouped rows, capped hashes, distinct hashes)``, summed."""
-    totals = [0, 0, 0, 0]
-    step = GROUP_ROWS if consume else None
-    start = first
-    while start < last:
-        stop = last if step is None else max(start + 1, min(last, int(np.searchsorted(
-            ends, ends[start] + step, "right"))))
-        groups, filled, n_capped = totals[:3]
-        with uninterrupted():  # several values come back (winnow.compiled.uninterrupted)
-            found = _kernels.shared_groups(
-                hashes, owners, np.ascontiguousarray(bounds[:, start:stop + 1]), cap,
-                rows[filled:], group_hash[groups:], size[groups:], kept, alone,
-                capped[n_capped:])
-        totals = [t + f for t, f in zip(totals, found, strict=True)]
-        if consume:
-            drop_pages(hashes, int(bounds[0, start]), int(bounds[0, stop]))
-            drop_pages(owners, int(bounds[0, start]), int(bounds[0, stop]))
-        start = stop
-    return totals[0], totals[1], totals[2], totals[3]
-
-
-#: Rows (or, for :func:`count_kept`, pair incidences) from which the
-#: compiled passes run on two threads: below, the threads cost more than
-#: they save.
-SPLIT_ROWS = 1 << 20
-
-
-def two_threads(work: int) -> bool:
-    """Whether ``work`` (:data:`SPLIT_ROWS`' units) is worth two threads here."""
-    return work >= SPLIT_ROWS and usable_cores() >= 2
-
-
-def _move_down(values: npt.NDArray[np.generic], to: int, start: int, n: int) -> None:
-    """``values[to:to + n] = values[start:start + n]`` (``to <= start``), a
-    stretch that does not overlap its source at a time, so that numpy makes
-    no temporary copy of them."""
-    gap = start - to
-    if n <= 0 or gap == 0:
-        return
-    if gap < 1 << 16:  # a short gap: one copy (the groups a thread found fill its rows)
-        values[to:to + n] = values[start:start + n].copy()
-        return
-    for done in range(0, n, gap):
-        step = min(gap, n - done)
-        values[to + done:to + done + step] = values[start + done:start + done + step]
-
-
-def hash_ordered(groups: Groups) -> Groups:
-    """``groups`` with the hashes sorted (a hash's rows stay together, by owner)."""
-    if groups.by_hash:
-        return groups
-    size = groups.sizes
-    starts = np.cumsum(size) - size
-    order = np.argsort(groups.group_hashes, kind="stable")
-    size = size[order]
-    where = np.repeat(starts[order] - (np.cumsum(size) - size), size)
-    where += np.arange(groups.owners.shape[0], dtype=np.int64)
-    return replace(groups, group_hashes=groups.group_hashes[order], owners=groups.owners[where],
-                   sizes=size, by_hash=True)
 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
@@ -442,7 +247,8 @@ def _kept_pairs(groups: Groups, group_ptr: I64, group_weight: I64, keep: PairFil
                 ) -> tuple[I64, I64, I64, I64, I64, int]:
     """The pairs of ``groups`` that ``keep`` accepts, ``(a, b, shared, weight,
     df_sum)`` in ``(a, b)`` order (weights in units of ``2^-24``), and how many
-    pairs share a group in all.  From :data:`SPLIT_ROWS` pair incidences on,
+    pairs share a group in all.  From :data:`~winnow.corpus.groups.SPLIT_ROWS`
+    pair incidences on,
     with two usable cores, two threads each sum the owners before and after
     the one that halves the work (the compiled loop runs without the GIL),
     each with its scratch rows, and their pairs are put one after the other:
@@ -534,6 +340,5 @@ def in_records(progress: Progress, records: int) -> Progress:
     return told
 
 
-__all__ = ["BLOCK_PAIRS", "GROUP_ROWS", "KEPT_ROW_BYTES", "PART_ROWS", "SPLIT_ROWS",
-           "CorpusPostings", "Groups", "count_groups", "count_kept", "count_records",
-           "hash_ordered", "in_records", "part_bits", "shared_groups", "two_threads"]
+__all__ = ["BLOCK_PAIRS", "KEPT_ROW_BYTES", "CorpusPostings", "count_groups", "count_kept",
+           "count_records", "in_records"]
