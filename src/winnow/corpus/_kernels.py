@@ -17,6 +17,19 @@ I64 = npt.NDArray[np.int64]
 F32 = npt.NDArray[np.float32]
 
 
+@jit(inline="always")
+def insertion_sort(values, lo, hi):  # type: ignore[no-untyped-def]
+    """Sort ``values[lo:hi]`` in place by insertion (for the few values of a
+    group, a bucket or a record's partners: no allocation, no call)."""
+    for j in range(lo + 1, hi):
+        value = values[j]
+        k = j - 1
+        while k >= lo and values[k] > value:
+            values[k + 1] = values[k]
+            k -= 1
+        values[k + 1] = value
+
+
 @jit()
 def find(parent: I64, x: int) -> int:
     """The root of ``x`` (path halving)."""
@@ -166,14 +179,8 @@ def shared_groups(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
                     part_out[g] += 1
                 r += 1
     start = 0
-    for g in range(groups):  # owners ascending within each group (insertion sort)
-        for j in range(start + 1, start + group_size[g]):
-            value = rows[j]
-            k = j - 1
-            while k >= start and rows[k] > value:
-                rows[k + 1] = rows[k]
-                k -= 1
-            rows[k + 1] = value
+    for g in range(groups):  # owners ascending within each group
+        insertion_sort(rows, start, start + group_size[g])
         start += group_size[g]
     return groups, filled, n_capped, distinct
 
@@ -304,13 +311,7 @@ def pair_block(first: int, owner_ptr: I64, groups_of: I64, next_row: I64, group_
         if met > 32:  # a record paired with many: a comparison sort, not quadratic
             touched[:met].sort()
         else:
-            for t in range(1, met):
-                b = touched[t]
-                u = t - 1
-                while u >= 0 and touched[u] > b:
-                    touched[u + 1] = touched[u]
-                    u -= 1
-                touched[u + 1] = b
+            insertion_sort(touched, 0, met)
         for t in range(met):
             b = touched[t]
             if filtered and not is_candidate(row[b, 1], sizes[a], sizes[b], candidate,

@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.compiled import jit
+from winnow.corpus._kernels import insertion_sort
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -51,13 +52,7 @@ def sorted_distinct(values: U64, lo: int, hi: int, scratch: U64, buckets: I64) -
         at = np.int64(values[i] >> top)
         scratch[buckets[at]] = values[i]
         buckets[at] += 1
-    for i in range(1, n):  # within a bucket: the buckets are in order already
-        x = scratch[i]
-        j = i - 1
-        while j >= 0 and scratch[j] > x:
-            scratch[j + 1] = scratch[j]
-            j -= 1
-        scratch[j + 1] = x
+    insertion_sort(scratch, 0, n)  # within a bucket: the buckets are in order already
     for i in range(n):
         if kept == 0 or scratch[i] != values[lo + kept - 1]:
             values[lo + kept] = scratch[i]
