@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import json
 import multiprocessing
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.allocator import GLIBC, mapped_apart
 from winnow.config import WinnowConfig
 from winnow.corpus.fingerprints import (
     ShardJob,
@@ -128,21 +127,9 @@ def test_set_digests_name_the_set_whatever_its_neighbours() -> None:
     assert identical_sets(None, counts)[0].shape[0] == 0
 
 
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in (
-        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
-        "fordblks", "keepcost")]
-
-
 def _large_array_mapped() -> bool:
     """Whether a 16 MiB array is mapped on its own (not from the heap)."""
-    mallinfo2 = ctypes.CDLL(None).mallinfo2
-    mallinfo2.restype = _MallInfo2
-    before = mallinfo2().hblkhd
-    array = np.ones(2 << 20)
-    mapped = mallinfo2().hblkhd - before >= 16 << 20
-    del array
-    return mapped
+    return mapped_apart(16)
 
 
 def _worker_maps_large_arrays(reuse: bool) -> bool:
@@ -152,11 +139,6 @@ def _worker_maps_large_arrays(reuse: bool) -> bool:
     if reuse:
         reuse_freed_memory()
     return _large_array_mapped()
-
-
-GLIBC = pytest.mark.skipif(
-    sys.platform != "linux" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
-    reason="glibc's allocator")
 
 
 @GLIBC

@@ -3,36 +3,10 @@ the C allocator's heap and are reused there, not mapped and unmapped each."""
 
 from __future__ import annotations
 
-import ctypes
 import multiprocessing
-import sys
 
-import numpy as np
-import pytest
-
+from tests.allocator import GLIBC, mapped_apart
 from winnow import parallel
-
-GLIBC = pytest.mark.skipif(
-    sys.platform != "linux" or not hasattr(ctypes.CDLL(None), "mallinfo2"),
-    reason="glibc's allocator")
-
-
-class _MallInfo2(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_size_t) for name in (
-        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
-        "fordblks", "keepcost")]
-
-
-def _mapped_apart() -> bool:
-    """Whether a 64 MiB array (above any threshold glibc sets by itself) is
-    mapped on its own."""
-    mallinfo2 = ctypes.CDLL(None).mallinfo2
-    mallinfo2.restype = _MallInfo2
-    before = mallinfo2().hblkhd
-    array = np.ones(8 << 20)
-    mapped = mallinfo2().hblkhd - before >= 64 << 20
-    del array
-    return mapped
 
 
 def _before_inside_after(mapping: bool) -> tuple[bool, bool, bool]:
@@ -40,10 +14,10 @@ def _before_inside_after(mapping: bool) -> tuple[bool, bool, bool]:
     before, inside and after a block, in a process that maps its large arrays
     apart on purpose (``mapping``) or not."""
     parallel._mapping = mapping
-    before = _mapped_apart()
+    before = mapped_apart(64)  # above any threshold glibc sets by itself (32 MiB)
     with parallel.holding_freed_memory():
-        inside = _mapped_apart()
-    return before, inside, _mapped_apart()
+        inside = mapped_apart(64)
+    return before, inside, mapped_apart(64)
 
 
 @GLIBC
@@ -63,7 +37,7 @@ def _mapped_after_the_engine_asks() -> bool:
     parallel._mapping = False
     with parallel.holding_freed_memory():
         parallel.map_large_allocations()  # as the sharded engines' caller does
-        return _mapped_apart()
+        return mapped_apart(64)
 
 
 @GLIBC
