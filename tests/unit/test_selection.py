@@ -200,6 +200,49 @@ def test_fused_winnowing_equals_the_two_pass_path(units: list[int], k: int, w: i
     assert as_pairs(winnow.fingerprint(array, config)) == as_pairs(expected)
 
 
+@pytest.mark.parametrize("w", [1, 4, 100])
+@pytest.mark.parametrize("extra", [-1, 0, 1, 2 * 4096 + 17])
+@pytest.mark.parametrize("alphabet", [3, 2**32])
+def test_fused_winnowing_across_hash_blocks(w: int, extra: int, alphabet: int) -> None:
+    """The one-pass kernel hashes ahead a block at a time: selections that
+    cross from one block to the next equal the two-pass path's."""
+    from winnow.engine._kernels import HASH_BLOCK
+    from winnow.engine.selection import winnow_units_distinct
+
+    k = 5
+    units = np.random.default_rng(w + extra).integers(
+        0, alphabet, size=HASH_BLOCK + w + extra + k - 1, dtype=np.uint64).astype(np.uint32)
+    hashes = winnow.kgram_hashes(units, k)
+    for robust in (True, False):
+        expected = robust_winnow(hashes, w) if robust else plain_winnow(hashes, w)
+        assert as_pairs(winnow_units(units, k, w, robust=robust)) == as_pairs(expected)
+        distinct, counts = winnow_units_distinct(units, [0, units.shape[0]], k, w,
+                                                 robust=robust)
+        assert distinct.tolist() == np.unique(expected["hash"]).tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.one_of(st.lists(st.integers(0, 2), max_size=300),
+                       st.lists(st.integers(0, 2**32 - 1), max_size=300)), max_size=6),
+    st.integers(1, 6), windows, st.booleans(),
+)
+def test_distinct_selection_equals_each_documents_sorted_set(
+        documents: list[list[int]], k: int, w: int, robust: bool) -> None:
+    """The batch kernel gives, document by document, the sorted distinct
+    hashes that winnowing the document alone selects (runs of more than 64
+    selected hashes take the general sort, shorter ones insertion)."""
+    from winnow.engine.selection import winnow_units_distinct
+
+    units = np.array([u for doc in documents for u in doc], dtype=np.uint32)
+    bounds = np.cumsum([0, *map(len, documents)])
+    hashes, counts = winnow_units_distinct(units, bounds, k, w, robust=robust)
+    expected = [np.unique(winnow_units(np.array(doc, dtype=np.uint32), k, w, robust=robust)["hash"])
+                if len(doc) >= k else np.zeros(0, dtype=np.uint64) for doc in documents]
+    assert counts.tolist() == [e.shape[0] for e in expected]
+    assert hashes.tolist() == [h for e in expected for h in e.tolist()]
+
+
 @pytest.mark.parametrize("bounds", [[0, 1000, 0, 1000, 0, 1000], [0, 500, 1001], [-1, 10],
                                     [0, 600, 300, 1000]])
 def test_distinct_selection_refuses_bounds_outside_the_units(bounds: list[int]) -> None:

@@ -37,42 +37,62 @@ def unit_digit(u, key):  # type: ignore[no-untyped-def]
     return fmix64((np.uint64(u) + _GOLDEN) ^ key)
 
 
+#: Units below this get their digit from a table made once per call
+#: (:func:`digit_table`): the text front-ends' units are code points, nearly all
+#: of them ASCII, and a lookup is a third of the time of the two hashes a roll
+#: needs (code front-ends' units are 32-bit token hashes: they compute theirs).
+TABLE_UNITS = 256
+
+
 @jit(inline="always")
-def start_hash(units, k, key, base):  # type: ignore[no-untyped-def]
-    """``b^k`` and the state ``H'`` of the first k-gram (needs ``len(units) >= k``)."""
+def digit_table(key):  # type: ignore[no-untyped-def]
+    """:func:`unit_digit` of every unit below :data:`TABLE_UNITS`."""
+    table = np.empty(TABLE_UNITS, dtype=np.uint64)
+    for u in range(TABLE_UNITS):
+        table[u] = unit_digit(np.uint32(u), key)
+    return table
+
+
+@jit(inline="always")
+def digit(u, key, table):  # type: ignore[no-untyped-def]
+    """:func:`unit_digit` of ``u``, from ``table`` (:func:`digit_table`) when it holds it."""
+    if u < TABLE_UNITS:
+        return table[u]
+    return unit_digit(u, key)
+
+
+@jit(inline="always")
+def hash_into(units, k, key, base, table, out):  # type: ignore[no-untyped-def]
+    """The hash of every k-gram of ``units`` (at least ``k`` of them) into
+    ``out[:m]``, ``m = len(units) - k + 1``, in O(n) with the improved
+    Karp-Rabin form:
+
+    ``H'(c_1..c_k) = c_1 b^k + c_2 b^(k-1) + ... + c_k b  (mod 2^64)`` and
+    ``H'(c_2..c_(k+1)) = ((H'(c_1..c_k) - c_1 b^k) + c_(k+1)) * b``
+    (paper section 2.2), followed by :func:`fmix64` on the output.  Returns ``m``.
+    """
+    m = units.shape[0] - k + 1
     bk = np.uint64(1)
     for _ in range(k):
         bk *= base
     h = np.uint64(0)
     for i in range(k):
-        h = (h + unit_digit(units[i], key)) * base
-    return bk, h
-
-
-@jit(inline="always")
-def roll(h, leaving, entering, key, bk, base):  # type: ignore[no-untyped-def]
-    """The state of the next k-gram: drop ``leaving``, append ``entering`` (section 2.2)."""
-    return ((h - unit_digit(leaving, key) * bk) + unit_digit(entering, key)) * base
+        h = (h + digit(units[i], key, table)) * base
+    out[0] = fmix64(h ^ key)
+    for i in range(1, m):
+        h = ((h - digit(units[i - 1], key, table) * bk) + digit(units[i + k - 1], key, table)) * base
+        out[i] = fmix64(h ^ key)
+    return m
 
 
 @jit()
 def rolling_hashes(units, k, key, base):  # type: ignore[no-untyped-def]
-    """Hash every k-gram of ``units`` in O(n) with the improved Karp-Rabin form.
-
-    ``H'(c_1..c_k) = c_1 b^k + c_2 b^(k-1) + ... + c_k b  (mod 2^64)`` and
-    ``H'(c_2..c_(k+1)) = ((H'(c_1..c_k) - c_1 b^k) + c_(k+1)) * b``
-    (paper section 2.2), followed by :func:`fmix64` on the output.
-    """
-    n = units.shape[0]
-    m = n - k + 1
+    """Hash every k-gram of ``units`` (:func:`hash_into`)."""
+    m = units.shape[0] - k + 1
     if m <= 0:
         return np.empty(0, dtype=np.uint64)
     out = np.empty(m, dtype=np.uint64)
-    bk, h = start_hash(units, k, key, base)
-    out[0] = fmix64(h ^ key)
-    for i in range(1, m):
-        h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
-        out[i] = fmix64(h ^ key)
+    hash_into(units, k, key, base, digit_table(key), out)
     return out
 
 
@@ -173,14 +193,18 @@ def sif_positions(hashes, bits, k):  # type: ignore[no-untyped-def]
     return out[:count]
 
 
+#: How many k-gram hashes :func:`winnow_into` computes ahead of its selection
+#: at a time (its scratch holds them and the window before them).
+HASH_BLOCK = 4096
+
+
 @jit()
 def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def]
-    """Hash and (robust) winnow in one pass, keeping only the last ``w`` hashes.
+    """Hash and (robust) winnow in one call (:func:`winnow_into`).
 
     The same hash as :func:`rolling_hashes` and the same selection as
     :func:`winnow_positions` (tests check both), without the array of all
-    k-gram hashes (:func:`winnow_into`).  Returns the selected hashes and
-    positions.
+    k-gram hashes.  Returns the selected hashes and positions.
     """
     n = units.shape[0]
     m = n - k + 1
@@ -188,65 +212,108 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
         return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
     out_hash = np.empty(m, dtype=np.uint64)
     out_pos = np.empty(m, dtype=np.int64)
-    ring = np.empty(min(w, m), dtype=np.uint64)
-    count = winnow_into(units, k, key, base, w, robust, ring, out_hash, out_pos, 0)
+    scratch = np.empty(min(m, HASH_BLOCK + w), dtype=np.uint64)
+    count = winnow_into(units, k, key, base, w, robust, digit_table(key), scratch, out_hash,
+                        out_pos, 0)
     return out_hash[:count].copy(), out_pos[:count].copy()
 
 
-@jit()
-def winnow_into(units, k, key, base, w, robust, ring, out_hash, out_pos, at):  # type: ignore[no-untyped-def]
+@jit(inline="always")
+def _hash_block(units, k, key, bk, base, table, h, start, stop, scratch, offset):  # type: ignore[no-untyped-def]
+    """The hashes of k-grams ``start .. stop - 1`` (``start >= 1``; ``h``: the
+    state of k-gram ``start - 1``) into ``scratch[p - offset]``; the state of
+    the last one."""
+    for p in range(start, stop):
+        h = ((h - digit(units[p - 1], key, table) * bk) + digit(units[p + k - 1], key, table)) * base
+        scratch[p - offset] = fmix64(h ^ key)
+    return h
+
+
+@jit(inline="always")
+def winnow_into(units, k, key, base, w, robust, table, scratch, out_hash, out_pos, at):  # type: ignore[no-untyped-def]
     """:func:`winnow_fused`'s selection of ``units`` (at least ``k`` of them)
     written into ``out_hash[at:]``, and the positions into ``out_pos[at:]``
-    unless ``out_pos`` is empty; ``ring``: scratch of at least ``min(w,
-    units - k + 1)`` hashes.  Returns how many were selected (at most
-    ``units - k + 1``).  The paper's Figure 5 loop over a circular buffer,
-    with the authors' errata (buffer primed with the first ``w`` real
-    hashes, backward scan from ``r - 1``)."""
-    n = units.shape[0]
-    m = n - k + 1
+    unless ``out_pos`` is empty; ``table``: :func:`digit_table`; ``scratch``:
+    room for ``min(m, HASH_BLOCK + w)`` hashes (``m = units - k + 1`` k-grams).
+    Returns how many were selected (at most ``m``).
+
+    The hashes are computed a block of :data:`HASH_BLOCK` at a time, then
+    selected: the rolling hash's chain of multiplications runs without
+    waiting on the selection's branches.  The selection is the paper's Figure
+    5 loop with the authors' errata (first window: its rightmost minimum):
+    a window whose selected hash has just left it takes its rightmost minimum
+    (the minimum found first, then its last position), otherwise a new hash
+    is selected when it is smaller than the selected one (robust), or no
+    larger (plain winnowing)."""
+    m = units.shape[0] - k + 1
     if w > m:
         w = m
     positions = out_pos.shape[0] > 0
-    bk, h = start_hash(units, k, key, base)
-    ring[0] = fmix64(h ^ key)
-    for i in range(1, w):
-        h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
-        ring[i] = fmix64(h ^ key)
-    r = w - 1
+    bk = np.uint64(1)
+    for _ in range(k):
+        bk *= base
+    h = np.uint64(0)
+    for i in range(k):
+        h = (h + digit(units[i], key, table)) * base
+    scratch[0] = fmix64(h ^ key)
+    offset = 0  # scratch[j] is the hash of k-gram offset + j
+    end = min(m, scratch.shape[0])  # k-grams hashed so far
+    h = _hash_block(units, k, key, bk, base, table, h, 1, end, scratch, offset)
     mi = w - 1
     for j in range(w - 2, -1, -1):
-        if ring[j] < ring[mi]:
+        if scratch[j] < scratch[mi]:
             mi = j
-    out_hash[at] = ring[mi]
+    out_hash[at] = scratch[mi]
     if positions:
         out_pos[at] = mi
     count = 1
     for i in range(w, m):
-        h = roll(h, units[i - 1], units[i + k - 1], key, bk, base)
-        r += 1
-        if r == w:
-            r = 0
-        value = fmix64(h ^ key)
-        ring[r] = value
-        if mi == r:  # the previous minimum just left the window: rescan right to left
-            best = r
-            j = w - 1 if r == 0 else r - 1
-            while j != r:
-                if ring[j] < ring[best]:
-                    best = j
-                j = w - 1 if j == 0 else j - 1
-            mi = best
-            out_hash[at + count] = ring[mi]
-            if positions:
-                out_pos[at + count] = i - (r - mi if r >= mi else r - mi + w)
-            count += 1
-        elif value < ring[mi] or (not robust and value == ring[mi]):
-            mi = r
-            out_hash[at + count] = value
-            if positions:
-                out_pos[at + count] = i
-            count += 1
+        if i == end:  # the next block, after the window that ends at i - 1
+            for j in range(w):
+                scratch[j] = scratch[i - w - offset + j]
+            offset = i - w
+            end = min(m, offset + scratch.shape[0])
+            h = _hash_block(units, k, key, bk, base, table, h, i, end, scratch, offset)
+        value = scratch[i - offset]
+        if mi == i - w:  # the selected hash just left the window
+            low = value
+            for j in range(i - w + 1 - offset, i - offset):
+                other = scratch[j]
+                low = other if other < low else low
+            mi = i
+            while scratch[mi - offset] != low:
+                mi -= 1
+        elif value < scratch[mi - offset] or (not robust and value == scratch[mi - offset]):
+            mi = i
+        else:
+            continue
+        out_hash[at + count] = scratch[mi - offset]
+        if positions:
+            out_pos[at + count] = mi
+        count += 1
     return count
+
+
+#: Runs of selected hashes up to this long are sorted by insertion (a
+#: record's selection is a few dozen hashes: a third of the time of the
+#: general sort there).
+SHORT_SORT = 64
+
+
+@jit(inline="always")
+def sort_short(values):  # type: ignore[no-untyped-def]
+    """Sort ``values`` in place: by insertion when short, else ``values.sort()``."""
+    n = values.shape[0]
+    if n > SHORT_SORT:
+        values.sort()
+        return
+    for i in range(1, n):
+        value = values[i]
+        j = i - 1
+        while j >= 0 and values[j] > value:
+            values[j + 1] = values[j]
+            j -= 1
+        values[j + 1] = value
 
 
 @jit()
@@ -264,7 +331,8 @@ def winnow_distinct(units, bounds, k, key, base, w, robust):  # type: ignore[no-
     documents = bounds.shape[0] - 1
     out = np.empty(max(units.shape[0], 1), dtype=np.uint64)
     counts = np.zeros(max(documents, 0), dtype=np.int64)
-    ring = np.empty(max(w, 1), dtype=np.uint64)
+    scratch = np.empty(HASH_BLOCK + max(w, 1), dtype=np.uint64)
+    table = digit_table(key)
     no_positions = np.empty(0, dtype=np.int64)
     filled = 0
     for d in range(documents):
@@ -272,10 +340,10 @@ def winnow_distinct(units, bounds, k, key, base, w, robust):  # type: ignore[no-
         hi = bounds[d + 1]
         if hi - lo < k:
             continue
-        selected = winnow_into(units[lo:hi], k, key, base, w, robust, ring, out,
+        selected = winnow_into(units[lo:hi], k, key, base, w, robust, table, scratch, out,
                                no_positions, filled)
         mine = out[filled:filled + selected]
-        mine.sort()
+        sort_short(mine)
         n = 1
         for i in range(1, selected):
             if mine[i] != mine[n - 1]:
