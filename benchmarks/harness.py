@@ -25,6 +25,7 @@ spike between samples.
 from __future__ import annotations
 
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -54,6 +55,8 @@ class Run:
     #: (``VmHWM``, kept by the kernel): an upper bound of the tree's peak RSS
     #: that a spike between two samples cannot escape, unlike the sums above.
     tree_hwm_mib: float = 0.0
+    #: CPU seconds (user and system) of the process tree in the timed run.
+    cpu_s: float = 0.0
 
     def line(self, label: str) -> str:
         """A one-line summary with the machine's load, for the printed report."""
@@ -156,14 +159,17 @@ def timed_then_measured(command: list[str], *, env: dict[str, str] | None = None
     if output is not None:
         output.unlink(missing_ok=True)
     load_before = os.getloadavg()[0]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     alone = subprocess.run(command, env=env, stdout=subprocess.DEVNULL,
                            stderr=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     sampled = measure(command, env=env, sample_s=sample_s)
     return Run(command, alone.returncode or sampled.returncode, wall, sampled.tree_pss_mib,
                sampled.tree_rss_mib, sampled.max_rss_mib, load_before, sampled.load_after,
-               sampled.stderr_tail, sampled.tree_hwm_mib)
+               sampled.stderr_tail, sampled.tree_hwm_mib,
+               (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime))
 
 
 def warm_up(command: list[str], *, env: dict[str, str] | None = None, times: int = 1) -> None:

@@ -6,8 +6,9 @@
 1. The corpus (``scale_corpus.build``, cached in ``WORKDIR/corpus-N``): N JSON
    Lines records of real-vocabulary text with planted near-duplicates (edit
    rates 0-10 %) and containments (a short record verbatim inside a host).
-2. Each engine runs in its own process (``scale.py one ...``), measured by
-   ``harness.measure`` (wall time, peak PSS of the whole process tree, Ray's
+2. Each engine runs in its own process (``scale.py one ...``), twice
+   (``harness.timed_then_measured``): once alone for its wall and CPU time,
+   then with its memory sampled (peak PSS of the whole process tree, Ray's
    processes included, and ``peaks``: the sum of the processes' own peak
    RSS, a bound that no spike between two samples escapes):
    ``winnow.corpus.find_duplicates`` (``winnow dedup``'s defaults) with the
@@ -23,8 +24,8 @@
    containment recall (short record and host in one cluster) and precision
    (pairs inside clusters that are planted pairs, over all pairs inside
    clusters).  Throughput: records and MB of text per second of wall time;
-   ``CPU s``: user and system time of the engine's whole process tree (its
-   reaped workers included; Ray's own processes are not), which a machine
+   ``CPU s``: user and system time of the engine's whole process tree in the
+   timed run (its reaped workers included; Ray's own processes are not), which a machine
    shared with other work changes less than the wall time.
 
 Append the printed block to ``benchmarks/scale.results.md`` (newest first).
@@ -37,7 +38,6 @@ import gc
 import json
 import os
 import re
-import resource
 import shutil
 import sys
 import time
@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 import scale_corpus
-from harness import check, compile_winnow, measure, uptime, warm
+from harness import check, compile_winnow, timed_then_measured, uptime, warm
 
 I64 = npt.NDArray[np.int64]
 HERE = Path(__file__).resolve().parent
@@ -315,10 +315,11 @@ def main() -> None:
         command = [sys.executable, str(HERE / "scale.py"), "one", "--corpus", str(folder),
                    "--engine", engine, "--labels", str(labels_path), "--work", str(shards),
                    "--jobs", str(args.jobs)]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        run = measure(command, env={**os.environ, "RAY_DISABLE_USAGE_STATS": "1"})
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+        # timed alone, then run again with its memory sampled (the sampler's
+        # walks of /proc slow a multi-process run: 100,000 records took
+        # winnow 1.3 s alone and 1.8 s sampled, rensa 1.8-2.0 and 2.1-2.3 s)
+        run = timed_then_measured(command, env={**os.environ, "RAY_DISABLE_USAGE_STATS": "1"})
+        cpu = run.cpu_s
         check(run, engine)
         s = score(np.load(labels_path), truth)
         print(f"{engine:<14}{run.wall_s:8.1f}{cpu:7.1f}{n / run.wall_s:9.0f}"
