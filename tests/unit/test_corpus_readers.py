@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import json
 import lzma
 import os
@@ -53,8 +54,13 @@ def test_a_plain_file_cut_into_shards_keeps_numbers_and_lines(
     path = tmp_path / "a.jsonl"
     path.write_bytes(DATA.rstrip(b"\n"))  # no newline after the last line
     monkeypatch.setattr(readers, "SHARD_BYTES", 100)
+    monkeypatch.setattr(streams, "COUNT_BLOCK", 7)  # lines counted across read blocks
     shards, _ = plan_shards([str(path)], Fields())
     assert len(shards) > 5
+    data = path.read_bytes()  # each shard's digest: its bytes' SHA-256, as a sharded run keeps
+    assert [s.digest for s in shards] == [hashlib.sha256(data[s.start:s.stop]).hexdigest()
+                                          for s in shards]
+    assert sum(s.count for s in shards) == 40 and shards[-1].stop == len(data)
     got = [item for shard in shards for item in read_shard(shard, Fields("text", "id"))]
     assert [(r.doc, r.line, r.id) for r in got if isinstance(r, Record)] == [
         (i, i + 1, f"n{i}") for i in range(40)]

@@ -37,8 +37,10 @@ Hostile inputs cost only their own records:
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 from collections.abc import Collection, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -62,7 +64,7 @@ from winnow.corpus.records import (
     oversized,
     usable,
 )
-from winnow.corpus.streams import blocks, damaged, file_digest, line_end
+from winnow.corpus.streams import blocks, count_newlines, damaged, file_digest, line_end
 from winnow.errors import InputError, InvalidInput
 from winnow.fileio import FileTooLarge, printable, read_regular
 from winnow.sources.walk import FileEntry, WalkPolicy, scan
@@ -114,7 +116,7 @@ def plan_shards(paths: Sequence[str], fields: Fields, *,
 
 
 class _Digest(Protocol):
-    def update(self, data: bytes, /) -> None: ...
+    def update(self, data: bytes | memoryview, /) -> None: ...
 
     def hexdigest(self) -> str: ...
 
@@ -122,7 +124,7 @@ class _Digest(Protocol):
 class _NoDigest:
     """What :func:`_digest` gives when no digest is wanted."""
 
-    def update(self, data: bytes, /) -> None:
+    def update(self, data: bytes | memoryview, /) -> None:
         return None
 
     def hexdigest(self) -> str:
@@ -155,27 +157,40 @@ def _jsonl_shards(path: str, first: int, problems: list[InputError],
                 f"compressed data ends early or is damaged after line {lines} "
                 f"({damage[0] or type(damage[0]).__name__}); the lines before it are read")))
         return [Shard("jsonl", path, first, lines, digest=digest.hexdigest())] if lines else []
-    shards = []
-    line = 1
     with open(path, "rb") as stream:
         size = os.fstat(stream.fileno()).st_size
-        start = 0
-        while start < size:
-            stop = line_end(stream, min(start + SHARD_BYTES, size), size)
-            stream.seek(start)
-            lines, tail = 0, b"\n"
-            digest = _digest(digests)
-            for block in blocks(stream, stop - start):
-                lines += block.count(b"\n")
-                tail = block[-1:]
-                digest.update(block)
-            lines += tail != b"\n"
-            shards.append(Shard("jsonl", path, first, lines, start, stop, line,
-                                digest=digest.hexdigest()))
-            first += lines
-            line += lines
-            start = stop
+        cuts = [0]
+        while cuts[-1] < size:
+            cuts.append(line_end(stream, min(cuts[-1] + SHARD_BYTES, size), size))
+    spans = list(itertools.pairwise(cuts))
+    shards = []
+    line = 1
+    for (start, stop), (lines, hexdigest) in zip(spans, _count_spans(path, spans, digests),
+                                                 strict=True):
+        shards.append(Shard("jsonl", path, first, lines, start, stop, line, digest=hexdigest))
+        first += lines
+        line += lines
     return shards
+
+
+def _count_spans(path: str, spans: list[tuple[int, int]], digests: bool
+                 ) -> Iterator[tuple[int, str]]:
+    """The lines of each ``(start, stop)`` byte span of a plain file (a last
+    line without its newline counted) and its digest, the spans counted by a
+    thread per usable core (:func:`~winnow.corpus.streams.count_newlines`)."""
+    from winnow.parallel import usable_cores
+
+    def count(span: tuple[int, int]) -> tuple[int, str]:
+        digest = _digest(digests)
+        newlines, last = count_newlines(path, *span, digest.update)
+        return newlines + (last not in (-1, ord("\n"))), digest.hexdigest()
+
+    threads = min(usable_cores(), len(spans))
+    if threads < 2:
+        yield from map(count, spans)
+        return
+    with ThreadPoolExecutor(threads, thread_name_prefix="winnow-lines") as pool:
+        yield from pool.map(count, spans)
 
 
 def _parquet_shards(path: str, first: int, problems: list[InputError],
