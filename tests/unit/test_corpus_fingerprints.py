@@ -242,12 +242,14 @@ def test_records_by_part_are_the_rows_of_their_owners_by_part() -> None:
                 assert x.tolist() == y.tolist()
 
 
+@pytest.mark.parametrize("split", [False, True])
 @pytest.mark.parametrize("stretch", [1, 37, 1 << 22])
 def test_rows_put_in_parts_in_stretches_tell_what_was_read(
-        stretch: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """records_by_part a stretch of rows at a time: the same parts, and
-    ``done`` told of every row read, in ascending stretches without a gap
-    (the gaps between records' rows included)."""
+        stretch: int, split: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """records_by_part a stretch of rows at a time, on one thread or on two
+    (each half of the records): the same parts, and ``done`` told of every
+    row read, in stretches that leave no gap (the gaps between records'
+    rows included), ascending on each thread."""
     from winnow.corpus import fingerprints
     from winnow.corpus.fingerprints import records_by_part
 
@@ -258,10 +260,14 @@ def test_rows_put_in_parts_in_stretches_tell_what_was_read(
     spread = rng.integers(0, 1 << 63, int((counts + 3).sum()), dtype=np.uint64)
     want = records_by_part(spread, docs, counts, 5, firsts)
     monkeypatch.setattr(fingerprints, "SCATTER_ROWS", stretch)
+    if split:
+        monkeypatch.setattr(fingerprints, "SPLIT_ROWS", 1)
+        monkeypatch.setattr(fingerprints, "usable_cores", lambda: 2)
     told: list[tuple[int, int]] = []
     got = records_by_part(spread, docs, counts, 5, firsts, lambda a, b: told.append((a, b)))
     for x, y in zip(got, want, strict=True):
         assert x.tolist() == y.tolist()
+    told.sort()  # two threads tell in turns
     assert told[0][0] == 0 and told[-1][1] == int(firsts[-1] + counts[-1])
     assert all(a[1] == b[0] for a, b in itertools.pairwise(told))
     if stretch == 1:
@@ -269,4 +275,4 @@ def test_rows_put_in_parts_in_stretches_tell_what_was_read(
     elif stretch == 37:
         assert 1 < len(told) < 300
     else:
-        assert len(told) == 1
+        assert len(told) == 1 + split

@@ -205,7 +205,7 @@ def scatter_parts(hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.integer
 
 
 
-@jit()
+@jit(nogil=True)  # two threads, each half of the records (fingerprints.records_by_part)
 def record_parts(hashes: npt.NDArray[np.uint64], counts: I64, firsts: I64, bits: int,
                  part_counts: I64) -> None:
     """``part_counts[p]`` plus the rows of part ``p`` (the low ``bits`` bits of
@@ -217,7 +217,7 @@ def record_parts(hashes: npt.NDArray[np.uint64], counts: I64, firsts: I64, bits:
             part_counts[np.int64(hashes[i] & low)] += 1
 
 
-@jit()
+@jit(nogil=True)  # two threads, each half of the records (fingerprints.records_by_part)
 def scatter_records(hashes: npt.NDArray[np.uint64], docs: I64, counts: I64, firsts: I64,
                     bits: int, out_hashes: npt.NDArray[np.uint64],
                     out_owners: npt.NDArray[np.integer], fill: I64) -> None:
