@@ -17,6 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 import zstandard
 
+from winnow import parallel
 from winnow.corpus import readers, streams
 from winnow.corpus.readers import BadRecord, Fields, Record, plan_shards, read_shard
 
@@ -55,6 +56,7 @@ def test_a_plain_file_cut_into_shards_keeps_numbers_and_lines(
     path.write_bytes(DATA.rstrip(b"\n"))  # no newline after the last line
     monkeypatch.setattr(readers, "SHARD_BYTES", 100)
     monkeypatch.setattr(streams, "COUNT_BLOCK", 7)  # lines counted across read blocks
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)  # spans on two threads
     shards, _ = plan_shards([str(path)], Fields())
     assert len(shards) > 5
     data = path.read_bytes()  # each shard's digest: its bytes' SHA-256, as a sharded run keeps

@@ -200,18 +200,35 @@ def test_fused_winnowing_equals_the_two_pass_path(units: list[int], k: int, w: i
     assert as_pairs(winnow.fingerprint(array, config)) == as_pairs(expected)
 
 
-@pytest.mark.parametrize("w", [1, 4, 100])
+def test_a_window_longer_than_any_input_is_one_window() -> None:
+    """A window of 2^63 - 1 hashes (no upper bound is checked) selects each
+    document's minimum, as one longer than the document does."""
+    from winnow.engine.selection import winnow_units_distinct
+
+    units = np.arange(10, dtype=np.uint32)
+    expected = as_pairs(winnow_units(units, 3, 8))
+    assert len(expected) == 1
+    assert as_pairs(winnow_units(units, 3, 2**63 - 1)) == expected
+    hashes, counts = winnow_units_distinct(units, [0, 10], 3, 2**63 - 1)
+    assert hashes.tolist() == [expected[0][0]] and counts.tolist() == [1]
+
+
+@pytest.mark.parametrize("w", [1, 4, 100, 5000])  # 5000: a window longer than a block
 @pytest.mark.parametrize("extra", [-1, 0, 1, 2 * 4096 + 17])
-@pytest.mark.parametrize("alphabet", [3, 2**32])
-def test_fused_winnowing_across_hash_blocks(w: int, extra: int, alphabet: int) -> None:
+@pytest.mark.parametrize(("alphabet", "dtype"), [(3, np.uint32), (2**32, np.uint32),
+                                                 (3, np.uint8), (300, np.uint16),
+                                                 (2**32, np.uint64)])
+def test_fused_winnowing_across_hash_blocks(w: int, extra: int, alphabet: int,
+                                            dtype: type[np.unsignedinteger]) -> None:
     """The one-pass kernel hashes ahead a block at a time: selections that
-    cross from one block to the next equal the two-pass path's."""
+    cross from one block to the next equal the two-pass path's, whatever
+    the units' type (units below 256 take their digit from a table)."""
     from winnow.engine._kernels import HASH_BLOCK
     from winnow.engine.selection import winnow_units_distinct
 
     k = 5
     units = np.random.default_rng(w + extra).integers(
-        0, alphabet, size=HASH_BLOCK + w + extra + k - 1, dtype=np.uint64).astype(np.uint32)
+        0, alphabet, size=HASH_BLOCK + w + extra + k - 1, dtype=np.uint64).astype(dtype)
     hashes = winnow.kgram_hashes(units, k)
     for robust in (True, False):
         expected = robust_winnow(hashes, w) if robust else plain_winnow(hashes, w)
@@ -219,6 +236,7 @@ def test_fused_winnowing_across_hash_blocks(w: int, extra: int, alphabet: int) -
         distinct, counts = winnow_units_distinct(units, [0, units.shape[0]], k, w,
                                                  robust=robust)
         assert distinct.tolist() == np.unique(expected["hash"]).tolist()
+        assert counts.tolist() == [distinct.shape[0]]
 
 
 @settings(max_examples=300, deadline=None)

@@ -80,7 +80,8 @@ def hash_into(units, k, key, base, table, out):  # type: ignore[no-untyped-def]
         h = (h + digit(units[i], key, table)) * base
     out[0] = fmix64(h ^ key)
     for i in range(1, m):
-        h = ((h - digit(units[i - 1], key, table) * bk) + digit(units[i + k - 1], key, table)) * base
+        leaving = digit(units[i - 1], key, table) * bk
+        h = ((h - leaving) + digit(units[i + k - 1], key, table)) * base
         out[i] = fmix64(h ^ key)
     return m
 
@@ -212,7 +213,7 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
         return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
     out_hash = np.empty(m, dtype=np.uint64)
     out_pos = np.empty(m, dtype=np.int64)
-    scratch = np.empty(min(m, HASH_BLOCK + w), dtype=np.uint64)
+    scratch = np.empty(min(m, HASH_BLOCK + min(w, m)), dtype=np.uint64)  # w may be huge
     count = winnow_into(units, k, key, base, w, robust, digit_table(key), scratch, out_hash,
                         out_pos, 0)
     return out_hash[:count].copy(), out_pos[:count].copy()
@@ -224,7 +225,8 @@ def _hash_block(units, k, key, bk, base, table, h, start, stop, scratch, offset)
     state of k-gram ``start - 1``) into ``scratch[p - offset]``; the state of
     the last one."""
     for p in range(start, stop):
-        h = ((h - digit(units[p - 1], key, table) * bk) + digit(units[p + k - 1], key, table)) * base
+        leaving = digit(units[p - 1], key, table) * bk
+        h = ((h - leaving) + digit(units[p + k - 1], key, table)) * base
         scratch[p - offset] = fmix64(h ^ key)
     return h
 
@@ -331,7 +333,7 @@ def winnow_distinct(units, bounds, k, key, base, w, robust):  # type: ignore[no-
     documents = bounds.shape[0] - 1
     out = np.empty(max(units.shape[0], 1), dtype=np.uint64)
     counts = np.zeros(max(documents, 0), dtype=np.int64)
-    scratch = np.empty(HASH_BLOCK + max(w, 1), dtype=np.uint64)
+    scratch = np.empty(HASH_BLOCK + min(max(w, 1), units.shape[0] + 1), dtype=np.uint64)
     table = digit_table(key)
     no_positions = np.empty(0, dtype=np.int64)
     filled = 0
