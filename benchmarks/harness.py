@@ -30,6 +30,7 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -145,7 +146,8 @@ def measure(command: list[str], *, env: dict[str, str] | None = None,
 
 
 def timed_then_measured(command: list[str], *, env: dict[str, str] | None = None,
-                        sample_s: float = SAMPLE_S, output: Path | None = None) -> Run:
+                        sample_s: float = SAMPLE_S, output: Path | None = None,
+                        reset: Callable[[], object] | None = None) -> Run:
     """``command`` run twice: once alone for its wall time, then under
     :func:`measure` for its memory.  Sampling ``/proc`` walks each process's
     mappings under its memory lock, which slows a short multi-process command
@@ -155,9 +157,13 @@ def timed_then_measured(command: list[str], *, env: dict[str, str] | None = None
     ``output``, the file the command writes, is removed before the timed run,
     so that no tool's time includes the file system dropping the previous
     run's output (a CSV of every pair of a class is 96 MB: replacing it cost
-    0.03-0.10 s more than writing it anew, on ext4)."""
+    0.03-0.10 s more than writing it anew, on ext4).  ``reset`` is called
+    before each of the two runs (a work folder that a second run would
+    otherwise resume from, so that the sampled run does the same work)."""
     if output is not None:
         output.unlink(missing_ok=True)
+    if reset is not None:
+        reset()
     load_before = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
@@ -165,6 +171,8 @@ def timed_then_measured(command: list[str], *, env: dict[str, str] | None = None
                            stderr=subprocess.DEVNULL, check=False)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if reset is not None:
+        reset()
     sampled = measure(command, env=env, sample_s=sample_s)
     return Run(command, alone.returncode or sampled.returncode, wall, sampled.tree_pss_mib,
                sampled.tree_rss_mib, sampled.max_rss_mib, load_before, sampled.load_after,

@@ -41,6 +41,7 @@ import re
 import shutil
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -311,14 +312,15 @@ def main() -> None:
         warm(folder)  # each engine reads the corpus from the page cache, the first one too
         labels_path = work / f"labels-{engine}-{n}.npy"
         shards = work / f"shards-{engine}-{n}"
-        shutil.rmtree(shards, ignore_errors=True)  # a fresh run, not a resumed one
         command = [sys.executable, str(HERE / "scale.py"), "one", "--corpus", str(folder),
                    "--engine", engine, "--labels", str(labels_path), "--work", str(shards),
                    "--jobs", str(args.jobs)]
         # timed alone, then run again with its memory sampled (the sampler's
         # walks of /proc slow a multi-process run: 100,000 records took
         # winnow 1.3 s alone and 1.8 s sampled, rensa 1.8-2.0 and 2.1-2.3 s)
-        run = timed_then_measured(command, env={**os.environ, "RAY_DISABLE_USAGE_STATS": "1"})
+        run = timed_then_measured(  # each run a fresh one, not one resumed from the other's
+            command, env={**os.environ, "RAY_DISABLE_USAGE_STATS": "1"},
+            reset=partial(shutil.rmtree, shards, ignore_errors=True))
         cpu = run.cpu_s
         check(run, engine)
         s = score(np.load(labels_path), truth)
