@@ -62,6 +62,31 @@ def digit(u, key, table):  # type: ignore[no-untyped-def]
 
 
 @jit(inline="always")
+def _first_state(units, k, key, base, table):  # type: ignore[no-untyped-def]
+    """``b^k`` and the state ``H'`` of the first k-gram (needs ``len(units) >= k``)."""
+    bk = np.uint64(1)
+    for _ in range(k):
+        bk *= base
+    h = np.uint64(0)
+    for i in range(k):
+        h = (h + digit(units[i], key, table)) * base
+    return bk, h
+
+
+@jit(inline="always")
+def _hash_block(units, k, key, bk, base, table, h, start, stop, out, offset):  # type: ignore[no-untyped-def]
+    """The hashes of k-grams ``start .. stop - 1`` (``start >= 1``; ``h``: the
+    state of k-gram ``start - 1``) into ``out[p - offset]``: each state rolled
+    from the one before (section 2.2), then :func:`fmix64`.  Returns the state
+    of the last one."""
+    for p in range(start, stop):
+        leaving = digit(units[p - 1], key, table) * bk
+        h = ((h - leaving) + digit(units[p + k - 1], key, table)) * base
+        out[p - offset] = fmix64(h ^ key)
+    return h
+
+
+@jit(inline="always")
 def hash_into(units, k, key, base, table, out):  # type: ignore[no-untyped-def]
     """The hash of every k-gram of ``units`` (at least ``k`` of them) into
     ``out[:m]``, ``m = len(units) - k + 1``, in O(n) with the improved
@@ -72,17 +97,9 @@ def hash_into(units, k, key, base, table, out):  # type: ignore[no-untyped-def]
     (paper section 2.2), followed by :func:`fmix64` on the output.  Returns ``m``.
     """
     m = units.shape[0] - k + 1
-    bk = np.uint64(1)
-    for _ in range(k):
-        bk *= base
-    h = np.uint64(0)
-    for i in range(k):
-        h = (h + digit(units[i], key, table)) * base
+    bk, h = _first_state(units, k, key, base, table)
     out[0] = fmix64(h ^ key)
-    for i in range(1, m):
-        leaving = digit(units[i - 1], key, table) * bk
-        h = ((h - leaving) + digit(units[i + k - 1], key, table)) * base
-        out[i] = fmix64(h ^ key)
+    _hash_block(units, k, key, bk, base, table, h, 1, m, out, 0)
     return m
 
 
@@ -220,18 +237,6 @@ def winnow_fused(units, k, key, base, w, robust):  # type: ignore[no-untyped-def
 
 
 @jit(inline="always")
-def _hash_block(units, k, key, bk, base, table, h, start, stop, scratch, offset):  # type: ignore[no-untyped-def]
-    """The hashes of k-grams ``start .. stop - 1`` (``start >= 1``; ``h``: the
-    state of k-gram ``start - 1``) into ``scratch[p - offset]``; the state of
-    the last one."""
-    for p in range(start, stop):
-        leaving = digit(units[p - 1], key, table) * bk
-        h = ((h - leaving) + digit(units[p + k - 1], key, table)) * base
-        scratch[p - offset] = fmix64(h ^ key)
-    return h
-
-
-@jit(inline="always")
 def winnow_into(units, k, key, base, w, robust, table, scratch, out_hash, out_pos, at):  # type: ignore[no-untyped-def]
     """:func:`winnow_fused`'s selection of ``units`` (at least ``k`` of them)
     written into ``out_hash[at:]``, and the positions into ``out_pos[at:]``
@@ -251,12 +256,7 @@ def winnow_into(units, k, key, base, w, robust, table, scratch, out_hash, out_po
     if w > m:
         w = m
     positions = out_pos.shape[0] > 0
-    bk = np.uint64(1)
-    for _ in range(k):
-        bk *= base
-    h = np.uint64(0)
-    for i in range(k):
-        h = (h + digit(units[i], key, table)) * base
+    bk, h = _first_state(units, k, key, base, table)
     scratch[0] = fmix64(h ^ key)
     offset = 0  # scratch[j] is the hash of k-gram offset + j
     end = min(m, scratch.shape[0])  # k-grams hashed so far
