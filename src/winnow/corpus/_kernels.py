@@ -12,22 +12,10 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.compiled import jit
+from winnow.engine._kernels import insertion_sort
 
 I64 = npt.NDArray[np.int64]
 F32 = npt.NDArray[np.float32]
-
-
-@jit(inline="always")
-def insertion_sort(values, lo, hi):  # type: ignore[no-untyped-def]
-    """Sort ``values[lo:hi]`` in place by insertion (for the few values of a
-    group, a bucket or a record's partners: no allocation, no call)."""
-    for j in range(lo + 1, hi):
-        value = values[j]
-        k = j - 1
-        while k >= lo and values[k] > value:
-            values[k + 1] = values[k]
-            k -= 1
-        values[k + 1] = value
 
 
 @jit()

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.compiled import jit
-from winnow.corpus._kernels import insertion_sort
+from winnow.engine._kernels import insertion_sort
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]

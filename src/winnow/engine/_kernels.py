@@ -303,19 +303,25 @@ SHORT_SORT = 64
 
 
 @jit(inline="always")
+def insertion_sort(values, lo, hi):  # type: ignore[no-untyped-def]
+    """Sort ``values[lo:hi]`` in place by insertion (for a few values: a
+    record's selection, a group, a bucket; no allocation, no call)."""
+    for j in range(lo + 1, hi):
+        value = values[j]
+        k = j - 1
+        while k >= lo and values[k] > value:
+            values[k + 1] = values[k]
+            k -= 1
+        values[k + 1] = value
+
+
+@jit(inline="always")
 def sort_short(values):  # type: ignore[no-untyped-def]
     """Sort ``values`` in place: by insertion when short, else ``values.sort()``."""
-    n = values.shape[0]
-    if n > SHORT_SORT:
+    if values.shape[0] > SHORT_SORT:
         values.sort()
-        return
-    for i in range(1, n):
-        value = values[i]
-        j = i - 1
-        while j >= 0 and values[j] > value:
-            values[j + 1] = values[j]
-            j -= 1
-        values[j + 1] = value
+    else:
+        insertion_sort(values, 0, values.shape[0])
 
 
 @jit()

@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from winnow.compiled import jit
+from winnow.engine._kernels import insertion_sort
 
 #: A bucket up to this size is sorted by insertion; a larger one by heapsort.
 _INSERTION_MAX = 24
@@ -40,13 +41,7 @@ def _sift_down(values, lo, root, end):  # type: ignore[no-untyped-def]
 def _sort_bucket(values, lo, hi):  # type: ignore[no-untyped-def]
     """Sort ``values[lo:hi]`` in place: insertion when short, else heapsort."""
     if hi - lo <= _INSERTION_MAX:
-        for i in range(lo + 1, hi):
-            value = values[i]
-            j = i - 1
-            while j >= lo and values[j] > value:
-                values[j + 1] = values[j]
-                j -= 1
-            values[j + 1] = value
+        insertion_sort(values, lo, hi)
         return
     n = hi - lo
     for root in range(n // 2 - 1, -1, -1):
