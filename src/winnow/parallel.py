@@ -196,18 +196,21 @@ def small_pages(array: Any) -> None:
     _advise(array, 0, array.nbytes, getattr(mmap, "MADV_NOHUGEPAGE", None))
 
 
-def drop_pages(array: Any, start: int, stop: int) -> None:
+def drop_pages(array: Any, start: int, stop: int, *, shared: bool = False) -> None:
     """Give the system back the whole pages of ``array[start:stop]`` (a
     contiguous one-dimensional numpy array that owns its memory, or a view
     of one), which the caller will never read again: they read as zeros
     afterwards (Linux; elsewhere nothing happens).  Lets a pass that
     consumes a large array give it back as it goes rather than at its end
     (:func:`winnow.corpus.groups.shared_groups`).  An array that is not
-    contiguous keeps its pages."""
+    contiguous keeps its pages.  ``shared``: the array lies in a shared
+    mapping (:func:`winnow.corpus.shared_rows.shared_rows`), whose pages go
+    only when removed (``MADV_REMOVE``), not when dropped."""
     if not array.flags.c_contiguous:
         return
     size = array.itemsize
-    _advise(array, start * size, stop * size, getattr(mmap, "MADV_DONTNEED", None))
+    advice = "MADV_REMOVE" if shared else "MADV_DONTNEED"
+    _advise(array, start * size, min(stop, array.shape[0]) * size, getattr(mmap, advice, None))
 
 
 def _advise(array: Any, first: int, last: int, advice: int | None) -> None:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import mmap
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -38,6 +38,7 @@ import numpy.typing as npt
 
 from winnow.config import WinnowConfig
 from winnow.corpus.fingerprints import ShardJob, shard_postings
+from winnow.parallel import drop_pages
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -134,14 +135,8 @@ def give_back(region: U64, start: int, stop: int) -> None:
     ``MADV_REMOVE``) or ``region`` is not such a mapping."""
     base = region.base
     buffer = base.obj if isinstance(base, memoryview) else base
-    if not isinstance(buffer, mmap.mmap) or not hasattr(mmap, "MADV_REMOVE"):
-        return
-    page = mmap.PAGESIZE
-    first = -(-start * 8 // page) * page
-    last = min(stop * 8, len(buffer)) // page * page
-    if last > first:
-        with suppress(OSError):
-            buffer.madvise(mmap.MADV_REMOVE, first, last - first)
+    if isinstance(buffer, mmap.mmap):
+        drop_pages(region, start, stop, shared=True)
 
 
 def _slot(region: U64 | None, task: SlotJob, n: int) -> U64:
