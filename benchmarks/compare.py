@@ -13,11 +13,14 @@
    on the known-pairs sample (every modified copy must be paired with its
    original among the top pairs).
 2. **Every pair** (``--every``): the same 1000 files with ``-n 0`` (every pair
-   that shares anything, passages for the best 250) and ``-n 0 --no-passages``
-   against compare50 (which scores every pair), in one run (each winnow
-   variant ``--repeat`` times, alternating; the best time counts): targets
-   each <= 0.10 of compare50's time and < 500 MiB; then a class of 2,000 real
-   ``.py`` files (``corpus.python_pool``), ``-n 0`` against compare50 and Dolos.
+   that shares anything, passages for the best 250, every CSV column),
+   ``-n 0 --no-passages`` and ``-n 0 --columns file_a,file_b,similarity``
+   (the peers' adapters' output: a name pair and a score per row) against
+   compare50 (which scores every pair), in one run (each winnow variant
+   ``--repeat`` times, alternating; the best time counts): targets each <=
+   0.10 of compare50's time and < 500 MiB; then a class of 2,000 real ``.py``
+   files (``corpus.python_pool``), ``-n 0`` and ``-n 0 --columns
+   file_a,file_b,similarity`` against compare50 and Dolos.
 3. **Profile** (``--profile``): the two every-pair inputs above, ``-n 0``
    through the library in this process, with the wall time of each stage
    (imports, fingerprinting by the workers, the pair table, scores, ranking,
@@ -58,6 +61,13 @@ from harness import (
 #: Memory samples of these runs of a few seconds and processes: every 50 ms
 #: (each command is timed in a run of its own, unsampled: harness.timed_then_measured).
 SHORT_SAMPLE_S = 0.05
+
+
+#: The CSV the peers' adapters write (``file_a,file_b,score``, every pair that
+#: scores above 0), in winnow's words: its similarity, the passages'
+#: coverage for the best pairs (``--columns``).
+ADAPTER = ["--columns", "file_a,file_b,similarity"]
+ADAPTER_LABEL = "--columns file_a,file_b,similarity"
 
 
 def winnow_command(folder: Path, out: Path, options: list[str]) -> list[str]:
@@ -135,7 +145,8 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
           f"{args.warmup} untimed run(s)")
     flat, _ = corpus.stdlib_1000(args.workdir)
     warm(flat)
-    variants = {"-n 0": ["-n", "0"], "-n 0 --no-passages": ["-n", "0", "--no-passages"]}
+    variants = {"-n 0": ["-n", "0"], "-n 0 --no-passages": ["-n", "0", "--no-passages"],
+                f"-n 0 {ADAPTER_LABEL}": ["-n", "0", *ADAPTER]}
     runs: dict[str, list[Run]] = {label: [] for label in variants}
     for extra in variants.values():
         warm_up(winnow_command(flat, args.workdir / "every-1000.csv", [*options, *extra]),
@@ -160,16 +171,24 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     folder = args.workdir / "pool-2000"
     files, size = corpus.subset(corpus.python_pool(), 2000, folder)
     warm(folder)
-    warm_up(winnow_command(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"]),
-            times=args.warmup)
-    tries = [winnow_run(folder, args.workdir / "every-2000.csv", [*options, "-n", "0"])
-             for _ in range(args.repeat)]
-    for number, run in enumerate(tries, 1):
-        print(run.line(f"winnow -n 0 #{number}, {files} files {size / 1e6:.0f} MB"))
+    variants = {"-n 0": ["-n", "0"], f"-n 0 {ADAPTER_LABEL}": ["-n", "0", *ADAPTER]}
+    tries: dict[str, list[Run]] = {label: [] for label in variants}
+    for extra in variants.values():
+        warm_up(winnow_command(folder, args.workdir / "every-2000.csv", [*options, *extra]),
+                times=args.warmup)
+    for _ in range(args.repeat):  # alternating, so that both see the same load
+        for label, extra in variants.items():
+            tries[label].append(winnow_run(folder, args.workdir / "every-2000.csv",
+                                           [*options, *extra]))
+    for label, runs_of in tries.items():
+        for number, run in enumerate(runs_of, 1):
+            print(run.line(f"winnow {label} #{number}, {files} files {size / 1e6:.0f} MB"))
     for peer in ("compare50", "dolos"):
         other = peer_run(peer, folder, args.workdir / f"{peer}-2000.csv", args.warmup)
-        print(other.line(peer) + f"  winnow / {peer} (each run) " + ", ".join(
-            f"{run.wall_s / other.wall_s:.3f}" for run in tries))
+        print(other.line(peer))
+        for label, runs_of in tries.items():
+            print(f"  winnow {label} / {peer} (each run) " + ", ".join(
+                f"{run.wall_s / other.wall_s:.3f}" for run in runs_of))
 
 
 def profile(args: argparse.Namespace) -> None:

@@ -12,6 +12,7 @@ import csv
 import io
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,6 +166,55 @@ def test_csv_header_and_rows() -> None:
                        "lines_b", "shared", "containment_a", "containment_b", "jaccard",
                        "weighted", "rarity", "longest", "passages", "cluster", "score"]
     assert len(rows) == 11 and float(rows[1][2]) >= float(rows[-1][2])
+
+
+def _csv_rows(*args: str) -> list[dict[str, str]]:
+    result = run("--format", "csv", "--each", str(SUBS), "-n", "0", *args)
+    assert result.exit_code == 0, result.output
+    return list(csv.DictReader(io.StringIO(result.stdout)))
+
+
+@pytest.mark.parametrize("passages_top", ["0", "1"])  # 1: the compiled rows too
+def test_csv_columns_are_the_full_csv_s_cells_in_the_order_named(passages_top: str) -> None:
+    full = _csv_rows("--passages-top", passages_top)
+    chosen = ["score", "file_b", "cluster", "file_a", "shared", "longest", "similarity",
+              "coverage_a", "rarity"]
+    result = run("--format", "csv", "--each", str(SUBS), "-n", "0", "--passages-top",
+                 passages_top, "--columns", ",".join(chosen))
+    assert result.exit_code == 0, result.output
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[0] == chosen and len(rows) == len(full) + 1 == 11
+    assert rows[1:] == [[row[name] for name in chosen] for row in full]
+    assert rows[1][5] != "" and rows[-1][5] == ("" if passages_top == "1" else rows[-1][5])
+
+
+def test_csv_columns_without_a_passage_column_skip_the_passages(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    full = _csv_rows()
+
+    def with_passages(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the passages were computed")
+
+    # the result of a pair with passages is made there (the others by PairList)
+    monkeypatch.setattr(sys.modules["winnow.matching.compare"], "pair_result", with_passages)
+    rows = _csv_rows("--columns", "file_a,file_b,score,containment_a,cluster")
+    assert [list(row.values()) for row in rows] == [
+        [row[name] for name in ("file_a", "file_b", "score", "containment_a", "cluster")]
+        for row in full]
+    with pytest.raises(AssertionError, match="passages were computed"):
+        _csv_rows("--columns", "file_a,file_b,similarity")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--columns", "file_a,size"], "no column 'size'"),
+    (["--columns", "file_a,file_b,file_a"], "file_a named twice"),
+    (["--columns", ""], "at least one column"),
+    (["--columns", "file_a", "--format", "json"], "--columns goes with --format csv"),
+])
+def test_bad_csv_columns_are_usage_errors(args: list[str], message: str) -> None:
+    result = run("--format", "csv", "--each", str(SUBS), *args)
+    assert result.exit_code == 2 and message in result.output
 
 
 def test_jsonl_output_file_and_table(tmp_path: Path) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 import numpy as np
@@ -10,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from winnow.reports.csv import _field, _ScoreRows, _scores_only_lines, micros
+from winnow.reports.records import PAIR_COLUMNS
 
 EDGES = [0.0, 1.0, 0.5, 1 / 3, 2 / 3, 1 / 128, 3 / 128, 127 / 128, 5e-7, 4.999999e-7,
          2.5e-7, 0.1234565, 0.9999995, 999.9999996, 999.25, 1e-300]
@@ -60,6 +63,28 @@ def test_the_compiled_rows_equal_the_python_lines(terminal: bool) -> None:
     assert rows.text(at, columns) == expected
     assert expected.count("\n") >= 3000
     assert re.search(r",,,2,[01]\.\d{6}\n", expected) and re.search(r",,,,[01]\.\d{6}\n", expected)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PAIR_COLUMNS), min_size=1, max_size=17, unique=True))
+def test_chosen_columns_are_the_cells_of_the_full_rows(chosen: list[str]) -> None:
+    rng = np.random.default_rng(len(chosen))
+    fields = [_field(name, False) for name in NAMES]
+    cluster = np.array([0, -1, 0, 2, 2, -1], dtype=np.int64)
+    columns = _arrays(rng, 300, len(NAMES))
+    every = np.arange(300)
+    full = list(csv.reader(io.StringIO(_ScoreRows(fields, cluster).text(every, columns))))
+    rows = _ScoreRows(fields, cluster, tuple(chosen))
+    assert rows.names is not None  # the compiled writer
+    where = [PAIR_COLUMNS.index(name) for name in chosen]
+    expected = [[row[i] for i in where] for row in full]
+    assert list(csv.reader(io.StringIO(rows.text(every, columns)))) == expected
+    slow = _ScoreRows([*fields[:-1], "bad\udcff"], cluster, tuple(chosen))  # Python lines
+    lines = list(csv.reader(io.StringIO(slow.text(every, columns))))
+    assert [row for row, pair in zip(lines, every.tolist(), strict=True)
+            if 5 not in (columns["a"][pair], columns["b"][pair])] == \
+        [row for row, pair in zip(expected, every.tolist(), strict=True)
+         if 5 not in (columns["a"][pair], columns["b"][pair])]
 
 
 def test_scores_out_of_range_and_undecodable_names_use_the_python_lines() -> None:

@@ -34,6 +34,7 @@ from winnow.cli.sharding import engine_choice, sharding_options
 from winnow.errors import EXIT_FAILED, EXIT_OK, EXIT_SKIPPED, WinnowError
 from winnow.matching import ComparisonResult, compare
 from winnow.pairs import EngineChoice
+from winnow.reports.records import chosen_columns, needs_passages
 from winnow.reports.table import safe
 from winnow.reports.writers import write
 from winnow.sources.archives import RunBudget
@@ -117,6 +118,17 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
         warn(f"... and {len(other) - notes} more notes (all in --format json/jsonl)")
 
 
+def _columns(ctx: click.Context, param: click.Parameter,
+             value: str | None) -> tuple[str, ...] | None:
+    """``--columns``: the CSV columns named, checked (:func:`chosen_columns`)."""
+    if value is None:
+        return None
+    try:
+        return chosen_columns(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error), ctx, param) from None
+
+
 @click.command("compare")
 @click.argument("paths", nargs=-1, required=True)
 @click.option("--each", is_flag=True,
@@ -138,6 +150,11 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
                    "pairs only; the others get scores, their passage columns left empty. "
                    "0 = every reported pair.")
 @format_option(result="winnow.matching.model.ComparisonResult")
+@click.option("--columns", callback=_columns, metavar="NAME,...",
+              help="With --format csv: only these columns, in this order (e.g. "
+                   "file_a,file_b,similarity; all of them by default, docs/compare.md). "
+                   "Without a passage column (similarity, coverage, lines, longest, "
+                   "passages) and without --report, the passages pass is skipped.")
 @output_option("output")
 @click.option("--report", type=click.Path(path_type=Path),
               help="Also write the HTML report: a folder, or one FILE.html.")
@@ -157,8 +174,9 @@ def _report_issues(result: ComparisonResult, notes: int = 10) -> None:
 def compare_command(
     paths: tuple[str, ...], each: bool, archive: tuple[str, ...], top: int,
     min_similarity: float, no_passages: bool, passages_top: int, fmt: str,
-    output: Path | None, report: Path | None, anonymize: bool, anonymize_all: bool,
-    pseudonyms: Path | None, full_paths: bool, quiet: bool, **params: Any,
+    columns: tuple[str, ...] | None, output: Path | None, report: Path | None,
+    anonymize: bool, anonymize_all: bool, pseudonyms: Path | None, full_paths: bool,
+    quiet: bool, **params: Any,
 ) -> None:
     """Compare submissions all against all and rank the suspicious pairs.
 
@@ -173,7 +191,11 @@ def compare_command(
     """
     args = CompareArgs.take(params)
     engine = engine_choice(params, args.jobs)
-    reporting = Reporting(top, min_similarity, not no_passages, passages_top)
+    if columns is not None and fmt != "csv":
+        raise click.UsageError(f"--columns goes with --format csv (not {fmt})")
+    passages = not no_passages and (columns is None or needs_passages(columns)
+                                    or report is not None)
+    reporting = Reporting(top, min_similarity, passages, passages_top)
     progress = ProgressBar(enabled=not quiet and sys.stderr.isatty())
     key_file = None
     if pseudonyms is not None and not (anonymize or anonymize_all):
@@ -192,7 +214,7 @@ def compare_command(
     if report is not None:  # before the output, which is still written if this fails
         report_failed = _write_report(result, report, key_file is not None)
     with common_output(output) as out:
-        write(shown, fmt, out)
+        write(shown, fmt, out, **({} if columns is None else {"columns": columns}))
     exit_with(EXIT_FAILED if report_failed else EXIT_SKIPPED if result.skipped else EXIT_OK)
 
 

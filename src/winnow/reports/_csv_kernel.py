@@ -2,9 +2,10 @@
 
 Every pair of a class is hundreds of thousands of rows; formatting them in
 Python cost more than counting the pairs.  :func:`score_rows` writes the
-rows' bytes into one buffer: the name fields come pre-quoted (UTF-8), the
-seven fractions as integers of millionths (exactly what ``f"{v:.6f}"``
-prints: :func:`fraction_micros`, see :func:`winnow.reports.csv.micros`).
+rows' bytes into one buffer, the cells of the chosen columns in their order
+(a layout): the name fields come pre-quoted (UTF-8), the fractions as
+integers of millionths (exactly what ``f"{v:.6f}"`` prints:
+:func:`fraction_micros`, see :func:`winnow.reports.csv.micros`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,22 @@ from winnow.compiled import jit
 #: The two digits of 0 .. 99, one after the other.
 _DIGIT_PAIRS = np.frombuffer(b"".join(b"%02d" % i for i in range(100)), dtype=np.uint8)
 
-#: Bytes a row needs besides its two name fields: seven fractions of at most
-#: 4 + 1 + 6 characters, ``shared`` and the cluster (at most 20 digits
-#: each), 16 commas and the newline.
-ROW_EXTRA = 7 * 11 + 2 * 20 + 17
+#: The kinds of cell the compiled writer writes (:func:`score_rows`'s ``layout``):
+#: a name field, one of the seven fractions (``FRACTION + c``, ``c`` its row of
+#: ``micro``), ``shared``, the pair's cluster, an empty cell (a passage column).
+NAME_A, NAME_B, SHARED, CLUSTER, EMPTY, FRACTION = 0, 1, 2, 3, 4, 5
+
+#: Bytes a cell of each kind needs at most, names aside: a fraction 4 + 1 + 6
+#: characters, ``shared`` and the cluster at most 20 digits.
+_CELL_BYTES = {SHARED: 20, CLUSTER: 20, EMPTY: 0}
+
+
+def row_extra(layout: np.ndarray) -> int:
+    """Bytes a row of ``layout`` needs besides its name fields: its cells, the
+    commas between them and the newline."""
+    kinds = layout.tolist()
+    return sum(11 if kind >= FRACTION else _CELL_BYTES.get(kind, 0) for kind in kinds) \
+        + len(kinds) + 2  # an empty row's quotes
 
 
 @jit(nogil=True)
@@ -79,42 +92,41 @@ def _fixed6(out, at, micro):  # type: ignore[no-untyped-def]
     return at + 7
 
 
-@jit(inline="always")
-def _commas(out, at, n):  # type: ignore[no-untyped-def]
-    for j in range(n):
-        out[at + j] = 44
-    return at + n
-
-
 @jit(nogil=True)  # formats a chunk while another thread writes the last one
-def score_rows(out, names, offsets, a, b, micro, shared, cluster):  # type: ignore[no-untyped-def]
-    """Write the rows ``file_a,file_b,similarity,,,,,shared,containment_a,
-    containment_b,jaccard,weighted,rarity,,,cluster,score`` into ``out``; returns
-    the bytes written.  ``micro[c, i]`` holds row ``i``'s seven fractions in
-    that order; the cluster cell is the pair's cluster when both names are
-    in the same one (``cluster[x] >= 0``), else empty.  (The pairs' values
-    come gathered: loads that miss the cache stall this loop, where a
-    gather overlaps them.)"""
+def score_rows(out, names, offsets, a, b, micro, shared, cluster, layout):  # type: ignore[no-untyped-def]
+    """Write the rows of the pairs ``a[i], b[i]`` into ``out``, one cell per
+    entry of ``layout`` (:data:`NAME_A` ... :data:`FRACTION` ``+ c``), comma
+    separated (a row of one empty cell as ``""``, as the CSV writer writes
+it); returns the bytes written.  ``micro[c, i]`` holds row ``i``'s
+    fraction ``c`` (only the rows ``layout`` names are read); the cluster cell
+    is the pair's cluster when both names are in the same one (``cluster[x] >=
+    0``), else empty.  (The pairs' values come gathered: loads that miss the
+    cache stall this loop, where a gather overlaps them.)"""
     at = 0
     for i in range(a.shape[0]):
-        for name in (a[i], b[i]):
-            for j in range(offsets[name], offsets[name + 1]):
-                out[at] = names[j]
+        start = at
+        for c in range(layout.shape[0]):
+            if c > 0:
+                out[at] = 44  # ","
                 at += 1
-            out[at] = 44
-            at += 1
-        at = _fixed6(out, at, micro[0, i])
-        at = _commas(out, at, 5)
-        at = _integer(out, at, shared[i])
-        for c in range(1, 6):
-            out[at] = 44
-            at = _fixed6(out, at + 1, micro[c, i])
-        at = _commas(out, at, 3)
-        same = cluster[a[i]]
-        if same >= 0 and same == cluster[b[i]]:
-            at = _integer(out, at, same)
-        out[at] = 44
-        at = _fixed6(out, at + 1, micro[6, i])
-        out[at] = 10
+            kind = layout[c]
+            if kind >= FRACTION:
+                at = _fixed6(out, at, micro[kind - FRACTION, i])
+            elif kind <= NAME_B:  # NAME_A or NAME_B
+                name = a[i] if kind == NAME_A else b[i]
+                for j in range(offsets[name], offsets[name + 1]):
+                    out[at] = names[j]
+                    at += 1
+            elif kind == SHARED:
+                at = _integer(out, at, shared[i])
+            elif kind == CLUSTER:
+                same = cluster[a[i]]
+                if same >= 0 and same == cluster[b[i]]:
+                    at = _integer(out, at, same)
+        if at == start:  # one empty cell: quoted, else the line would read as no row
+            out[at] = 34
+            out[at + 1] = 34
+            at += 2
+        out[at] = 10  # "\n"
         at += 1
     return at

@@ -6,7 +6,8 @@ scores.  Fractions are written with 6 decimals; a score that was not computed
 (no passages for the pair) is an empty cell.  A name that a spreadsheet would
 take for a formula (starting with ``=``, ``+``, ``-``, ``@``, a tab or a
 carriage return) is written with a leading ``'``, as the report's marks export
-does (:func:`winnow.reports.anonymize.spreadsheet_safe`).
+does (:func:`winnow.reports.anonymize.spreadsheet_safe`).  ``columns``
+(``winnow compare --columns``) writes some of the columns, in its order.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import csv
 import io
 import os
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, TextIO, TypeVar
 
@@ -26,7 +27,7 @@ import numpy.typing as npt
 from winnow.matching.model import ComparisonResult
 from winnow.parallel import usable_cores
 from winnow.reports.anonymize import spreadsheet_safe
-from winnow.reports.records import PAIR_COLUMNS, cluster_of, pair_scores
+from winnow.reports.records import PAIR_COLUMNS, PASSAGE_COLUMNS, cluster_of, pair_scores
 from winnow.reports.rows import is_terminal
 from winnow.reports.table import safe
 
@@ -38,22 +39,29 @@ CHUNK = 65536
 #: Threads that format chunks at once (:func:`_ahead`).
 FORMATTERS = 2
 
-#: The score columns of a pair without passages, in :data:`PAIR_COLUMNS` order
-#: after ``shared``.
-_FRACTIONS = ("containment_a", "containment_b", "jaccard", "weighted", "rarity")
+#: The fractions of a pair without passages, as :meth:`PairList.score_columns`
+#: names them, in :data:`PAIR_COLUMNS` order.
+_FRACTIONS = ("similarity", "containment_a", "containment_b", "jaccard", "weighted", "rarity",
+              "score")
 
 
-def write_csv(result: ComparisonResult, out: TextIO) -> None:
-    """Write the pairs of ``result`` as CSV to ``out``; to a terminal, names
-    have their control characters escaped (:func:`winnow.reports.table.safe`).
+def write_csv(result: ComparisonResult, out: TextIO,
+              columns: Sequence[str] = PAIR_COLUMNS) -> None:
+    """Write the pairs of ``result`` as CSV to ``out``, the cells of ``columns``
+    (names of :data:`PAIR_COLUMNS`, in the order wanted); to a terminal,
+    names have their control characters escaped
+    (:func:`winnow.reports.table.safe`).
 
     Rows are written as the pairs are read (every pair of a class may be
     hundreds of thousands); the pairs without passages, when the sequence
     offers their scores as arrays (``score_columns``), without an object per
     pair."""
+    unknown = [name for name in columns if name not in PAIR_COLUMNS]
+    if unknown or not columns:
+        raise ValueError(f"not CSV columns of a comparison: {unknown or 'none given'}")
     terminal = is_terminal(out)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(PAIR_COLUMNS)
+    writer.writerow(columns)
     clusters = cluster_of(result)
     pairs = result.pairs
     head = getattr(pairs, "with_passages", len(pairs)) if hasattr(pairs, "score_columns") \
@@ -62,20 +70,20 @@ def write_csv(result: ComparisonResult, out: TextIO) -> None:
         row = pair_scores(pair, clusters)
         cells = ["" if value is None else f"{value:.6f}" if isinstance(value, float)
                  else spreadsheet_safe(str(value))
-                 for value in (row[column] for column in PAIR_COLUMNS)]
-        out.write(",".join(_cell(safe(cell) if terminal else cell) for cell in cells) + "\n")
+                 for value in (row[column] for column in columns)]
+        out.write(_line([_cell(safe(cell) if terminal else cell) for cell in cells]))
     if head == len(pairs):
         return
     names: list[str] = pairs.names  # type: ignore[attr-defined]
     fields = [_field(name, terminal) for name in names]
     found = [clusters.get(name) for name in names]
     cluster = np.array([-1 if c is None else c for c in found], dtype=np.int64)
-    rows = _ScoreRows(fields, cluster)
+    rows = _ScoreRows(fields, cluster, tuple(columns))
     sink = None if terminal or rows.names is None else _byte_sink(out)
 
     def chunk(start: int) -> str | memoryview:
-        at, columns = pairs.score_columns(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
-        return rows.text(at, columns) if sink is None else rows.encoded(at, columns)
+        at, scores = pairs.score_columns(start, min(start + CHUNK, len(pairs)))  # type: ignore[attr-defined]
+        return rows.text(at, scores) if sink is None else rows.encoded(at, scores)
 
     for text in _ahead(chunk, range(head, len(pairs), CHUNK)):
         if isinstance(text, memoryview) and sink is not None:
@@ -154,12 +162,31 @@ def micros(values: npt.NDArray[np.float64]) -> npt.NDArray[np.int64] | None:
 
 
 class _ScoreRows:
-    """The CSV text of pairs without passages, from their score arrays: by
-    the compiled writer (:mod:`winnow.reports._csv_kernel`), or line by line
-    in Python when a name is not UTF-8 or a score out of its range."""
+    """The CSV text of pairs without passages, from their score arrays, the
+    cells of ``columns``: by the compiled writer
+    (:mod:`winnow.reports._csv_kernel`), or line by line in Python when a
+    name is not UTF-8 or a score out of its range."""
 
-    def __init__(self, fields: list[str], cluster: npt.NDArray[np.int64]) -> None:
-        self.fields, self.cluster = np.array(fields, dtype=object), cluster
+    def __init__(self, fields: list[str], cluster: npt.NDArray[np.int64],
+                 columns: tuple[str, ...] = PAIR_COLUMNS) -> None:
+        from winnow.reports._csv_kernel import (
+            CLUSTER,
+            EMPTY,
+            FRACTION,
+            NAME_A,
+            NAME_B,
+            SHARED,
+            row_extra,
+        )
+
+        self.fields, self.cluster, self.columns = np.array(fields, dtype=object), cluster, columns
+        #: the fractions written, each once, in the order of their cells
+        self.fractions = [name for name in columns if name in _FRACTIONS]
+        kinds = {"file_a": NAME_A, "file_b": NAME_B, "shared": SHARED, "cluster": CLUSTER,
+                 **dict.fromkeys(PASSAGE_COLUMNS, EMPTY),
+                 **{name: FRACTION + c for c, name in enumerate(self.fractions)}}
+        self.layout = np.array([kinds[name] for name in columns], dtype=np.int64)
+        self.extra = row_extra(self.layout)
         try:
             encoded = [field.encode("utf-8") for field in fields]
         except UnicodeEncodeError:  # a name with undecodable bytes (surrogates)
@@ -191,7 +218,7 @@ class _ScoreRows:
         b = arrays["b"].astype(np.int64, copy=False)
         same: npt.NDArray[np.int64] = np.where(
             (self.cluster[a] == self.cluster[b]) & (self.cluster[a] >= 0), self.cluster[a], -1)
-        return _scores_only_lines(arrays, self.fields, same)
+        return _scores_only_lines(arrays, self.fields, same, self.columns)
 
     def _compiled(self, rows: npt.NDArray[np.int64],
                   columns: dict[str, npt.NDArray[Any]]) -> memoryview | None:
@@ -199,30 +226,45 @@ class _ScoreRows:
         is not UTF-8 or a score is out of its range."""
         if self.names is None:
             return None
-        micro = np.empty((7, rows.shape[0]), dtype=np.int64)
-        for c, name in enumerate(("similarity", *_FRACTIONS, "score")):
+        micro = np.empty((len(self.fractions), rows.shape[0]), dtype=np.int64)
+        for c, name in enumerate(self.fractions):
             scaled = micros(columns[name][rows])
             if scaled is None:
                 return None
             micro[c] = scaled
         a = columns["a"][rows].astype(np.int64, copy=False)
         b = columns["b"][rows].astype(np.int64, copy=False)
-        from winnow.reports._csv_kernel import ROW_EXTRA, score_rows
+        from winnow.reports._csv_kernel import score_rows
 
-        size = int(self.lengths[a].sum() + self.lengths[b].sum()) + ROW_EXTRA * a.shape[0]
+        size = self.extra * a.shape[0]
+        size += int(self.lengths[a].sum()) if "file_a" in self.columns else 0
+        size += int(self.lengths[b].sum()) if "file_b" in self.columns else 0
         raw = np.empty(size, dtype=np.uint8)
         end = score_rows(raw, self.names, self.offsets, a, b, micro,
-                         columns["shared"][rows].astype(np.int64, copy=False), self.cluster)
+                         columns["shared"][rows].astype(np.int64, copy=False), self.cluster,
+                         self.layout)
         return memoryview(raw.data)[:end]
 
 
 def _scores_only_lines(arrays: dict[str, npt.NDArray[Any]], fields: npt.NDArray[np.object_],
-                       same: npt.NDArray[np.int64]) -> list[str]:
-    """CSV lines of pairs without passages (their passage cells empty), in Python."""
-    return [f"{fa},{fb},{sim:.6f},,,,,{sh},{c1:.6f},{c2:.6f},{j:.6f},{w:.6f},{r:.6f},,,"
-            f"{'' if cl < 0 else cl},{sc:.6f}\n"
-            for fa, fb, sim, sh, c1, c2, j, w, r, cl, sc in zip(
-                fields[arrays["a"]].tolist(), fields[arrays["b"]].tolist(),
-                arrays["similarity"].tolist(), arrays["shared"].tolist(),
-                *(arrays[name].tolist() for name in _FRACTIONS), same.tolist(),
-                arrays["score"].tolist(), strict=True)]
+                       same: npt.NDArray[np.int64],
+                       columns: tuple[str, ...] = PAIR_COLUMNS) -> list[str]:
+    """CSV lines of pairs without passages (their passage cells empty), the
+    cells of ``columns``, in Python."""
+    n = arrays["a"].shape[0]
+    cells: dict[str, list[str]] = {
+        "file_a": fields[arrays["a"]].tolist(), "file_b": fields[arrays["b"]].tolist(),
+        "shared": [str(value) for value in arrays["shared"].tolist()],
+        "cluster": ["" if value < 0 else str(value) for value in same.tolist()],
+        **{name: [f"{value:.6f}" for value in arrays[name].tolist()]
+           for name in _FRACTIONS if name in columns},
+        **dict.fromkeys(PASSAGE_COLUMNS, [""] * n),
+    }
+    return [_line(row) for row in zip(*(cells[name] for name in columns), strict=True)]
+
+
+def _line(cells: Sequence[str]) -> str:
+    """The CSV line of ``cells`` (each quoted as needed already); one empty cell
+    is written ``""``, as the CSV writer writes it, so that it reads as a row."""
+    return '""\n' if len(cells) == 1 and cells[0] == "" else ",".join(cells) + "\n"
+

@@ -32,6 +32,34 @@ PAIR_COLUMNS: Final = (
     "longest", "passages", "cluster", "score",
 )
 
+#: The columns only the passages fill: empty for a pair without passages.
+#: ``similarity`` is what the passages cover where they were computed (an
+#: estimate from the shared fingerprints elsewhere), so it needs them too.
+PASSAGE_COLUMNS: Final = ("coverage_a", "coverage_b", "lines_a", "lines_b", "longest",
+                          "passages")
+
+
+def chosen_columns(text: str) -> tuple[str, ...]:
+    """The CSV columns ``text`` names (comma separated, in the order given),
+    each one of :data:`PAIR_COLUMNS` once; :class:`ValueError` saying what
+    is wrong otherwise."""
+    names = tuple(name.strip() for name in text.split(","))
+    if not any(names):
+        raise ValueError("name at least one column")
+    unknown = [name for name in names if name not in PAIR_COLUMNS]
+    if unknown:
+        raise ValueError(f"no column {', '.join(map(repr, unknown))}; the columns are "
+                         f"{','.join(PAIR_COLUMNS)}")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ValueError(f"{', '.join(twice)} named twice")
+    return names
+
+
+def needs_passages(columns: tuple[str, ...]) -> bool:
+    """Whether any of ``columns`` shows what only the passages compute."""
+    return any(name == "similarity" or name in PASSAGE_COLUMNS for name in columns)
+
 
 def cluster_of(result: ComparisonResult) -> dict[str, int]:
     """Submission name -> number of its cluster (from 1, as every output numbers them)."""

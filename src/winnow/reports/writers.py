@@ -4,7 +4,8 @@ Every command computes its result and hands it to :func:`write` with the
 user's ``--format`` and output stream; nothing else chooses a layout.
 :data:`WRITERS` is the one place a format is registered: for each result type
 (by its import path), each format's writer, a function ``(result, out)``
-named ``"module:function"``.  Names rather than objects, so that a writer and
+named ``"module:function"``; a writer may take options as keywords too
+(:func:`write` passes them).  Names rather than objects, so that a writer and
 its result type are imported only when something is written: ``winnow
 languages`` loads neither numpy nor DuckDB.
 
@@ -21,11 +22,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from functools import partial
 from typing import Any, BinaryIO, Final, TextIO, cast
 
 #: A writer: the result and where it goes (a text stream, or a byte stream for
-#: the :data:`BINARY_FORMATS`).
-Writer = Callable[[Any, Any], None]
+#: the :data:`BINARY_FORMATS`), then its options, if it has any, as keywords.
+Writer = Callable[..., None]
 
 _SIF = "winnow.reports.sif"
 _FILES = "winnow.reports.sif_changes"
@@ -107,9 +109,12 @@ def writer(result_type: type, fmt: str) -> Writer:
     return cast(Writer, getattr(importlib.import_module(module), function))
 
 
-def write(result: object, fmt: str, out: TextIO) -> None:
-    """Write ``result`` to ``out`` in the format named ``fmt``."""
+def write(result: object, fmt: str, out: TextIO, **options: Any) -> None:
+    """Write ``result`` to ``out`` in the format named ``fmt``; ``options``
+    go to the writer as keywords (``columns`` of the comparison CSV)."""
     write_result = writer(type(result), fmt)
+    if options:
+        write_result = partial(write_result, **options)
     if fmt not in BINARY_FORMATS:
         write_result(result, out)
         return
