@@ -185,7 +185,18 @@ def test_csv_columns_are_the_full_csv_s_cells_in_the_order_named(passages_top: s
     rows = list(csv.reader(io.StringIO(result.stdout)))
     assert rows[0] == chosen and len(rows) == len(full) + 1 == 11
     assert rows[1:] == [[row[name] for name in chosen] for row in full]
-    assert rows[1][5] != "" and rows[-1][5] == ("" if passages_top == "1" else rows[-1][5])
+    assert rows[1][5] != ""
+    assert (rows[-1][5] == "") == (passages_top == "1")  # 1: the last pair has no passages
+
+
+@pytest.mark.parametrize("passages_top", ["0", "1"])
+def test_a_csv_column_of_empty_cells_still_reads_as_one_row_per_pair(passages_top: str) -> None:
+    full = _csv_rows("--passages-top", passages_top)
+    result = run("--format", "csv", "--each", str(SUBS), "-n", "0", "--passages-top",
+                 passages_top, "--columns", "cluster")
+    rows = list(csv.reader(io.StringIO(result.stdout)))
+    assert rows[1:] == [[row["cluster"]] for row in full] and len(rows) == 11
+    assert [""] in rows[1:] and '\n""\n' in result.stdout
 
 
 def test_csv_columns_without_a_passage_column_skip_the_passages(

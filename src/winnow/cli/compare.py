@@ -154,7 +154,8 @@ def _columns(ctx: click.Context, param: click.Parameter,
               help="With --format csv: only these columns, in this order (e.g. "
                    "file_a,file_b,similarity; all of them by default, docs/compare.md). "
                    "Without a passage column (similarity, coverage, lines, longest, "
-                   "passages) and without --report, the passages pass is skipped.")
+                   "passages), --report or --score coverage, the passages pass is "
+                   "skipped.")
 @output_option("output")
 @click.option("--report", type=click.Path(path_type=Path),
               help="Also write the HTML report: a folder, or one FILE.html.")
