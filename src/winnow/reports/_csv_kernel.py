@@ -97,7 +97,7 @@ def score_rows(out, names, offsets, a, b, micro, shared, cluster, layout):  # ty
     """Write the rows of the pairs ``a[i], b[i]`` into ``out``, one cell per
     entry of ``layout`` (:data:`NAME_A` ... :data:`FRACTION` ``+ c``), comma
     separated (a row of one empty cell as ``""``, as the CSV writer writes
-it); returns the bytes written.  ``micro[c, i]`` holds row ``i``'s
+    it); returns the bytes written.  ``micro[c, i]`` holds row ``i``'s
     fraction ``c`` (only the rows ``layout`` names are read); the cluster cell
     is the pair's cluster when both names are in the same one (``cluster[x] >=
     0``), else empty.  (The pairs' values come gathered: loads that miss the

@@ -267,4 +267,3 @@ def _line(cells: Sequence[str]) -> str:
     """The CSV line of ``cells`` (each quoted as needed already); one empty cell
     is written ``""``, as the CSV writer writes it, so that it reads as a row."""
     return '""\n' if len(cells) == 1 and cells[0] == "" else ",".join(cells) + "\n"
-
