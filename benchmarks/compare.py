@@ -140,6 +140,19 @@ def thousand(args: argparse.Namespace, options: list[str]) -> None:
               "(target < 500)")
 
 
+def alternating(folder: Path, out: Path, options: list[str], variants: dict[str, list[str]],
+                args: argparse.Namespace) -> dict[str, list[Run]]:
+    """Each variant's extra options run ``args.warmup`` times untimed, then
+    ``args.repeat`` timed runs of each, alternating, so that all see the same load."""
+    for extra in variants.values():
+        warm_up(winnow_command(folder, out, [*options, *extra]), times=args.warmup)
+    runs: dict[str, list[Run]] = {label: [] for label in variants}
+    for _ in range(args.repeat):
+        for label, extra in variants.items():
+            runs[label].append(winnow_run(folder, out, [*options, *extra]))
+    return runs
+
+
 def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     print(f"\n== every pair, 1000 stdlib files ({uptime()}); each tool after "
           f"{args.warmup} untimed run(s)")
@@ -147,14 +160,7 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     warm(flat)
     variants = {"-n 0": ["-n", "0"], "-n 0 --no-passages": ["-n", "0", "--no-passages"],
                 f"-n 0 {ADAPTER_LABEL}": ["-n", "0", *ADAPTER]}
-    runs: dict[str, list[Run]] = {label: [] for label in variants}
-    for extra in variants.values():
-        warm_up(winnow_command(flat, args.workdir / "every-1000.csv", [*options, *extra]),
-                times=args.warmup)
-    for _ in range(args.repeat):  # alternating, so that both see the same load
-        for label, extra in variants.items():
-            runs[label].append(winnow_run(flat, args.workdir / "every-1000.csv",
-                                          [*options, *extra]))
+    runs = alternating(flat, args.workdir / "every-1000.csv", options, variants, args)
     c50 = peer_run("compare50", flat, args.workdir / "compare50-every-1000.csv", args.warmup)
     for label, tries in runs.items():
         for number, run in enumerate(tries, 1):
@@ -172,14 +178,7 @@ def every_pair(args: argparse.Namespace, options: list[str]) -> None:
     files, size = corpus.subset(corpus.python_pool(), 2000, folder)
     warm(folder)
     variants = {"-n 0": ["-n", "0"], f"-n 0 {ADAPTER_LABEL}": ["-n", "0", *ADAPTER]}
-    tries: dict[str, list[Run]] = {label: [] for label in variants}
-    for extra in variants.values():
-        warm_up(winnow_command(folder, args.workdir / "every-2000.csv", [*options, *extra]),
-                times=args.warmup)
-    for _ in range(args.repeat):  # alternating, so that both see the same load
-        for label, extra in variants.items():
-            tries[label].append(winnow_run(folder, args.workdir / "every-2000.csv",
-                                           [*options, *extra]))
+    tries = alternating(folder, args.workdir / "every-2000.csv", options, variants, args)
     for label, runs_of in tries.items():
         for number, run in enumerate(runs_of, 1):
             print(run.line(f"winnow {label} #{number}, {files} files {size / 1e6:.0f} MB"))
