@@ -67,7 +67,7 @@ SHORT_SAMPLE_S = 0.05
 #: scores above 0), in winnow's words: its similarity, the passages'
 #: coverage for the best pairs (``--columns``).
 ADAPTER = ["--columns", "file_a,file_b,similarity"]
-ADAPTER_LABEL = "--columns file_a,file_b,similarity"
+ADAPTER_LABEL = " ".join(ADAPTER)
 
 
 def winnow_command(folder: Path, out: Path, options: list[str]) -> list[str]:

@@ -154,3 +154,6 @@ def test_every_pair_goes_to_the_bytes_under_a_utf8_file_unchanged(
     assert latin.buffer.getvalue() == text.getvalue().encode("latin-1")  # type: ignore[attr-defined]
     assert text.getvalue().count("\n") == 1 + len(result.pairs)
     assert text.getvalue() == whole.getvalue()
+    # a name cell twice would outgrow the compiled rows' buffer: refused, as on the CLI
+    with pytest.raises(ValueError, match="file_a named twice"):
+        write_csv(result, io.StringIO(), ("file_a", "file_b", "file_a"))

@@ -27,7 +27,13 @@ import numpy.typing as npt
 from winnow.matching.model import ComparisonResult
 from winnow.parallel import usable_cores
 from winnow.reports.anonymize import spreadsheet_safe
-from winnow.reports.records import PAIR_COLUMNS, PASSAGE_COLUMNS, cluster_of, pair_scores
+from winnow.reports.records import (
+    PAIR_COLUMNS,
+    PASSAGE_COLUMNS,
+    checked_columns,
+    cluster_of,
+    pair_scores,
+)
 from winnow.reports.rows import is_terminal
 from winnow.reports.table import safe
 
@@ -48,7 +54,8 @@ _FRACTIONS = ("similarity", "containment_a", "containment_b", "jaccard", "weight
 def write_csv(result: ComparisonResult, out: TextIO,
               columns: Sequence[str] = PAIR_COLUMNS) -> None:
     """Write the pairs of ``result`` as CSV to ``out``, the cells of ``columns``
-    (names of :data:`PAIR_COLUMNS`, in the order wanted); to a terminal,
+    (names of :data:`PAIR_COLUMNS`, each once, in the order wanted:
+    :class:`ValueError` otherwise); to a terminal,
     names have their control characters escaped
     (:func:`winnow.reports.table.safe`).
 
@@ -56,9 +63,7 @@ def write_csv(result: ComparisonResult, out: TextIO,
     hundreds of thousands); the pairs without passages, when the sequence
     offers their scores as arrays (``score_columns``), without an object per
     pair."""
-    unknown = [name for name in columns if name not in PAIR_COLUMNS]
-    if unknown or not columns:
-        raise ValueError(f"not CSV columns of a comparison: {unknown or 'none given'}")
+    columns = checked_columns(columns)  # each once: the compiled rows' room counts on it
     terminal = is_terminal(out)
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
@@ -78,7 +83,7 @@ def write_csv(result: ComparisonResult, out: TextIO,
     fields = [_field(name, terminal) for name in names]
     found = [clusters.get(name) for name in names]
     cluster = np.array([-1 if c is None else c for c in found], dtype=np.int64)
-    rows = _ScoreRows(fields, cluster, tuple(columns))
+    rows = _ScoreRows(fields, cluster, columns)
     sink = None if terminal or rows.names is None else _byte_sink(out)
 
     def chunk(start: int) -> str | memoryview:

@@ -6,6 +6,7 @@ shape); it changes when a field is renamed or removed, not when one is added.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Final
 
 from winnow.matching.model import (
@@ -40,10 +41,15 @@ PASSAGE_COLUMNS: Final = ("coverage_a", "coverage_b", "lines_a", "lines_b", "lon
 
 
 def chosen_columns(text: str) -> tuple[str, ...]:
-    """The CSV columns ``text`` names (comma separated, in the order given),
-    each one of :data:`PAIR_COLUMNS` once; :class:`ValueError` saying what
-    is wrong otherwise."""
-    names = tuple(name.strip() for name in text.split(","))
+    """The CSV columns ``text`` names (comma separated, in the order given):
+    :func:`checked_columns` of them."""
+    return checked_columns([name.strip() for name in text.split(",")])
+
+
+def checked_columns(names: Sequence[str]) -> tuple[str, ...]:
+    """``names`` when each is one of :data:`PAIR_COLUMNS`, once, and there is
+    at least one; :class:`ValueError` saying what is wrong otherwise."""
+    names = tuple(names)
     if not any(names):
         raise ValueError("name at least one column")
     unknown = [name for name in names if name not in PAIR_COLUMNS]
