@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,85 @@ def test_a_compiling_process_that_has_not_finished_never_holds_the_run_up(
                "    pass\n"
                "print(time.perf_counter() - start < 5)", tmp_path)
     assert out == ["True"]
+
+
+# --- preloading: the cached kernels loaded by a thread while the workers run ---
+
+def test_preloading_loads_every_kernel_in_a_thread_once_started() -> None:
+    from winnow.compiled import uncached
+    from winnow.matching import warm
+
+    warm.warm()  # the cache holds them (as after any earlier run)
+    assert uncached(*warm.kernels()) == 0
+    loaded: list[str] = []
+    real = warm.warm
+    try:
+        warm.warm = lambda: loaded.append(threading.current_thread().name)  # type: ignore[assignment]
+        with warm.preloading(2) as start:
+            assert loaded == []  # nothing before the caller says so
+            start()
+            start()  # once only
+        assert loaded == ["winnow-preload"]  # in its thread, done when the block ends
+        assert warm._loading is None
+        with warm.preloading(1) as start:  # one core: nothing to overlap
+            start()
+        assert loaded == ["winnow-preload"]
+    finally:
+        warm.warm = real  # type: ignore[assignment]
+
+
+def test_an_uncached_kernel_leaves_the_loading_to_the_comparison(tmp_path: Path) -> None:
+    out = _run("import threading\n"
+               "from winnow.matching.warm import preloading\n"
+               "with preloading(2) as start:\n"
+               "    start()\n"
+               "    names = [t.name for t in threading.enumerate()]\n"
+               "print('winnow-preload' in names)", tmp_path)
+    assert out == ["False"]
+
+
+def test_a_fork_waits_for_the_loading_thread() -> None:
+    from winnow.matching import warm
+
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait, args=(5,), name="winnow-preload")
+    thread.start()
+    warm._loading = thread
+    try:
+        threading.Timer(0.2, release.set).start()
+        warm._wait_for_loading()  # as os.fork calls it first
+        assert not thread.is_alive()
+    finally:
+        release.set()
+        warm._loading = None
+
+
+def test_fingerprinting_says_when_its_workers_are_forked(tmp_path: Path) -> None:
+    import multiprocessing
+
+    from winnow.matching.batch import Batch, Run
+    from winnow.matching.options import CompareOptions, default_configs
+    from winnow.parallel import make_pool
+    from winnow.sources.submissions import load_submissions
+
+    for i in range(6):
+        source = f"def f{i}(x):\n    return [x * {i} for _ in range(9)]\n"
+        (tmp_path / f"s{i}.py").write_text(source)
+    subs = load_submissions([str(tmp_path)], each=True)
+    config, defaults = default_configs(subs)
+    seen: list[int] = []
+
+    def started() -> None:
+        seen.append(len(multiprocessing.active_children()))
+
+    for jobs, expected in ((2, [2]), (1, [])):
+        seen.clear()
+        batch = Batch(subs, [])
+        batch.set_configs(config, CompareOptions(), defaults)
+        run = Run(None, make_pool(jobs, len(batch.files)), jobs)
+        try:
+            batch.fingerprint(CompareOptions(), run, started=started)
+        finally:
+            run.close()
+        assert seen == expected  # once, with both workers forked; never without a pool
+        assert all(p is not None and p.hashes.shape[0] for p in batch.prints)

@@ -6,7 +6,7 @@ front-end and the base code; their pairs counted by the pair-counting stage
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, replace
 from functools import partial
@@ -57,7 +57,12 @@ class Run:
         if self.executor is not None:
             self.executor.shutdown(cancel_futures=True)
         self.executor = make_pool(self.jobs, tasks, reserve=reserve)
-        if start and self.executor is not None:
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        """Fork this run's own pool's workers now (they fork on first use)."""
+        if self.jobs is not None and self.executor is not None:
             self.executor.submit(os.getpid)  # a fork pool starts all its workers at once
 
     def close(self) -> None:
@@ -140,13 +145,16 @@ class Batch:
                 hashes.append(base_hashes([doc], *self.config_of(doc.frontend)))
         self.base = np.unique(np.concatenate(hashes)).astype(np.uint64)
 
-    def fingerprint(self, options: CompareOptions, run: Run) -> None:
+    def fingerprint(self, options: CompareOptions, run: Run,
+                    started: Callable[[], None] | None = None) -> None:
         """Fingerprint every file; keep the documents too when the batch is small
         (:data:`DOCUMENT_BUDGET`), sparing the passages pass a second read.
 
         The first file is done here, before the workers start: on a first run
         its kernels compile once, in this process, and the forked workers
-        inherit them instead of each compiling its own."""
+        inherit them instead of each compiling its own.  ``started`` is
+        called once the workers are forked, as this process starts waiting
+        for them."""
         self.read_base(options)
         config, literal = self.default
         sizes = [getattr(file, "size", -1) for file in self.files]
@@ -160,6 +168,9 @@ class Batch:
             progress("fingerprint", 1, len(self.files))
             progress = partial(_after_first, progress)
         workers = getattr(run.executor, "workers", 16)  # a caller's executor: assume many
+        if started is not None and run.executor is not None and len(self.files) > 1:
+            run.start()
+            started()
         rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=progress,
                             executor=run.executor, lost=lost_file,
                             chunksize=chunk_size(len(self.files), workers))

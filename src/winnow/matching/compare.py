@@ -53,7 +53,7 @@ from winnow.matching.pairs import PairList, pair_result
 from winnow.matching.prints import FileLike, SubmissionLike, load_document
 from winnow.matching.scores import PairScores, pair_scores, rank
 from winnow.matching.table import FingerprintTable
-from winnow.matching.warm import warming
+from winnow.matching.warm import preloading, warming
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
 from winnow.parallel import (
@@ -110,7 +110,8 @@ def compare(
     cores = usable_cores() if executor is None and jobs != 1 else 1
     try:
         with warming(cores):  # a first run: the table's kernels compile beside
-            result = _compare(batch, config, options, run, engine or EngineChoice("in-memory"))
+            result = _compare(batch, config, options, run, engine or EngineChoice("in-memory"),
+                              cores)
     finally:
         run.close()
     del batch  # the free heap the comparison leaves goes back before the report is written
@@ -120,9 +121,10 @@ def compare(
 
 def _compare(
     batch: Batch, config: WinnowConfig, options: CompareOptions, run: Run,
-    engine: EngineChoice,
+    engine: EngineChoice, cores: int = 1,
 ) -> ComparisonResult:
-    batch.fingerprint(options, run)
+    with preloading(cores) as start:  # the later stages' kernels, loaded while it waits
+        batch.fingerprint(options, run, started=start)
     run.fresh_pool(0)  # the workers' grown heaps go; passages fork new ones if needed
     names = [s.name for s in batch.subs]
     cap = resolve_cap(options.max_occurrences, len(names))

@@ -10,14 +10,20 @@ them into numba's on-disk cache while this process compiles the
 front-end's; this process then loads them from the cache when it reaches
 them, or compiles those the other has not finished (the same code either
 way: only the time changes).  Nothing happens when the cache holds them.
+
+When it holds them, :func:`preloading` loads them in a thread of this
+process while the workers fingerprint (this process only waits for them
+then), instead of one by one as the comparison reaches them.
 """
 
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
 import signal
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -81,4 +87,60 @@ def _compile() -> None:
         warm()
 
 
-__all__ = ["kernels", "warm", "warming"]
+#: The thread of :func:`preloading` while it may run.
+_loading: threading.Thread | None = None
+
+
+def _wait_for_loading() -> None:
+    """Before any fork of this process: the loading thread ends first, so
+    that no child inherits a lock it holds (numba's compiler lock)."""
+    thread = _loading
+    if thread is not None and thread is not threading.current_thread():
+        thread.join()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(before=_wait_for_loading)
+
+
+@contextlib.contextmanager
+def preloading(cores: int) -> Iterator[Callable[[], None]]:
+    """A block that gives a function starting a thread which loads
+    :func:`kernels` from numba's cache (:func:`warm`), when the cache holds
+    them all and ``cores`` (the run's usable cores) are two or more; the
+    block ends when the thread is done.  Call the function once this
+    process only waits (for its fingerprinting workers, once forked): the
+    15 kernels took 0.05-0.07 s to load one by one on the path of a
+    comparison of 1000 files.  A fork meanwhile waits for the thread first."""
+    global _loading
+    if cores < 2 or uncached(*kernels()):
+        yield _nothing
+        return
+    thread = threading.Thread(target=_load, name="winnow-preload", daemon=True)
+
+    def start() -> None:
+        global _loading
+        if _loading is None and thread.ident is None:
+            _loading = thread
+            thread.start()
+
+    try:
+        yield start
+    finally:
+        if thread.ident is not None:
+            thread.join()
+        _loading = None
+
+
+def _nothing() -> None:
+    return None
+
+
+def _load() -> None:
+    """The thread of :func:`preloading`: a failure only means the comparison
+    loads the kernels itself."""
+    with contextlib.suppress(Exception):
+        warm()
+
+
+__all__ = ["kernels", "preloading", "warm", "warming"]
