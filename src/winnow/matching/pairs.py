@@ -68,17 +68,19 @@ def file_info(
     literal = np.arange(n) >= (n if literal_from is None else literal_from)
     n_units = len(doc.stream.units)
     common = np.zeros(n_units, dtype=bool)
+    # sorted first: the binary searches then walk the excluded hashes in
+    # order (a third of their time), and the kept rows keep their order
+    order, hashes = stable_order(np.ascontiguousarray(hashes, dtype=np.uint64))
     left_out = in_sorted(hashes, excluded)
     if left_out.any():
         marks = np.zeros(n_units + 1, dtype=np.int64)
-        starts = positions[left_out].astype(np.int64)
+        rows = order[left_out]
+        starts = positions[rows].astype(np.int64)
         np.add.at(marks, np.clip(starts - window + 1, 0, n_units), 1)
-        np.add.at(marks, np.minimum(starts + every[left_out] + window - 1, n_units), -1)
+        np.add.at(marks, np.minimum(starts + every[rows] + window - 1, n_units), -1)
         common = np.cumsum(marks[:-1]) > 0
         kept = ~left_out
-        hashes, positions = hashes[kept], positions[kept]
-        every, literal = every[kept], literal[kept]
-    order, hashes = stable_order(np.ascontiguousarray(hashes, dtype=np.uint64))
+        order, hashes = order[kept], hashes[kept]
     positions = positions[order].astype(np.int64, copy=False)
     by_position = _span_kernels.position_order(positions)
     return FileInfo(owner, path, doc, k, np.asarray(doc.stream.units).astype(np.int64), free,
