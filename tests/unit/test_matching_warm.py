@@ -151,3 +151,24 @@ def test_fingerprinting_says_when_its_workers_are_forked(tmp_path: Path) -> None
             run.close()
         assert seen == expected  # once, with both workers forked; never without a pool
         assert all(p is not None and p.hashes.shape[0] for p in batch.prints)
+
+
+def test_a_second_block_leaves_the_first_ones_thread_watched() -> None:
+    from winnow.matching import warm
+
+    warm.warm()
+    release = threading.Event()
+    real = warm.warm
+    try:
+        warm.warm = lambda: release.wait(5)  # type: ignore[assignment]
+        with warm.preloading(2) as start:
+            start()
+            first = warm._loading
+            with warm.preloading(2) as other:
+                other()  # another comparison's block, meanwhile: loads nothing
+            assert warm._loading is first  # a fork still waits for the first thread
+            release.set()
+        assert warm._loading is None
+    finally:
+        release.set()
+        warm.warm = real  # type: ignore[assignment]

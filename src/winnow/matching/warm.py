@@ -110,8 +110,10 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
     them all and ``cores`` (the run's usable cores) are two or more; the
     block ends when the thread is done.  Call the function once this
     process only waits (for its fingerprinting workers, once forked): the
-    15 kernels took 0.05-0.07 s to load one by one on the path of a
-    comparison of 1000 files.  A fork meanwhile waits for the thread first."""
+    11 kernels took about 0.05 s to load one by one on the path of a
+    comparison of 1000 files.  A fork meanwhile waits for the thread first;
+    a block whose thread could not start (another block's runs) loads
+    nothing."""
     global _loading
     if cores < 2 or uncached(*kernels()):
         yield _nothing
@@ -129,7 +131,8 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
     finally:
         if thread.ident is not None:
             thread.join()
-        _loading = None
+        if _loading is thread:
+            _loading = None
 
 
 def _nothing() -> None:
