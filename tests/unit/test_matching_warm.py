@@ -140,17 +140,81 @@ def test_fingerprinting_says_when_its_workers_are_forked(tmp_path: Path) -> None
     def started() -> None:
         seen.append(len(multiprocessing.active_children()))
 
-    for jobs, expected in ((2, [2]), (1, [])):
+    # once, with both workers forked; never without a pool, nor for two files
+    # (the second is fingerprinted here: no worker is forked at all)
+    for jobs, chosen, expected, forked in ((2, subs, [2], 2), (1, subs, [], 0),
+                                           (2, subs[:2], [], 0)):
         seen.clear()
-        batch = Batch(subs, [])
+        batch = Batch(chosen, [])
         batch.set_configs(config, CompareOptions(), defaults)
         run = Run(None, make_pool(jobs, len(batch.files)), jobs)
         try:
             batch.fingerprint(CompareOptions(), run, started=started)
+            assert len(multiprocessing.active_children()) == forked
         finally:
             run.close()
-        assert seen == expected  # once, with both workers forked; never without a pool
+        assert seen == expected
         assert all(p is not None and p.hashes.shape[0] for p in batch.prints)
+
+
+def test_blocks_started_at_once_in_threads_load_once() -> None:
+    from winnow.matching import warm
+
+    warm.warm()
+    release, barrier = threading.Event(), threading.Barrier(4)
+    runs: list[str] = []
+    real = warm.warm
+
+    def comparison() -> None:
+        with warm.preloading(2) as start:
+            barrier.wait()
+            start()
+            barrier.wait()  # every block has tried to start before any ends
+            if threading.current_thread().name == "c0":
+                release.set()
+
+    def slow() -> None:
+        runs.append(threading.current_thread().name)
+        release.wait(5)
+
+    try:
+        warm.warm = slow  # type: ignore[assignment]
+        threads = [threading.Thread(target=comparison, name=f"c{i}") for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(10)
+        assert runs == ["winnow-preload"]  # one thread loads, the other blocks load nothing
+        assert warm._loading is None
+    finally:
+        release.set()
+        warm.warm = real  # type: ignore[assignment]
+
+
+def test_a_ctrl_c_while_a_fork_waits_comes_back_after_the_wait(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import signal
+
+    from winnow.matching import warm
+
+    class Loading:  # a loading thread whose first join is interrupted
+        ident, joins = 1, 0
+
+        def is_alive(self) -> bool:
+            return self.joins < 2
+
+        def join(self) -> None:
+            self.joins += 1
+            if self.joins == 1:
+                raise KeyboardInterrupt
+
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(warm.os, "kill", lambda pid, number: sent.append((pid, number)))
+    loading = Loading()
+    monkeypatch.setattr(warm, "_loading", loading)
+    warm._wait_for_loading()  # as os.fork calls it: raising there would be dropped
+    assert loading.joins == 2  # the wait went on to the end
+    assert sent == [(os.getpid(), signal.SIGINT)]  # and the Ctrl-C is sent again
 
 
 def test_a_second_block_leaves_the_first_ones_thread_watched() -> None:

@@ -153,8 +153,9 @@ class Batch:
         The first file is done here, before the workers start: on a first run
         its kernels compile once, in this process, and the forked workers
         inherit them instead of each compiling its own.  ``started`` is
-        called once the workers are forked, as this process starts waiting
-        for them."""
+        called once this run's own pool has forked its workers, as this
+        process starts waiting for them (not when the files after the first
+        are fewer than two: they are fingerprinted here)."""
         self.read_base(options)
         config, literal = self.default
         sizes = [getattr(file, "size", -1) for file in self.files]
@@ -168,7 +169,7 @@ class Batch:
             progress("fingerprint", 1, len(self.files))
             progress = partial(_after_first, progress)
         workers = getattr(run.executor, "workers", 16)  # a caller's executor: assume many
-        if started is not None and run.executor is not None and len(self.files) > 1:
+        if started is not None and run.executor is not None and len(self.files) > 2:
             run.start()
             started()
         rest = parallel_map(work, self.files[1:], stage="fingerprint", progress=progress,

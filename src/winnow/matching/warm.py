@@ -87,16 +87,29 @@ def _compile() -> None:
         warm()
 
 
-#: The thread of :func:`preloading` while it may run.
+#: The thread of :func:`preloading` while it may run, set and cleared under
+#: :data:`_starting` (two comparisons in threads of one process).
 _loading: threading.Thread | None = None
+_starting = threading.Lock()
 
 
 def _wait_for_loading() -> None:
     """Before any fork of this process: the loading thread ends first, so
-    that no child inherits a lock it holds (numba's compiler lock)."""
+    that no child inherits a lock it holds (numba's compiler lock).  An
+    exception raised here would be dropped and the fork go on, so a Ctrl-C
+    meanwhile does not stop the wait: it is sent again once the thread is
+    done (about 0.05 s), to be handled after the fork."""
     thread = _loading
-    if thread is not None and thread is not threading.current_thread():
-        thread.join()
+    if thread is None or thread is threading.current_thread() or thread.ident is None:
+        return
+    interrupted = False
+    while thread.is_alive():
+        try:
+            thread.join()
+        except KeyboardInterrupt:
+            interrupted = True
+    if interrupted:
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 if hasattr(os, "register_at_fork"):
@@ -112,9 +125,8 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
     process only waits (for its fingerprinting workers, once forked): the
     11 kernels took about 0.05 s to load one by one on the path of a
     comparison of 1000 files.  A fork meanwhile waits for the thread first;
-    a block whose thread could not start (another block's runs) loads
-    nothing."""
-    global _loading
+    a block whose thread could not start (another block's runs, or the
+    system has no thread to give) loads nothing."""
     if cores < 2 or uncached(*kernels()):
         yield _nothing
         return
@@ -122,17 +134,32 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
 
     def start() -> None:
         global _loading
-        if _loading is None and thread.ident is None:
+        with _starting:
+            if _loading is not None or thread.ident is not None:
+                return
             _loading = thread
-            thread.start()
+            try:
+                thread.start()
+            except RuntimeError:  # no thread to be had: the kernels load as they are called
+                _loading = None
 
     try:
         yield start
     finally:
+        _finish(thread)
+
+
+def _finish(thread: threading.Thread) -> None:
+    """The end of a :func:`preloading` block: its thread joined, and no
+    longer the one forks wait for, even if the join is interrupted."""
+    global _loading
+    try:
         if thread.ident is not None:
             thread.join()
-        if _loading is thread:
-            _loading = None
+    finally:
+        with _starting:
+            if _loading is thread:
+                _loading = None
 
 
 def _nothing() -> None:
