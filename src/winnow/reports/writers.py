@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import partial
 from typing import Any, BinaryIO, Final, TextIO, cast
 
 #: A writer: the result and where it goes (a text stream, or a byte stream for
@@ -113,14 +112,12 @@ def write(result: object, fmt: str, out: TextIO, **options: Any) -> None:
     """Write ``result`` to ``out`` in the format named ``fmt``; ``options``
     go to the writer as keywords (``columns`` of the comparison CSV)."""
     write_result = writer(type(result), fmt)
-    if options:
-        write_result = partial(write_result, **options)
     if fmt not in BINARY_FORMATS:
-        write_result(result, out)
+        write_result(result, out, **options)
         return
     raw: BinaryIO | None = getattr(out, "buffer", None)
     if raw is None:
         raise ValueError(f"the {fmt} format writes bytes: give it a file, not {out!r}")
     out.flush()
-    write_result(result, raw)
+    write_result(result, raw, **options)
     raw.flush()
