@@ -79,18 +79,26 @@ def _load_numba() -> None:
     is no :data:`NUMBA_CONFIG_FILE` in the current folder: numba imports
     pyyaml at once (0.02 s) only to read that file; without it, nothing
     changes but the time (``NUMBA_*`` environment variables apply as always).
+    And with scipy hidden: numba imports it (0.01 s) only to check that its
+    version is at least 1.0, which matters to the BLAS calls no kernel of
+    winnow makes.  Both stay importable afterwards.
     """
     if not _blas_free or "numba.np.arraymath" in sys.modules:
         return
-    hide_yaml = "numba" not in sys.modules and "yaml" not in sys.modules \
-        and not os.path.isfile(NUMBA_CONFIG_FILE)
-    if hide_yaml:
-        sys.modules["yaml"] = None  # type: ignore[assignment]  # its import fails
+    hidden = []
+    if "numba" not in sys.modules:
+        if "yaml" not in sys.modules and not os.path.isfile(NUMBA_CONFIG_FILE):
+            hidden.append("yaml")
+        if "scipy" not in sys.modules:
+            hidden.append("scipy")
+    for name in hidden:
+        sys.modules[name] = None  # type: ignore[assignment]  # its import fails
     try:
         import numba  # noqa: F401  (its array math imports the rest first)
     finally:
-        if hide_yaml and "yaml" in sys.modules and sys.modules["yaml"] is None:
-            del sys.modules["yaml"]
+        for name in hidden:
+            if name in sys.modules and sys.modules[name] is None:
+                del sys.modules[name]
 
     if "scipy.linalg" in sys.modules:
         return
