@@ -239,6 +239,17 @@ def test_stable_order_is_the_stable_argsort(values: list[int], shift: int) -> No
     order, ordered = stable_order(hashes)
     assert np.array_equal(order, np.argsort(hashes, kind="stable"))
     assert np.array_equal(ordered, hashes[order])
+    _carries_values_as_the_order_says(hashes, order)
+
+
+def _carries_values_as_the_order_says(hashes: np.ndarray, order: np.ndarray) -> None:
+    """``hash_sorted`` sorts as ``stable_order``, each row's value along."""
+    from winnow.matching._kernels import hash_sorted
+
+    values = (np.arange(hashes.shape[0], dtype=np.uint32) * np.uint32(2654435761)) >> np.uint32(3)
+    keys, carried = hash_sorted(hashes, values)
+    assert np.array_equal(keys, hashes[order])
+    assert np.array_equal(carried, values[order])
 
 
 @pytest.mark.parametrize("spread", ["random", "small", "equal"])
@@ -254,6 +265,7 @@ def test_stable_order_of_many_rows(spread: str) -> None:
     order, ordered = stable_order(hashes)
     assert np.array_equal(order, np.argsort(hashes, kind="stable"))
     assert np.array_equal(ordered, hashes[order])
+    _carries_values_as_the_order_says(hashes, order)
 
 
 @settings(max_examples=60, deadline=None)

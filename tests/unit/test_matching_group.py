@@ -49,8 +49,8 @@ def test_group_reads_postings_caps_and_common_hashes_as_the_rules_say(
     files = [f for (_, f, _), _ in rows]
     hashes = [h * 0x9E3779B97F4A7C15 % (1 << 64) for (_, _, h), _ in rows]
     own = [w for _, w in rows]
-    got = _group(np.array(hashes, dtype=np.uint64), np.array(owners, dtype=np.int32),
-                 np.array(files, dtype=np.int32), np.array(own, dtype=bool), 10, cap, many,
+    got = _group(np.array(hashes, dtype=np.uint64), np.array(files, dtype=np.int32),
+                 np.array(files_owner, dtype=np.int64), np.array(own, dtype=bool), cap, many,
                  many_is_base)
     want = _naive(hashes, owners, files, own, 10, cap, many, many_is_base)
     assert list(zip(got.hashes.tolist(), got.owners.tolist(), got.df.tolist(),

@@ -42,11 +42,18 @@ def say_if_compiling() -> None:
     """On a first run, say that the compiled kernels are being built."""
     from winnow.compiled import uncached
     from winnow.engine._kernels import rolling_hashes, winnow_fused
-    from winnow.matching._kernels import claim_runs, extend_seeds, group_rows, hash_order, pair_sums
+    from winnow.matching._kernels import (
+        claim_runs,
+        extend_seeds,
+        group_rows,
+        hash_order,
+        hash_sorted,
+        pair_sums,
+    )
     from winnow.matching._prints_kernels import sorted_distinct
     from winnow.matching._span_kernels import shared_hashes
 
     if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds, group_rows, claim_runs,
-                hash_order, shared_hashes, sorted_distinct):
+                hash_order, hash_sorted, shared_hashes, sorted_distinct):
         click.echo("winnow: first run: compiling the fingerprinting kernels "
                    "(about 10 s; cached for later runs)", err=True)

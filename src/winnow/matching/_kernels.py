@@ -262,27 +262,61 @@ def claim_runs(
     return offset, kept
 
 
+@jit(inline="always")
+def _bucket_starts(hashes):  # type: ignore[no-untyped-def]
+    """The bucket of each hash (its high bits: about ``n / 8`` buckets) and
+    where each bucket starts among the rows sorted by bucket."""
+    n = hashes.shape[0]
+    bits = 1
+    while (8 << bits) < n and bits < 24:
+        bits += 1
+    shift = np.uint64(64 - bits)
+    starts = np.zeros((1 << bits) + 1, dtype=np.int64)
+    for i in range(n):
+        starts[np.int64(hashes[i] >> shift) + 1] += 1
+    for b in range(1 << bits):
+        starts[b + 1] += starts[b]
+    return shift, starts
+
+
+@jit(inline="always")
+def _sort_buckets(keys, values, starts):  # type: ignore[no-untyped-def]
+    """Sort each bucket ``keys[starts[b]:starts[b + 1]]`` by key, stably, its
+    ``values`` along: by insertion when small, which is the rule for hashes
+    spread over the 64 bits, by a merge sort when hashes crowd into a bucket."""
+    for b in range(starts.shape[0] - 1):
+        lo = starts[b]
+        hi = starts[b + 1]
+        if hi - lo <= 32:
+            for j in range(lo + 1, hi):
+                key = keys[j]
+                value = values[j]
+                at = j
+                while at > lo and keys[at - 1] > key:
+                    keys[at] = keys[at - 1]
+                    values[at] = values[at - 1]
+                    at -= 1
+                keys[at] = key
+                values[at] = value
+        else:
+            perm = np.argsort(keys[lo:hi], kind="mergesort")
+            moved = values[lo:hi][perm]
+            sorted_keys = keys[lo:hi][perm]
+            values[lo:hi] = moved
+            keys[lo:hi] = sorted_keys
+
+
 @jit()
 def hash_order(hashes: npt.NDArray[np.uint64]) -> tuple[I64, npt.NDArray[np.uint64]]:
     """``np.argsort(hashes, kind="stable")`` and the sorted hashes, by buckets.
 
     The rows are dealt into about ``n / 8`` buckets by their hash's high bits
     (in row order, so each bucket is in row order), and each bucket is sorted
-    by hash, stably: by insertion when small, which is the rule for hashes
-    spread over the 64 bits, by a merge sort when hashes crowd into a
-    bucket.  Two passes over the rows instead of a comparison sort of them.
+    by hash, stably (:func:`_sort_buckets`).  Two passes over the rows
+    instead of a comparison sort of them.
     """
     n = hashes.shape[0]
-    bits = 1
-    while (8 << bits) < n and bits < 24:
-        bits += 1
-    buckets = 1 << bits
-    shift = np.uint64(64 - bits)
-    starts = np.zeros(buckets + 1, dtype=np.int64)
-    for i in range(n):
-        starts[np.int64(hashes[i] >> shift) + 1] += 1
-    for b in range(buckets):
-        starts[b + 1] += starts[b]
+    shift, starts = _bucket_starts(hashes)
     fill = starts[:-1].copy()
     order = np.empty(n, dtype=np.int64)
     keys = np.empty(n, dtype=np.uint64)
@@ -291,94 +325,105 @@ def hash_order(hashes: npt.NDArray[np.uint64]) -> tuple[I64, npt.NDArray[np.uint
         order[fill[slot]] = i
         keys[fill[slot]] = hashes[i]
         fill[slot] += 1
-    for b in range(buckets):
-        lo = starts[b]
-        hi = starts[b + 1]
-        if hi - lo <= 32:
-            for j in range(lo + 1, hi):
-                key = keys[j]
-                row = order[j]
-                at = j
-                while at > lo and keys[at - 1] > key:
-                    keys[at] = keys[at - 1]
-                    order[at] = order[at - 1]
-                    at -= 1
-                keys[at] = key
-                order[at] = row
-        else:
-            perm = np.argsort(keys[lo:hi], kind="mergesort")
-            rows = order[lo:hi][perm]
-            sorted_keys = keys[lo:hi][perm]
-            order[lo:hi] = rows
-            keys[lo:hi] = sorted_keys
+    _sort_buckets(keys, order, starts)
     return order, keys
 
 
 @jit()
+def hash_sorted(hashes: npt.NDArray[np.uint64], values: npt.NDArray[np.uint32]
+                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
+    """The hashes sorted stably and ``values`` in the same order: what
+    :func:`hash_order` gives, with each row's value carried along instead of
+    its number (no gather of the rows' other columns afterwards)."""
+    n = hashes.shape[0]
+    shift, starts = _bucket_starts(hashes)
+    fill = starts[:-1].copy()
+    carried = np.empty(n, dtype=values.dtype)
+    keys = np.empty(n, dtype=np.uint64)
+    for i in range(n):
+        slot = np.int64(hashes[i] >> shift)
+        carried[fill[slot]] = values[i]
+        keys[fill[slot]] = hashes[i]
+        fill[slot] += 1
+    _sort_buckets(keys, carried, starts)
+    return keys, carried
+
+
+@jit()
 def group_rows(
-    hashes: npt.NDArray[np.uint64], owners: npt.NDArray[np.int32], own: npt.NDArray[np.bool_],
-    files: npt.NDArray[np.int32], cap: int, many: int, many_is_base: bool, n_files: int,
-) -> tuple[int, I64, I64, npt.NDArray[np.bool_], int, I64, I64, int, I64, int]:
+    hashes: npt.NDArray[np.uint64], rows: npt.NDArray[np.uint32], file_owner: I64, cap: int,
+    many: int, many_is_base: bool,
+) -> tuple[int, npt.NDArray[np.uint64], I64, I64, npt.NDArray[np.bool_], int,
+           npt.NDArray[np.uint64], I64, int, npt.NDArray[np.uint64], I64, int]:
     """Every grouping of rows sorted by hash, then owner, in one pass.
 
-    A hash's document frequency ``df`` is its distinct owners.  Returns the
-    number of kept postings (distinct ``(hash, owner)`` of hashes with
-    ``df <= cap``), and per row slot: the posting's row, ``df`` and whether
-    any of its rows is outside the base code (``own``; with
-    ``many_is_base`` and ``many >= 2``, never for ``df >= many``); the
-    number and the rows of the hashes past the cap (one per hash); the kept
-    rows per file; the number and the rows of the postings of hashes at
+    Row ``r`` is ``(hashes[r], file rows[r] >> 1)``, outside the base code
+    when ``rows[r] & 1``; a file's owner is ``file_owner[file]``.  A hash's
+    document frequency ``df`` is its distinct owners.  Returns the number of
+    kept postings (distinct ``(hash, owner)`` of hashes with ``df <= cap``)
+    and, per posting, its hash, owner, ``df`` and whether any of its rows is
+    outside the base code (``own``; with ``many_is_base`` and ``many >= 2``,
+    never for ``df >= many``); the number of hashes past the cap and those
+    hashes; the kept rows per file; the number of the postings of hashes at
     least ``many >= 2`` owners hold with some posting outside the base code,
-    capped ones included; and the number of distinct hashes.  The row
-    arrays are as long as the input and only their first entries written
-    (the rest is never touched, so costs no memory).
+    capped ones included, and their hashes and owners; and the number of
+    distinct hashes.  The output arrays are as long as the input and only
+    their first entries written (the rest is never touched, so costs no
+    memory).
     """
     n = hashes.shape[0]
-    post_row = np.empty(n, dtype=np.int64)
+    post_hash = np.empty(n, dtype=np.uint64)
+    post_owner = np.empty(n, dtype=np.int64)
     post_df = np.empty(n, dtype=np.int64)
     post_own = np.empty(n, dtype=np.bool_)
-    capped_row = np.empty(n, dtype=np.int64)
-    many_row = np.empty(n, dtype=np.int64)
-    file_prints = np.zeros(n_files, dtype=np.int64)
+    capped = np.empty(n, dtype=np.uint64)
+    many_hash = np.empty(n, dtype=np.uint64)
+    many_owner = np.empty(n, dtype=np.int64)
+    file_prints = np.zeros(file_owner.shape[0], dtype=np.int64)
     kept = 0
     n_capped = 0
     n_many = 0
     distinct = 0
     start = 0
     while start < n:
+        value = hashes[start]
         end = start + 1
-        while end < n and hashes[end] == hashes[start]:
+        while end < n and hashes[end] == value:
             end += 1
         distinct += 1
         df = 1
-        any_own = own[start]
+        any_own = (rows[start] & 1) != 0
+        last = file_owner[rows[start] >> 1]
         for r in range(start + 1, end):
-            if owners[r] != owners[r - 1]:
+            owner = file_owner[rows[r] >> 1]
+            if owner != last:
                 df += 1
-            any_own |= own[r]
+                last = owner
+            any_own |= (rows[r] & 1) != 0
         if df <= cap:
             r = start
             while r < end:
-                first = r
-                posting_own = own[r]
-                file_prints[files[r]] += 1
-                r += 1
-                while r < end and owners[r] == owners[first]:
-                    posting_own |= own[r]
-                    file_prints[files[r]] += 1
+                first = file_owner[rows[r] >> 1]
+                posting_own = False
+                while r < end and file_owner[rows[r] >> 1] == first:
+                    posting_own |= (rows[r] & 1) != 0
+                    file_prints[rows[r] >> 1] += 1
                     r += 1
-                post_row[kept] = first
+                post_hash[kept] = value
+                post_owner[kept] = first
                 post_df[kept] = df
                 post_own[kept] = posting_own and not (many_is_base and 2 <= many <= df)
                 kept += 1
         else:
-            capped_row[n_capped] = start
+            capped[n_capped] = value
             n_capped += 1
         if many >= 2 and df >= many and any_own:
             for r in range(start, end):
-                if r == start or owners[r] != owners[r - 1]:
-                    many_row[n_many] = r
+                owner = file_owner[rows[r] >> 1]
+                if r == start or owner != file_owner[rows[r - 1] >> 1]:
+                    many_hash[n_many] = value
+                    many_owner[n_many] = owner
                     n_many += 1
         start = end
-    return (kept, post_row, post_df, post_own, n_capped, capped_row, file_prints, n_many,
-            many_row, distinct)
+    return (kept, post_hash, post_owner, post_df, post_own, n_capped, capped, file_prints,
+            n_many, many_hash, many_owner, distinct)

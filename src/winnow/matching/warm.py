@@ -37,8 +37,9 @@ from winnow.matching.table import build_table
 
 def kernels() -> tuple[Any, ...]:
     """The kernels :func:`warm` compiles."""
-    return (_kernels.hash_order, _kernels.group_rows, _kernels.owner_plan, _kernels.pair_sums,
-            _kernels.extend_seeds, _kernels.claim_runs, _score_kernels.pair_ratios,
+    return (_kernels.hash_order, _kernels.hash_sorted, _kernels.group_rows,
+            _kernels.owner_plan, _kernels.pair_sums, _kernels.extend_seeds,
+            _kernels.claim_runs, _score_kernels.pair_ratios,
             _span_kernels.shared_hashes, _span_kernels.shared_extent,
             _span_kernels.literal_units, _span_kernels.position_order)
 
@@ -123,7 +124,7 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
     them all and ``cores`` (the run's usable cores) are two or more; the
     block ends when the thread is done.  Call the function once this
     process only waits (for its fingerprinting workers, once forked): the
-    11 kernels took about 0.05 s to load one by one on the path of a
+    kernels took about 0.05 s to load one by one on the path of a
     comparison of 1000 files.  A fork meanwhile waits for the thread first;
     a block whose thread could not start (another block's runs, or the
     system has no thread to give) loads nothing."""
