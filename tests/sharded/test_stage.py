@@ -13,7 +13,6 @@ import pytest
 from tests.sharded.helpers import assert_same_as_in_memory, in_memory
 from winnow.errors import InvalidConfig
 from winnow.index import FingerprintIndex, NewDocument
-from winnow.matching.counting import count_postings, distinct_postings
 from winnow.pairs import (
     ENGINE_NAMES,
     ENGINES,
@@ -27,6 +26,7 @@ from winnow.pairs import (
     count_pairs,
     engine_named,
 )
+from winnow.pairs.counting import count_postings, distinct_postings
 from winnow.parallel import Progress
 from winnow.sharded.plan import ROW_BUDGET
 from winnow.sharded.synthetic import SyntheticShard, synthetic_prints, synthetic_shards

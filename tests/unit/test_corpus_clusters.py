@@ -112,7 +112,7 @@ def test_grouped_counting_equals_counting_by_sort(part_rows: int,
     sums, sizes, weights, statistics and capped hashes, whatever the parts."""
     from winnow.corpus import groups as corpus_groups
     from winnow.corpus import pairs as corpus_pairs
-    from winnow.matching.counting import count_postings
+    from winnow.pairs.counting import count_postings
 
     monkeypatch.setattr(corpus_groups, "PART_ROWS", part_rows)
     rng = np.random.default_rng(5)
@@ -145,7 +145,7 @@ def test_counting_the_shared_hashes_alone_gives_every_sum(tmp_path: Path, rows: 
     """The in-memory engine counts only the rows of hashes in several records,
     a part at a time (``rows``: the rows expected, which choose the parts);
     sizes, weights and statistics are those of counting every row."""
-    from winnow.matching.counting import count_postings
+    from winnow.pairs.counting import count_postings
 
     rng = random.Random(4)
     texts = [words(rng, 60) for _ in range(5)]

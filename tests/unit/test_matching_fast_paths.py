@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import winnow.matching.counting as counting
+import winnow.pairs.counting as counting
 from winnow.matching.scores import rank
 
 

@@ -10,7 +10,7 @@ from tests.report_fixtures import student_function
 from winnow.api import compare_texts
 from winnow.matching import CompareOptions
 from winnow.matching.common import many_threshold
-from winnow.matching.counting import resolve_cap
+from winnow.pairs.counting import resolve_cap
 
 
 def test_the_cap_is_a_count_or_a_share_of_the_class() -> None:

@@ -48,10 +48,10 @@ def say_if_compiling() -> None:
         group_rows,
         hash_order,
         hash_sorted,
-        pair_sums,
     )
     from winnow.matching._prints_kernels import sorted_distinct
     from winnow.matching._span_kernels import shared_hashes
+    from winnow.pairs._kernels import pair_sums
 
     if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds, group_rows, claim_runs,
                 hash_order, hash_sorted, shared_hashes, sorted_distinct):

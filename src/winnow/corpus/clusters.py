@@ -40,7 +40,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _kernels
-from winnow.matching.counting import repeated
+from winnow.pairs.counting import repeated
 
 I64 = npt.NDArray[np.int64]
 F64 = npt.NDArray[np.float64]

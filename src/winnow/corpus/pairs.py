@@ -44,14 +44,14 @@ from winnow.corpus.shared_rows import (
     slot_postings,
     slot_rows,
 )
-from winnow.matching.counting import (
+from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
+from winnow.pairs.counting import (
     PAIR_BUDGET,
     RARE_FLOOR,
     count_shared,
     pair_order,
     rare_limit,
 )
-from winnow.pairs import Layout, PairFilter, PairSums, Postings, Shards
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import (
     Progress,
@@ -173,7 +173,7 @@ class CorpusPostings(Postings):
 
 def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, cap: int,
                   digests: U64 | None = None, bounds: I64 | None = None) -> MemorySums:
-    """What :func:`winnow.matching.counting.count_postings` gives for distinct
+    """What :func:`winnow.pairs.counting.count_postings` gives for distinct
     ``(hash, record)`` rows (a test checks it), without sorting them: the
     hashes in several rows are found and grouped (:func:`shared_groups`), and
     only those groups (16 % of the rows of ``benchmarks/scale.py``'s corpus)
@@ -183,7 +183,7 @@ def count_records(hashes: U64, owners: npt.NDArray[np.integer], documents: int, 
 
 def count_groups(groups: Groups, digests: U64 | None = None) -> MemorySums:
     """The pair sums of :func:`shared_groups`' rows (``by_hash``)
-    (:func:`~winnow.matching.counting.count_shared`), with every record's
+    (:func:`~winnow.pairs.counting.count_shared`), with every record's
     size and weight total."""
     groups = hash_ordered(groups)
     documents = groups.kept.shape[0]
@@ -217,9 +217,9 @@ def count_kept(groups: Groups, keep: PairFilter, digests: U64 | None = None
     the pairs ``keep`` rejects (98 % of those of ``benchmarks/scale.py``'s
     corpus) are never gathered, sorted or copied (:func:`_owner_pairs`).
     Sizes, weights, capped hashes and statistics are :func:`count_groups`'.
-    ``None`` where :func:`~winnow.matching.counting.count_shared` would
+    ``None`` where :func:`~winnow.pairs.counting.count_shared` would
     treat the largest groups apart (their pairs past its pair budget, and
-    the groups larger than :data:`~winnow.matching.counting.RARE_FLOOR`):
+    the groups larger than :data:`~winnow.pairs.counting.RARE_FLOOR`):
     the caller counts them all that way."""
     sizes = groups.sizes
     if max(RARE_FLOOR, rare_limit(sizes, PAIR_BUDGET)) < int(sizes.max(initial=0)):

@@ -7,7 +7,7 @@ Aiken 2003):
    more than ``-m`` submissions, and count shared fingerprints per pair of
    submissions by sorting — never enumerating all pairs
    (:mod:`winnow.matching.batch`, :mod:`winnow.matching.table`,
-   :mod:`winnow.matching.counting`);
+   :mod:`winnow.pairs.counting`);
 2. rank the pairs, and only for the best reported ones build passages, mapped to
    bytes and lines of the originals (:mod:`winnow.matching.passages`).
 """
@@ -27,7 +27,6 @@ from winnow.config import WinnowConfig
 from winnow.matching.batch import DOCUMENT_BUDGET, Batch, Run, count_table, literal_config
 from winnow.matching.clusters import connected_clusters
 from winnow.matching.common import many_threshold, shared_code
-from winnow.matching.counting import resolve_cap
 from winnow.matching.head import (
     TASKS_PER_WORKER,
     Found,
@@ -56,6 +55,7 @@ from winnow.matching.table import FingerprintTable
 from winnow.matching.warm import preloading, warming
 from winnow.model import Document, Skipped
 from winnow.pairs import EngineChoice
+from winnow.pairs.counting import resolve_cap
 from winnow.parallel import (
     Progress,
     WorkerPool,

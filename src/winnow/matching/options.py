@@ -34,7 +34,7 @@ class CompareOptions:
       ``0 < f < 1`` of the submissions (``ceil(f N)``, at least 2), or ``0``
       for no cap.  Default ``None``: 40 % of the submissions, at least 10
       and at most 200
-      (:func:`~winnow.matching.counting.resolve_cap`; MOSS: 10): a solution
+      (:func:`~winnow.pairs.counting.resolve_cap`; MOSS: 10): a solution
       a third of the class submitted still counts as evidence, and is
       listed among the code many submissions share; a fixed count such as
       10 removes what a task's many copies of one original share (IR-Plag);

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from winnow.compiled import uninterrupted
 from winnow.matching import _kernels
-from winnow.matching.counting import count_shared, group_bounds
+from winnow.pairs.counting import count_shared, group_bounds
 from winnow.tables import PairCounts, SharedCounts, idf_weights
 
 U64 = npt.NDArray[np.uint64]
@@ -145,7 +145,7 @@ class MemoryTable:
     def shared_counts(self, owners: npt.NDArray[np.integer], max_df: int) -> SharedCounts:
         """Every pair ``a < b`` of ``owners`` sharing a hash held by at most
         ``max_df`` of them, with weights (``N = len(owners)``): one pass over the
-        postings of ``owners`` (:func:`winnow.matching.counting.count_shared`);
+        postings of ``owners`` (:func:`winnow.pairs.counting.count_shared`);
         no posting array is copied when every posting counts."""
         n_all = self.archive.shape[0]
         chosen = np.asarray(owners, dtype=np.int64)

@@ -33,12 +33,13 @@ from winnow.matching import _kernels, _score_kernels, _span_kernels
 from winnow.matching.head import load_kernels
 from winnow.matching.scores import pair_scores
 from winnow.matching.table import build_table
+from winnow.pairs import _kernels as _pair_kernels
 
 
 def kernels() -> tuple[Any, ...]:
     """The kernels :func:`warm` compiles."""
     return (_kernels.hash_order, _kernels.hash_sorted, _kernels.group_rows,
-            _kernels.owner_plan, _kernels.pair_sums, _kernels.extend_seeds,
+            _pair_kernels.owner_plan, _pair_kernels.pair_sums, _kernels.extend_seeds,
             _kernels.claim_runs, _score_kernels.pair_ratios,
             _span_kernels.shared_hashes, _span_kernels.shared_extent,
             _span_kernels.literal_units, _span_kernels.position_order)

@@ -3,7 +3,7 @@
 Fastest below :data:`~winnow.pairs.registry.SHARDED_ROWS` rows; memory
 grows with the postings.  The postings gather themselves
 (:meth:`~winnow.pairs.model.Postings.in_memory`): records fingerprinted on
-worker processes and counted by :func:`winnow.matching.counting.count_postings`
+worker processes and counted by :func:`winnow.pairs.counting.count_postings`
 (``dedup``), a batch's table (``compare``), or an index's own self-join
 (``groups``).
 """

@@ -11,7 +11,7 @@ and a run that stops resumes from its finished tasks:
    sorted by ``(hash, doc)``;
 2. **pairs** (one task per hash partition): a hash's documents are all in
    its partition, so the ``-m`` cap and the base exclusion apply there, and
-   :func:`winnow.matching.counting.count_shared` sums the pairs sharing each
+   :func:`winnow.pairs.counting.count_shared` sums the pairs sharing each
    hash, by windows of the hash range;
 3. **merge** (one task per pair bucket, a range of first documents): the
    partial sums of a pair, one per partition, are added up, in ``(a, b)``

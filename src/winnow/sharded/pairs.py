@@ -7,7 +7,7 @@ documents is dropped; winnowing paper, section 5.2) and the base exclusion
 per partition.  The partition is read in windows of its hash range, at most
 about :data:`~winnow.sharded.plan.WINDOW_ROWS` rows each (its files are
 sorted by hash, so a window reads only its row groups); each window's rows
-are counted by :func:`winnow.matching.counting.count_shared`, in slices of
+are counted by :func:`winnow.pairs.counting.count_shared`, in slices of
 whole hash groups generating at most :data:`~winnow.sharded.plan.PAIR_SLICE`
 pairs, so the counting never falls back to its approximation for huge
 groups (a single group of ``d`` documents generates ``C(d, 2)`` pairs: the
@@ -25,13 +25,13 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from winnow.matching.counting import (
+from winnow.matching.table import in_sorted
+from winnow.pairs.counting import (
     count_shared,
     distinct_postings,
     group_bounds,
     repeated,
 )
-from winnow.matching.table import in_sorted
 from winnow.parallel import reusing_freed_memory
 from winnow.sharded.plan import (
     PAIR_BUFFER,

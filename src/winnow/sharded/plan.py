@@ -78,7 +78,7 @@ ROW_BUDGET = 1 << 20
 WINDOW_ROWS = 1 << 22
 
 #: Pairs generated (``Σ C(df, 2)`` over the hashes counted together) per call
-#: of :func:`winnow.matching.counting.count_shared`; a window beyond is counted
+#: of :func:`winnow.pairs.counting.count_shared`; a window beyond is counted
 #: in several slices of whole hash groups, and its partial pairs are written
 #: out every this many rows.  Far below the counting module's own budget, so
 #: every pair is counted exactly (see :mod:`winnow.sharded.pairs`), and small

@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.compiled import uninterrupted
-from winnow.matching import _kernels
+from winnow.pairs import _kernels
 from winnow.pairs.memory import MemorySums
 from winnow.parallel import usable_cores
 from winnow.tables import SharedCounts, idf_weights
@@ -55,7 +55,7 @@ def distinct_postings(hashes: U64, owners: I64) -> tuple[U64, I64]:
 
 def repeated(hashes: U64) -> tuple[Bools, int]:
     """``(rows whose hash is in another row too, distinct hashes)``: one pass
-    over a hash table (:func:`winnow.matching._kernels.repeated_rows`, 12
+    over a hash table (:func:`winnow.pairs._kernels.repeated_rows`, 12
     bytes a slot, about 1.5-3 slots a row) instead of a sort of every row.
     4 million rows: 0.34 s, against 1.37 s by sorting."""
     n = hashes.shape[0]
@@ -155,7 +155,7 @@ def count_shared(
     ``excluded_owner_pairs`` marks owners whose pairs with *each other* are
     never counted (archives of earlier years); pairs within one owner never
     arise because rows are distinct.  The pairs are summed row by row by a
-    compiled loop (:func:`winnow.matching._kernels.pair_sums`) into arrays
+    compiled loop (:func:`winnow.pairs._kernels.pair_sums`) into arrays
     of :data:`FIRST_PAIRS` pairs at most, again into arrays of the exact size
     when they were too short, so memory is the distinct pairs, never the
     pairs generated.

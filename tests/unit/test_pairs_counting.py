@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from winnow.matching.counting import count_shared, group_bounds, pair_order, resolve_cap
 from winnow.matching.scores import pair_scores, rank
+from winnow.pairs.counting import count_shared, group_bounds, pair_order, resolve_cap
 from winnow.tables import SharedCounts, idf_weights
 
 
@@ -205,7 +205,7 @@ def test_build_table_matches_sets(
 def test_over_the_pair_budget_candidates_keep_exact_counts(
     sets: list[set[int]], budget: int
 ) -> None:
-    import winnow.matching.counting as counting
+    import winnow.pairs.counting as counting
 
     h, o = distinct_postings(*_rows(sets))
     _, sizes = group_bounds(h)
@@ -271,7 +271,7 @@ def test_stable_order_of_many_rows(spread: str) -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 2**64 - 1) | st.integers(0, 20), max_size=300))
 def test_repeated_finds_the_rows_of_hashes_in_several_rows(values: list[int]) -> None:
-    from winnow.matching.counting import repeated
+    from winnow.pairs.counting import repeated
 
     hashes = np.array(values, dtype=np.uint64)
     mask, distinct = repeated(hashes)
@@ -288,7 +288,7 @@ def test_repeated_finds_the_rows_of_hashes_in_several_rows(values: list[int]) ->
 )
 def test_count_postings_takes_rows_in_any_order(sets: list[set[int]], cap: int,
                                                 rnd: object) -> None:
-    from winnow.matching.counting import count_postings
+    from winnow.pairs.counting import count_postings
 
     hashes, owners = _rows(sets)
     order = np.arange(hashes.shape[0])
@@ -328,7 +328,7 @@ def test_pair_order_is_the_lexsort_of_the_pairs(documents: int) -> None:
 @given(st.lists(st.sets(st.integers(0, 60), max_size=20), min_size=2, max_size=14),
        st.sets(st.integers(0, 13), max_size=4))
 def test_two_threads_sum_the_pairs_of_one_call(sets: list[set[int]], archive: set[int]) -> None:
-    from winnow.matching import counting
+    from winnow.pairs import counting
 
     h, o = distinct_postings(*_rows(sets))
     mask = np.array([i in archive for i in range(len(sets))], dtype=bool)
@@ -352,7 +352,7 @@ def test_two_threads_sum_the_pairs_of_one_call(sets: list[set[int]], archive: se
 def test_owner_plan_places_each_owner_in_its_pair_making_groups(
     sets: list[set[int]], limit: int
 ) -> None:
-    from winnow.matching import _kernels
+    from winnow.pairs import _kernels
 
     h, o = distinct_postings(*_rows(sets))
     starts, sizes = group_bounds(h)
@@ -369,7 +369,7 @@ def test_owner_plan_places_each_owner_in_its_pair_making_groups(
 def test_rare_limit_is_the_largest_size_whose_groups_fit_the_budget(
     sizes: list[int], budget: int
 ) -> None:
-    import winnow.matching.counting as counting
+    import winnow.pairs.counting as counting
 
     values = np.array(sizes, dtype=np.int64)
     fitting = [d for d in set(sizes) if d >= 2
