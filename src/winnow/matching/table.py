@@ -200,7 +200,7 @@ def group_postings(
     caller holding the rows drops them before :func:`count_groups` (their
     memory is then free for the count)."""
     own = np.ones(hashes.shape[0], dtype=bool) if own is None else own
-    owners = file_owner[files]
+    owners = file_owner.astype(np.int32)[files]
     if owners.shape[0] and (np.diff(owners) < 0).any():  # group rows by owner
         by_owner = np.argsort(owners, kind="stable")
         hashes, files, own = hashes[by_owner], files[by_owner], own[by_owner]
