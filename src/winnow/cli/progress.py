@@ -46,7 +46,6 @@ def say_if_compiling() -> None:
         claim_runs,
         extend_seeds,
         group_rows,
-        hash_order,
         hash_sorted,
     )
     from winnow.matching._prints_kernels import sorted_distinct
@@ -54,6 +53,6 @@ def say_if_compiling() -> None:
     from winnow.pairs._kernels import pair_sums
 
     if uncached(winnow_fused, rolling_hashes, pair_sums, extend_seeds, group_rows, claim_runs,
-                hash_order, hash_sorted, shared_hashes, sorted_distinct):
+                hash_sorted, shared_hashes, sorted_distinct):
         click.echo("winnow: first run: compiling the fingerprinting kernels "
                    "(about 10 s; cached for later runs)", err=True)

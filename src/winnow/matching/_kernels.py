@@ -146,34 +146,17 @@ def _sort_buckets(keys, values, starts):  # type: ignore[no-untyped-def]
 
 
 @jit()
-def hash_order(hashes: npt.NDArray[np.uint64]) -> tuple[I64, npt.NDArray[np.uint64]]:
-    """``np.argsort(hashes, kind="stable")`` and the sorted hashes, by buckets.
+def hash_sorted(hashes: npt.NDArray[np.uint64], values: npt.NDArray[np.integer]
+                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.integer]]:
+    """The hashes sorted stably, by buckets, and ``values`` in the same order.
 
     The rows are dealt into about ``n / 8`` buckets by their hash's high bits
-    (in row order, so each bucket is in row order), and each bucket is sorted
-    by hash, stably (:func:`_sort_buckets`).  Two passes over the rows
-    instead of a comparison sort of them.
+    (in row order, so each bucket is in row order), each with its value, and
+    each bucket is sorted by hash, stably (:func:`_sort_buckets`).  Two passes
+    over the rows instead of a comparison sort of them.  With the row numbers
+    as values, the order is ``np.argsort(hashes, kind="stable")``; with the
+    columns a caller needs packed into one word, no gather follows.
     """
-    n = hashes.shape[0]
-    shift, starts = _bucket_starts(hashes)
-    fill = starts[:-1].copy()
-    order = np.empty(n, dtype=np.int64)
-    keys = np.empty(n, dtype=np.uint64)
-    for i in range(n):
-        slot = np.int64(hashes[i] >> shift)
-        order[fill[slot]] = i
-        keys[fill[slot]] = hashes[i]
-        fill[slot] += 1
-    _sort_buckets(keys, order, starts)
-    return order, keys
-
-
-@jit()
-def hash_sorted(hashes: npt.NDArray[np.uint64], values: npt.NDArray[np.uint32]
-                ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint32]]:
-    """The hashes sorted stably and ``values`` in the same order: what
-    :func:`hash_order` gives, with each row's value carried along instead of
-    its number (no gather of the rows' other columns afterwards)."""
     n = hashes.shape[0]
     shift, starts = _bucket_starts(hashes)
     fill = starts[:-1].copy()

@@ -64,15 +64,16 @@ def in_sorted(values: U64, sorted_set: U64) -> Bools:
 
 def stable_order(hashes: U64) -> tuple[I64, U64]:
     """``np.argsort(hashes, kind="stable")`` and ``hashes`` in that order, by
-    a bucket sort of the hashes' high bits (:func:`_kernels.hash_order`):
-    the rows are winnowed hashes, spread over the 64 bits, so the buckets
-    stay small (the class of ``benchmarks/compare.py``, 2.7 M rows: 0.07-0.09 s,
-    about half of ``np.sort`` of the hashes alone)."""
+    a bucket sort of the hashes' high bits carrying the row numbers
+    (:func:`_kernels.hash_sorted`): the rows are winnowed hashes, spread over
+    the 64 bits, so the buckets stay small (the class of
+    ``benchmarks/compare.py``, 2.7 M rows: 0.07-0.09 s, about half of
+    ``np.sort`` of the hashes alone)."""
     if hashes.shape[0] < 2:
         order = np.argsort(hashes, kind="stable")
         return order, hashes[order]
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        order, ordered = _kernels.hash_order(hashes)
+        ordered, order = _kernels.hash_sorted(hashes, np.arange(hashes.shape[0], dtype=np.int64))
     return order, ordered
 
 

@@ -38,7 +38,7 @@ from winnow.pairs import _kernels as _pair_kernels
 
 def kernels() -> tuple[Any, ...]:
     """The kernels :func:`warm` compiles."""
-    return (_kernels.hash_order, _kernels.hash_sorted, _kernels.group_rows,
+    return (_kernels.hash_sorted, _kernels.group_rows,
             _pair_kernels.owner_plan, _pair_kernels.pair_sums, _kernels.extend_seeds,
             _kernels.claim_runs, _score_kernels.pair_ratios,
             _span_kernels.shared_hashes, _span_kernels.shared_extent,
