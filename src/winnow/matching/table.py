@@ -72,9 +72,10 @@ def stable_order(hashes: U64) -> tuple[I64, U64]:
     if hashes.shape[0] < 2:
         order = np.argsort(hashes, kind="stable")
         return order, hashes[order]
+    rows = np.arange(hashes.shape[0], dtype=np.uint32 if hashes.shape[0] < 1 << 32 else np.int64)
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
-        ordered, order = _kernels.hash_sorted(hashes, np.arange(hashes.shape[0], dtype=np.int64))
-    return order, ordered
+        ordered, order = _kernels.hash_sorted(hashes, rows)  # 32-bit rows: _group's signature
+    return order.astype(np.int64), ordered
 
 
 @dataclass(frozen=True)
