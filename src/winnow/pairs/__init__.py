@@ -24,6 +24,11 @@ one call::
   IDF weight, the capped hashes, and every pair ``a < b`` sharing a kept
   fingerprint, with the shared count, the shared hashes' IDF weight and
   document-frequency sum; the same sums whatever the engine.
+* **Counting** (:mod:`winnow.pairs.counting`, loops in
+  :mod:`winnow.pairs._kernels`): the functions over ``(hash, owner)`` arrays
+  that every engine, compare's table and dedup's groups count with: grouping
+  the rows by hash, the frequency cap, and the pair sums (a sparse product of
+  the owner x hash incidence matrix).
 """
 
 from __future__ import annotations
