@@ -191,10 +191,11 @@ def by_part(hashes: U64, owners: npt.NDArray[np.integer], bits: int
 #: Rows :func:`records_by_part` scatters between two calls of its ``done``.
 SCATTER_ROWS = 1 << 22
 #: Rows from which :func:`records_by_part` scatters two halves of the
-#: records on two threads: ``benchmarks/scale.py``'s corpus, one thread
-#: against two (five runs each, medians), 25,000 records (0.98 M rows) 0.026
-#: -> 0.020 s, 50,000 (1.96 M) 0.030 -> 0.027 s, 100,000 (3.9 M) 0.065 ->
-#: 0.050 s; a few hundred thousand rows take about a millisecond.
+#: records on two threads.  One thread against two on ``benchmarks/scale.py``'s
+#: corpus (medians of five or six runs): 0.98 M rows (25,000 records) 0.026 ->
+#: 0.020 s, 1.96 M 0.030 -> 0.027 s, 3.9 M (100,000 records) 0.065 -> 0.050 s.
+#: The threshold sits just above the smallest size measured: nothing smaller
+#: was timed.
 SPLIT_ROWS = 1 << 20
 
 
