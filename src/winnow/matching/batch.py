@@ -27,7 +27,13 @@ from winnow.matching.prints import (
     load_document,
     lost_file,
 )
-from winnow.matching.table import FingerprintTable, count_groups, group_postings, in_sorted
+from winnow.matching.table import (
+    FingerprintTable,
+    count_groups,
+    group_words,
+    in_sorted,
+    word_type,
+)
 from winnow.model import Document, Role, Skipped
 from winnow.pairs import EngineChoice, Layout, PairSums, Postings, Shards, count_pairs
 from winnow.pairs.memory import MemorySums
@@ -203,21 +209,24 @@ class Batch:
         sizes are kept), so the batch holds its fingerprints about once.
         """
         ids = [i for i, p in enumerate(self.prints) if p is not None]
-        lengths = np.array([self._prints(i).hashes.shape[0] for i in ids], dtype=np.int64)
-        hashes = np.empty(int(lengths.sum()), dtype=np.uint64)
-        own = np.ones(hashes.shape[0], dtype=bool)
+        lengths = [self._prints(i).hashes.shape[0] for i in ids]
+        hashes = np.empty(sum(lengths), dtype=np.uint64)
+        # each row's file and base flag in one word, written file by file (the
+        # batch lists its files owner by owner, so the rows are grouped by owner)
+        word = word_type(len(self.files))
+        words = np.empty(hashes.shape[0], dtype=word)
         at = 0
-        for i, n in zip(ids, lengths.tolist(), strict=True):
+        for i, n in zip(ids, lengths, strict=True):
             prints = self._prints(i)
             hashes[at:at + n] = prints.hashes
-            if prints.own is not None:
-                own[at:at + n] = prints.own
+            if prints.own is None:
+                words[at:at + n] = (i << 1) | 1
+            else:
+                np.bitwise_or(word(i << 1), prints.own, out=words[at:at + n], dtype=word)
             at += n
             self.prints[i] = replace(prints, hashes=np.zeros(0, np.uint64), own=None)
-        files = np.repeat(np.array(ids, dtype=np.int32), lengths)
-        groups = group_postings(hashes, files, self.owner, cap=cap, own=own, many=self.many,
-                                many_is_base=self.many_is_base)
-        del hashes, files, own  # the rows are grouped: their memory is the count's
+        groups = group_words(hashes, words, self.owner, cap, self.many, self.many_is_base)
+        del hashes, words  # the rows are grouped: their memory is the count's
         return count_groups(groups, len(self.subs), cap=cap, archive=np.array(
             [s.role == "archive" for s in self.subs], dtype=bool))
 

@@ -97,19 +97,38 @@ class Groups:
 
 def _group(hashes: U64, files: I32, file_owner: I64, own: Bools, cap: int, many: int = 0,
            many_is_base: bool = False) -> Groups:
+    """:func:`group_words` of the rows of ``files`` (grouped by owner), each
+    row's file and base flag packed in one word (:func:`row_words`)."""
+    return group_words(hashes, row_words(files, own, file_owner.shape[0]), file_owner, cap,
+                       many, many_is_base)
+
+
+def word_type(n_files: int) -> type[np.unsignedinteger]:
+    """The word :func:`group_words` takes for ``n_files`` files: ``file << 1 | own``."""
+    return np.uint64 if n_files >= 1 << 31 else np.uint32
+
+
+def row_words(files: I32, own: Bools, n_files: int) -> npt.NDArray[np.unsignedinteger]:
+    """Each row's ``file << 1 | own`` in :func:`word_type`'s word."""
+    word = word_type(n_files)
+    rows = np.left_shift(files.astype(word), 1, dtype=word)
+    np.bitwise_or(rows, own.astype(word), out=rows)
+    return rows
+
+
+def group_words(hashes: U64, words: npt.NDArray[np.unsignedinteger], file_owner: I64, cap: int,
+                many: int = 0, many_is_base: bool = False) -> Groups:
     """Sort the rows (distinct per file, grouped by owner) stably by hash,
-    each row's file and base flag carried along in one word
-    (:func:`winnow.matching._kernels.hash_sorted`), and read every grouping
+    each row's file and base flag carried along in one word (``words[i] =
+    file << 1 | own``, :func:`row_words`;
+    :func:`winnow.matching._kernels.hash_sorted`), and read every grouping
     off them in one compiled pass (:func:`winnow.matching._kernels.group_rows`),
     which writes the postings themselves: no array of row numbers, and no
     gather of the rows' columns before or after (the 2,000-file class of
     ``benchmarks/compare.py``, 2.7 M rows: 0.13 -> 0.09 s, best of five in
     one process, against sorting the row numbers and gathering)."""
-    word = np.uint64 if file_owner.shape[0] >= 1 << 31 else np.uint32
-    rows = np.left_shift(files.astype(word), 1, dtype=word)
-    np.bitwise_or(rows, own.astype(word), out=rows)
     with uninterrupted():  # several arrays come back (winnow.compiled.uninterrupted)
-        h, rows = _kernels.hash_sorted(hashes, rows)
+        h, rows = _kernels.hash_sorted(hashes, words)
         (kept, post_hash, post_owner, post_df, post_own, n_capped, capped, file_prints,
          n_many, many_hash, many_owner, distinct) = _kernels.group_rows(
             h, rows, np.ascontiguousarray(file_owner, dtype=np.int64), int(cap), int(many),
