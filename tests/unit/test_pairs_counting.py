@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from winnow.matching.scores import pair_scores, rank
+from winnow.matching.scores import THREADED_MEANS, pair_scores, power_mean, rank
 from winnow.pairs.counting import count_shared, group_bounds, pair_order, resolve_cap
 from winnow.tables import SharedCounts, idf_weights
 
@@ -150,6 +150,25 @@ def test_the_compiled_shares_are_the_numpy_formulas_bit_for_bit(
     }
     for name, values in expected.items():
         assert np.array_equal(getattr(got, name).view(np.uint64), values.view(np.uint64)), name
+
+
+@pytest.mark.parametrize("n_pairs", [50, THREADED_MEANS + 7])
+def test_the_power_means_are_the_same_on_one_thread_or_two(
+        n_pairs: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From :data:`THREADED_MEANS` pairs the estimate and the default ranking
+    score are computed side by side: the same bits as one after the other."""
+    monkeypatch.setattr("winnow.matching.scores.usable_cores", lambda: 2)
+    rng = np.random.default_rng(n_pairs)
+    n_owners = 300
+    counts = SharedCounts(rng.integers(0, n_owners, n_pairs), rng.integers(0, n_owners, n_pairs),
+                          rng.integers(1, 50, n_pairs), rng.random(n_pairs) * 5.0,
+                          rng.random(n_pairs) * 80.0)
+    got = pair_scores(counts, rng.integers(1, 60, n_owners), rng.random(n_owners) + 0.5,
+                      n_owners)
+    assert (got.weighted_containment is not None) == (n_pairs >= THREADED_MEANS)
+    for score, (x, y) in ((got.estimate, (got.containment_a, got.containment_b)),
+                          (got.by_name("weighted-containment"), (got.weighted_a, got.weighted_b))):
+        assert np.array_equal(score.view(np.uint64), power_mean(x, y).view(np.uint64))
 
 
 def test_rank_orders_filters_and_cuts() -> None:

@@ -21,6 +21,7 @@ With ``F_x`` the distinct kept fingerprints of submission ``x`` and
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.matching._score_kernels import RATIOS, pair_ratios
+from winnow.parallel import usable_cores
 from winnow.tables import SharedCounts
 
 F64 = npt.NDArray[np.float64]
@@ -53,10 +55,15 @@ class PairScores:
     #: The power mean (:data:`POWER`) of the two containments: the similarity
     #: of a pair without passages, estimated from its fingerprints.
     estimate: F64
+    #: The power mean of the two weighted containments (``weighted-containment``,
+    #: the default ranking score), when computed with :attr:`estimate`.
+    weighted_containment: F64 | None = None
 
     def by_name(self, name: str) -> F64:
         """The score column called ``name`` (a :data:`SIMILARITIES` entry)."""
         if name == "weighted-containment":
+            if self.weighted_containment is not None:
+                return self.weighted_containment
             return power_mean(self.weighted_a, self.weighted_b)
         if name == "containment-max":
             return np.maximum(self.containment_a, self.containment_b)
@@ -87,7 +94,10 @@ def pair_scores(
 
     ``sizes[x] = |F_x|`` and ``weight_totals[x] = W_x`` per owner.  The shares
     in one compiled pass (:func:`winnow.matching._score_kernels.pair_ratios`),
-    the power mean of the containments as numpy computes it.
+    the power mean of the containments as numpy computes it, and that of
+    the weighted containments (the default ranking score) beside it on a
+    second thread for many pairs (numpy's array math runs without the GIL:
+    1.1 M pairs, 30-48 -> 15-17 ms for the two).
     """
     n = counts.a.shape[0]
     ratios = np.empty((len(RATIOS), n), dtype=np.float64)
@@ -97,10 +107,20 @@ def pair_scores(
                 counts.df_sum.astype(np.float64, copy=False), sizes.astype(np.int64, copy=False),
                 weight_totals.astype(np.float64, copy=False), int(n_owners), ratios)
     shares = dict(zip(RATIOS, ratios, strict=True))
-    return PairScores(
-        a=counts.a, b=counts.b, shared=counts.shared, **shares,
-        estimate=power_mean(shares["containment_a"], shares["containment_b"]),
-    )
+    weighted: F64 | None = None
+    if n >= THREADED_MEANS and usable_cores() >= 2:
+        with ThreadPoolExecutor(1, thread_name_prefix="winnow-scores") as pool:
+            later = pool.submit(power_mean, shares["weighted_a"], shares["weighted_b"])
+            estimate = power_mean(shares["containment_a"], shares["containment_b"])
+            weighted = later.result()
+    else:
+        estimate = power_mean(shares["containment_a"], shares["containment_b"])
+    return PairScores(a=counts.a, b=counts.b, shared=counts.shared, **shares,
+                      estimate=estimate, weighted_containment=weighted)
+
+
+#: Pairs from which :func:`pair_scores` computes its two power means on two threads.
+THREADED_MEANS = 1 << 17
 
 
 def rank(
