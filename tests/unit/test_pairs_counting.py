@@ -152,6 +152,14 @@ def test_the_compiled_shares_are_the_numpy_formulas_bit_for_bit(
         assert np.array_equal(getattr(got, name).view(np.uint64), values.view(np.uint64)), name
 
 
+def test_power_mean_in_place_is_the_expression_bit_for_bit() -> None:
+    rng = np.random.default_rng(7)
+    x, y = rng.random(5000), rng.random(5000)
+    x[::7], y[::11], y[::13] = 0.0, 1.0, 0.0
+    expected = np.minimum(((x ** 4.0 + y ** 4.0) / 2.0) ** 0.25, np.maximum(x, y))
+    assert np.array_equal(power_mean(x, y).view(np.uint64), expected.view(np.uint64))
+
+
 @pytest.mark.parametrize("n_pairs", [50, THREADED_MEANS + 7])
 def test_the_power_means_are_the_same_on_one_thread_or_two(
         n_pairs: int, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -82,8 +82,16 @@ POWER = 4.0
 
 def power_mean(x: F64, y: F64, p: float = POWER) -> F64:
     """``((x^p + y^p) / 2)^(1/p)`` element-wise: between the mean and the
-    larger of ``x`` and ``y``, never above the larger."""
-    out: F64 = np.minimum(((x ** p + y ** p) / 2.0) ** (1.0 / p), np.maximum(x, y))
+    larger of ``x`` and ``y``, never above the larger.  Computed in two
+    arrays, the same operations in place (1.1 M pairs: two fresh arrays where
+    the expression made seven, 17-18 -> 14 ms warm, the same bits)."""
+    out: F64 = np.power(x, p)
+    other = np.power(y, p)
+    np.add(out, other, out=out)
+    np.divide(out, 2.0, out=out)
+    np.power(out, 1.0 / p, out=out)
+    np.maximum(x, y, out=other)
+    np.minimum(out, other, out=out)
     return out
 
 
@@ -133,15 +141,22 @@ def rank(
     descending, then the two names; only pairs with ``floor >= min_similarity``
     (``floor`` defaults to ``similarity``); at most ``top`` of them (``0`` = all).
     """
-    candidates = np.flatnonzero((similarity if floor is None else floor)
-                                >= min_similarity - 1e-12)
-    if 0 < top < candidates.shape[0]:  # only pairs as similar as the top-th can make it
-        kth = -np.partition(-similarity[candidates], top - 1)[top - 1]
-        candidates = candidates[similarity[candidates] >= kth]
-    if candidates.shape[0] == 0:
-        return candidates.astype(np.int64)
+    kept = (similarity if floor is None else floor) >= min_similarity - 1e-12
+    # every pair kept (-n 0 of a class: 1.1 M pairs): no array of their indices,
+    # and no copies of the columns
+    every = bool(kept.all())
+    candidates = np.zeros(0, dtype=np.int64) if every else np.flatnonzero(kept)
+    del kept
+    n = similarity.shape[0] if every else candidates.shape[0]
+    if 0 < top < n:  # only pairs as similar as the top-th can make it
+        among = similarity if every else similarity[candidates]
+        kth = -np.partition(-among, top - 1)[top - 1]
+        candidates = np.flatnonzero(similarity >= kth) if every \
+            else candidates[among >= kth]
+        every = False
+    if n == 0 or (not every and candidates.shape[0] == 0):
+        return np.zeros(0, dtype=np.int64)
     name_rank = np.argsort(np.argsort(np.array(names, dtype=object)))
-    every = candidates.shape[0] == similarity.shape[0]  # no copies of the columns needed
 
     def column(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return values if every else values[candidates]
@@ -179,7 +194,7 @@ def lexsort_first(keys: tuple[npt.NDArray[np.generic], ...]) -> I64:
     primary = keys[-1]
     if primary.dtype.kind == "f" and np.isnan(primary).any():  # NaN never equals NaN
         return np.lexsort(keys).astype(np.int64)
-    order = np.argsort(primary).astype(np.int64)
+    order = np.argsort(primary).astype(np.int64, copy=False)
     values = primary[order]
     tied = values[1:] == values[:-1]
     if not tied.any():
