@@ -1,7 +1,7 @@
 """Compiled loops of the pair table's sort and grouping and of the passages
 pass (numba, nopython mode).
 
-The typed wrappers are :func:`winnow.matching.table.group_postings` and
+The typed wrappers are :func:`winnow.matching.table.group_words` and
 :func:`winnow.matching.passages.maximal_runs`; the pair sums' loops are in
 :mod:`winnow.pairs._kernels`.
 """
