@@ -23,9 +23,13 @@ import posixpath
 import secrets
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from winnow.errors import ReportError
-from winnow.matching.model import ComparisonResult, Issue, PairResult, Passage, Region
+
+if TYPE_CHECKING:  # loaded where a result is anonymized: ``winnow dedup``'s CSV
+    # writer uses spreadsheet_safe, and the model's package loads the comparison
+    from winnow.matching.model import ComparisonResult, PairResult, Region
 
 KEY_ENV = "WINNOW_ANONYMIZE_KEY"
 #: Hex digits of a pseudonym; more are used where two names would collide.
@@ -125,6 +129,8 @@ def anonymize_result(result: ComparisonResult, pseudo: Pseudonyms) -> Comparison
     Input problems keep only whether they skipped something: their paths and reasons
     could name people.
     """
+    from winnow.matching.model import Issue, Passage
+
     siblings = known_files(result)
 
     def file(sub: str, path: str) -> str:
