@@ -95,6 +95,10 @@ def power_mean(x: F64, y: F64, p: float = POWER) -> F64:
     return out
 
 
+#: Pairs from which :func:`pair_scores` computes its two power means on two threads.
+THREADED_MEANS = 1 << 17
+
+
 def pair_scores(
     counts: SharedCounts, sizes: I64, weight_totals: F64, n_owners: int
 ) -> PairScores:
@@ -125,10 +129,6 @@ def pair_scores(
         estimate = power_mean(shares["containment_a"], shares["containment_b"])
     return PairScores(a=counts.a, b=counts.b, shared=counts.shared, **shares,
                       estimate=estimate, weighted_containment=weighted)
-
-
-#: Pairs from which :func:`pair_scores` computes its two power means on two threads.
-THREADED_MEANS = 1 << 17
 
 
 def rank(
