@@ -1,46 +1,230 @@
-"""One way to compile the hot loops: numba's nopython JIT, cached when possible.
+"""One way to compile the hot loops: numba, ahead of time when the install
+built the kernels, else its nopython JIT, cached when possible.
 
 Every compiled kernel in the package (engine, front-ends, sniffing, matching)
 is decorated with :func:`jit`; the calls that take a kernel's several arrays
-back run :func:`uninterrupted`.  Importing this module does not load numba
-(the kernel modules do, as they decorate), so a caller that may never run a
-kernel can import it.
+back run :func:`uninterrupted`.  Importing this module does not load numba,
+so a caller that may never run a kernel can import it.
+
+Ahead of time: installing winnow compiles the kernels, for the argument
+types listed in ``kernel_signatures.json``, into one extension module
+(:mod:`winnow._aot_build`, run by the build).  Where that module is present
+and was built from the kernels' current sources, :func:`jit` gives a
+:class:`Kernel` that calls the compiled function for those argument types
+without loading numba at all (numba's import and its set-up took 0.5-1.0 s
+of every run); other argument types, a missing or stale module, or
+``WINNOW_KERNELS=jit`` in the environment fall back to the JIT, with the
+same results.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib
+import json
 import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+#: The environment variable that chooses how kernels run: ``jit`` for numba's
+#: JIT even where the install compiled them ahead of time (anything else, or
+#: nothing: ahead of time where possible).
+KERNELS_ENV = "WINNOW_KERNELS"
+#: The extension module of kernels compiled ahead of time, and its manifest
+#: (what it exports, for which argument types, built from which sources).
+AOT_MODULE = "_aot_kernels"
+AOT_MANIFEST = Path(__file__).with_name(AOT_MODULE + ".json")
 
 
 def jit(**options: Any) -> Callable[[Callable[..., Any]], Any]:
-    """``numba.njit(**options)`` with the on-disk cache when one can be written.
+    """The function compiled: a :class:`Kernel` where the install compiled
+    the kernels ahead of time (numba is not loaded), else
+    ``numba.njit(**options)`` (:func:`_njit`).  The result is typed ``Any``:
+    both accept any argument types numba can compile for."""
+    exports = _aot_exports()
+    if exports is None:
+        _load_numba()
 
-    Numba refuses to decorate a cached function when neither the package
-    folder nor a user cache folder is writable (a read-only install, a user
-    without a home); then the function is compiled in memory on each run
-    instead of failing.  The compiled function is typed ``Any``: numba
-    dispatchers accept any argument types they can compile for.
-    """
+        def decorate(func: Callable[..., Any]) -> Any:
+            return _njit(func, options)
 
-    _load_numba()
+        return decorate
+
+    def ahead(func: Callable[..., Any]) -> Any:
+        return Kernel(func, options, exports.get(f"{func.__module__}:{func.__qualname__}", {}))
+
+    return ahead
+
+
+def _njit(func: Callable[..., Any], options: dict[str, Any]) -> Any:
+    """``numba.njit(**options)(func)`` with the on-disk cache when one can be
+    written.  Numba refuses to decorate a cached function when neither the
+    package folder nor a user cache folder is writable (a read-only install,
+    a user without a home); then the function is compiled in memory on each
+    run instead of failing."""
     from numba import njit
 
-    def decorate(func: Callable[..., Any]) -> Any:
-        try:
-            kernel = njit(cache=True, **options)(func)
-        except RuntimeError:
-            kernel = njit(cache=False, **options)(func)
-        return kernel
+    try:
+        return njit(cache=True, **options)(func)
+    except RuntimeError:
+        return njit(cache=False, **options)(func)
 
-    return decorate
+
+class Kernel:
+    """A kernel the install compiled ahead of time, for some argument types.
+
+    Called with arguments whose numba types (:func:`type_key`) are among
+    those compiled, it calls that compiled function: no numba.  Called with
+    others (or keywords), it runs numba's JIT of the same function
+    (:attr:`dispatcher`, made on first need), which loads numba then.  Numba
+    sees a kernel as its dispatcher (``_numba_type_``, ``py_func``,
+    ``targetoptions``), so a JIT-compiled kernel can call, or inline, another.
+    """
+
+    def __init__(self, func: Callable[..., Any], options: dict[str, Any],
+                 compiled: dict[tuple[Any, ...], Callable[..., Any]]) -> None:
+        self.py_func = func
+        self.targetoptions = dict(options)
+        self._compiled = compiled
+        self._dispatcher: Any = None
+        self.__name__ = func.__name__
+        self.__qualname__ = func.__qualname__
+        self.__module__ = func.__module__
+        self.__doc__ = func.__doc__
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if not kwargs:
+            compiled = self._compiled.get(tuple(map(type_key, args)))
+            if compiled is not None:
+                return compiled(*args)
+        return self.dispatcher(*args, **kwargs)
+
+    @property
+    def dispatcher(self) -> Any:
+        """Numba's JIT dispatcher of the function (numba loaded on first use)."""
+        if self._dispatcher is None:
+            _load_numba()
+            self._dispatcher = _njit(self.py_func, self.targetoptions)
+        return self._dispatcher
+
+    @property
+    def _numba_type_(self) -> Any:
+        return self.dispatcher._numba_type_
+
+    def __repr__(self) -> str:
+        return f"<kernel {self.__module__}.{self.__qualname__} ({len(self._compiled)} compiled)>"
+
+
+def type_key(value: Any) -> Any:
+    """The numba type of an argument as :func:`_read_exports` keys the
+    compiled functions: ``(dtype, ndim, layout, readonly)`` for an aligned
+    array of booleans or numbers, the dtype for such a scalar; ``None`` for
+    anything else (the JIT then types it).  It follows ``numba.typeof``: a
+    Python int is ``int64`` (``uint64`` past its range), a float
+    ``float64``, a bool ``bool``; an array's layout is ``C`` when
+    C-contiguous, else ``F`` when Fortran-contiguous, else ``A``.  Called for
+    every argument of every call: a few attribute reads (the dtype objects
+    compare and hash as their names would, a tenth of the time)."""
+    if not _scalar_keys:
+        _set_up_keys()
+    kind = type(value)
+    if kind is _ndarray or (_ndarray is not None and isinstance(value, _ndarray)):
+        flags = value.flags.num
+        if not flags & _ALIGNED or value.dtype.kind not in NUMERIC_KINDS:
+            return None
+        layout = "C" if flags & _C_CONTIGUOUS else "F" if flags & _F_CONTIGUOUS else "A"
+        return (value.dtype, value.ndim, layout, not flags & _WRITEABLE)
+    key = _scalar_keys.get(kind)
+    if key is not None:
+        return key
+    if kind is int:
+        if -(1 << 63) <= value < (1 << 63):
+            return _scalar_keys[_INT64]
+        return _scalar_keys[_UINT64] if 0 <= value < (1 << 64) else None
+    return None
+
+
+#: numpy's kinds of the dtypes :func:`type_key` keys: booleans, signed and
+#: unsigned integers, floats.
+NUMERIC_KINDS = "biuf"
+#: numpy's array flag bits (``ndarray.flags.num``).
+_C_CONTIGUOUS, _F_CONTIGUOUS, _ALIGNED, _WRITEABLE = 0x1, 0x2, 0x100, 0x400
+_INT64, _UINT64 = "int64", "uint64"
+#: ``numpy.ndarray`` once :func:`_read_exports` imported numpy (before, no
+#: kernel runs ahead of time); the key of each scalar type, by Python type,
+#: and of ``int64``/``uint64`` by name.
+_ndarray: Any = None
+_scalar_keys: dict[Any, Any] = {}
+
+
+def _set_up_keys() -> None:
+    global _ndarray
+    import numpy as np
+
+    _ndarray = np.ndarray
+    _scalar_keys.update({bool: np.dtype(np.bool_), float: np.dtype(np.float64),
+                         _INT64: np.dtype(np.int64), _UINT64: np.dtype(np.uint64)})
+    for scalar in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                   np.uint32, np.uint64, np.float32, np.float64):
+        _scalar_keys[scalar] = np.dtype(scalar)
+
+
+#: The ahead-of-time exports, once read: ``{"module:qualname": {type keys: function}}``,
+#: or ``None`` (none usable: the JIT for every kernel).
+_exports: dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None = None
+_exports_read = False
+
+
+def _aot_exports() -> dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None:
+    global _exports, _exports_read
+    if not _exports_read:
+        _exports_read = True
+        with contextlib.suppress(Exception):  # any doubt: the JIT, the same results
+            _exports = _read_exports()
+    return _exports
+
+
+def ahead_of_time() -> bool:
+    """Whether the kernels run compiled ahead of time (where their argument
+    types were compiled for) in this process."""
+    return _aot_exports() is not None
+
+
+def _read_exports() -> dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None:
+    """The manifest's exports, if the environment allows, the manifest and
+    the module are there, and every source the module was built from is
+    unchanged (:func:`source_digest`)."""
+    if os.environ.get(KERNELS_ENV, "").strip().lower() == "jit" or not AOT_MANIFEST.is_file():
+        return None
+    manifest = json.loads(AOT_MANIFEST.read_text(encoding="utf-8"))
+    package = AOT_MANIFEST.parent
+    for relative, digest in manifest["sources"].items():
+        if source_digest(package / relative) != digest:
+            return None
+    module = importlib.import_module(f"{__package__}.{AOT_MODULE}")
+    _set_up_keys()
+    return {kernel: {_as_key(args): getattr(module, name) for name, args in entries}
+            for kernel, entries in manifest["exports"].items()}
+
+
+def source_digest(path: Path) -> str:
+    """The SHA-256 of a source file's bytes (the manifest's stamp)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _as_key(args: list[Any]) -> tuple[Any, ...]:
+    """A manifest's argument types as :func:`type_key` gives them: an array
+    ``[dtype name, ndim, layout, readonly]``, a scalar its dtype's name."""
+    import numpy as np
+
+    return tuple((np.dtype(a[0]), a[1], a[2], a[3]) if isinstance(a, list) else np.dtype(a)
+                 for a in args)
 
 
 #: Whether numba may load without scipy (:func:`without_blas`).

@@ -72,7 +72,8 @@ def _fake_scipy(root: Path) -> Path:
 
 def _first_kernel_with(fake: Path, *, blas_free: bool) -> list[str]:
     """Whether ``scipy.linalg`` and ``scipy`` were imported once a kernel has
-    run, and whether ``scipy.linalg`` can be imported afterwards."""
+    run under numba's JIT, and whether ``scipy.linalg`` can be imported
+    afterwards."""
     import os
     import subprocess
     import sys
@@ -87,7 +88,8 @@ def _first_kernel_with(fake: Path, *, blas_free: bool) -> list[str]:
             f"print(os.path.exists({str(fake / 'imported')!r}), 'scipy' in sys.modules)\n"
             "import scipy.linalg\n"
             "print('scipy.linalg' in sys.modules)")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(fake), *sys.path]))
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(fake), *sys.path]),
+               WINNOW_KERNELS="jit")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=120, env=env)
     return done.stdout.split()
@@ -113,9 +115,10 @@ def test_the_command_runs_without_blas() -> None:
 
 
 def _yaml_after_a_kernel(folder: Path) -> list[str]:
-    """In the ``winnow`` command's setting, run in ``folder``: whether numba
-    imported pyyaml (and so could read a config file there), and whether
-    pyyaml can be imported afterwards."""
+    """In the ``winnow`` command's setting, run in ``folder`` under numba's
+    JIT: whether numba imported pyyaml (and so could read a config file
+    there), and whether pyyaml can be imported afterwards."""
+    import os
     import subprocess
     import sys
 
@@ -128,7 +131,8 @@ def _yaml_after_a_kernel(folder: Path) -> list[str]:
             "import yaml\n"
             "print(yaml.safe_load('a: 1'))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, timeout=120, cwd=folder)
+                          check=True, timeout=120, cwd=folder,
+                          env=dict(os.environ, WINNOW_KERNELS="jit"))
     return done.stdout.split()
 
 

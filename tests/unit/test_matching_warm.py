@@ -1,6 +1,7 @@
 """A first run's table and passages kernels compiled by a second process
 (``winnow.matching.warm``), each case in a process of its own with an empty
-kernel cache."""
+kernel cache, under numba's JIT (``WINNOW_KERNELS=jit``: kernels compiled
+ahead of time have nothing to compile or load)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,16 @@ from pathlib import Path
 import pytest
 
 
+@pytest.fixture(autouse=True)
+def _jit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This process's preloading as under the JIT, whatever the install built."""
+    from winnow.matching import warm
+
+    monkeypatch.setattr(warm, "ahead_of_time", lambda: False)
+
+
 def _run(code: str, cache: Path) -> list[str]:
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache), WINNOW_KERNELS="jit")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, timeout=300, env=env)
     return done.stdout.split()
@@ -94,6 +103,18 @@ def test_preloading_loads_every_kernel_in_a_thread_once_started() -> None:
         assert loaded == ["winnow-preload"]
     finally:
         warm.warm = real  # type: ignore[assignment]
+
+
+def test_kernels_compiled_ahead_of_time_are_not_preloaded(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from winnow.matching import warm
+
+    monkeypatch.setattr(warm, "ahead_of_time", lambda: True)
+    loaded: list[str] = []
+    monkeypatch.setattr(warm, "warm", lambda: loaded.append("loaded"))
+    with warm.preloading(2) as start:
+        start()
+    assert loaded == [] and warm._loading is None
 
 
 def test_an_uncached_kernel_leaves_the_loading_to_the_comparison(tmp_path: Path) -> None:

@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from winnow.compiled import uncached
+from winnow.compiled import ahead_of_time, uncached
 from winnow.matching import _kernels, _score_kernels, _span_kernels
 from winnow.matching.head import load_kernels
 from winnow.matching.scores import pair_scores
@@ -128,9 +128,10 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
     kernels took about 0.05 s to load one by one on the path of a
     comparison of 1000 files.  A fork meanwhile waits for the thread first;
     a block whose thread could not start (another block's runs, or the
-    system has no thread to give) loads nothing."""
-    if cores < 2 or uncached(*kernels()):
-        yield _nothing
+    system has no thread to give) loads nothing, nor does one whose kernels
+    were compiled ahead of time (:func:`winnow.compiled.ahead_of_time`)."""
+    if cores < 2 or ahead_of_time() or uncached(*kernels()):
+        yield _nothing  # compiled ahead of time: nothing to load
         return
     thread = threading.Thread(target=_load, name="winnow-preload", daemon=True)
 
