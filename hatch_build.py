@@ -25,9 +25,14 @@ class KernelsBuildHook(BuildHookInterface):  # type: ignore[misc]
 
     def initialize(self, version: str, build_data: dict[str, Any]) -> None:
         package = Path(self.root) / "src" / "winnow"
-        print("winnow: compiling the kernels ahead of time (about a minute)", file=sys.stderr)
-        done = subprocess.run([sys.executable, str(package / "_aot_build.py")],
-                              capture_output=True, text=True, check=False)
+        print("winnow: compiling the kernels ahead of time (1-2 minutes)", file=sys.stderr)
+        try:
+            done = subprocess.run([sys.executable, str(package / "_aot_build.py")],
+                                  capture_output=True, text=True, check=False, timeout=1800)
+        except subprocess.TimeoutExpired:
+            print("winnow: the kernels' compile took over 30 minutes and was stopped; they "
+                  "will be compiled on first use instead", file=sys.stderr)
+            return
         if done.returncode != 0:
             tail = "\n".join(done.stderr.strip().splitlines()[-5:])
             print("winnow: the kernels were not compiled ahead of time; they will be "
@@ -35,7 +40,7 @@ class KernelsBuildHook(BuildHookInterface):  # type: ignore[misc]
             return
         if version == "editable":  # the sources' folder is the package's: nothing to add
             return
-        for line in done.stdout.split():
+        for line in done.stdout.splitlines():
             built = Path(line)
             build_data["force_include"][str(built)] = f"winnow/{built.name}"
         build_data["pure_python"] = False

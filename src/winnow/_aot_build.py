@@ -25,6 +25,7 @@ import importlib
 import json
 import os
 import sys
+import tempfile
 import types
 from pathlib import Path
 from typing import Any
@@ -36,34 +37,57 @@ SIGNATURES = "kernel_signatures.json"
 
 def build(package_dir: Path) -> list[Path]:
     """Compile the kernels of the package in ``package_dir`` (``.../winnow``);
-    returns the files written there (the extension module, its manifest)."""
+    returns the files written there (the extension module, its manifest).
+
+    The manifest names the module and holds its SHA-256, the CPU it was
+    compiled for (``winnow.compiled.cpu_signature``: the module is compiled for
+    this machine's CPU), numba's version, and the SHA-256 of every source the
+    kernels were compiled from, read before compiling (a file edited meanwhile
+    makes the build stale, not current).  The modules of earlier builds are
+    deleted first: a manifest never sits beside another build's module."""
     package_dir = package_dir.resolve()
     spec = json.loads((package_dir / SIGNATURES).read_text(encoding="utf-8"))["kernels"]
+    for earlier in package_dir.glob(f"{MODULE}.*"):
+        earlier.unlink()
     os.environ["WINNOW_KERNELS"] = "jit"  # the kernels' modules decorate with numba here
     _bare_packages(package_dir, spec)
+    modules = {name: importlib.import_module(name) for name in spec}
+    compiled = sys.modules[f"{PACKAGE}.compiled"]
+    sources = _sources(package_dir)
+    import numba
     from numba.core import types as nt
 
-    cc = _compiler(package_dir)
     exports: dict[str, list[Any]] = {}
-    number = 0
+    entries: list[tuple[str, Any, Any]] = []
     for module_name, kernels in spec.items():
-        module = importlib.import_module(module_name)
         for name, signatures in kernels.items():
-            dispatcher = getattr(module, name)
+            dispatcher = getattr(modules[module_name], name)
             for signature in signatures:
+                exported = f"k{len(entries)}_{name.lstrip('_')}"
                 args = [_numba_type(nt, a) for a in signature["args"]]
-                exported = f"k{number}_{name.lstrip('_')}"
-                number += 1
-                cc.export(exported, _numba_type(nt, signature["returns"])(*args))(
-                    dispatcher.py_func)
+                entries.append((exported, _numba_type(nt, signature["returns"])(*args),
+                                dispatcher))
                 exports.setdefault(f"{module_name}:{name}", []).append(
                     [exported, [_key(a) for a in signature["args"]]])
-    cc.compile()
-    manifest = {"sources": _sources(package_dir), "exports": exports}
-    written = [Path(p) for p in package_dir.glob(f"{MODULE}.*") if p.suffix != ".json"]
+    cc = _compiler(package_dir, {d.py_func: bool(d.targetoptions.get("nogil"))
+                                 for _, _, d in entries})
+    for exported, signature, dispatcher in entries:
+        cc.export(exported, signature)(dispatcher.py_func)
+    with tempfile.TemporaryDirectory(prefix="winnow-aot-") as scratch:
+        saved, tempfile.tempdir = tempfile.tempdir, scratch  # numba leaves folders there
+        try:
+            cc.compile()
+        finally:
+            tempfile.tempdir = saved
+    written = [p for p in package_dir.glob(f"{MODULE}.*") if p.suffix != ".json"]
+    if len(written) != 1:
+        raise RuntimeError(f"expected one compiled module, found {written}")
+    manifest = {"module": written[0].name, "module_sha256": compiled.source_digest(written[0]),
+                "cpu": compiled.cpu_signature(), "numba": numba.__version__,
+                "sources": sources, "exports": exports}
     target = package_dir / f"{MODULE}.json"
     target.write_text(json.dumps(manifest, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    return [*written, target]
+    return [written[0], target]
 
 
 def _bare_packages(package_dir: Path, spec: dict[str, Any]) -> None:
@@ -80,37 +104,32 @@ def _bare_packages(package_dir: Path, spec: dict[str, Any]) -> None:
                 sys.modules[name] = bare
 
 
-def _compiler(package_dir: Path) -> Any:
+def _compiler(package_dir: Path, nogil: dict[Any, bool]) -> Any:
     """Numba's ahead-of-time compiler for :data:`MODULE` in ``package_dir``,
-    for this machine's CPU, its functions releasing the GIL.
+    for this machine's CPU.
 
-    Two of numba's defaults are replaced for this: the flags each export is
-    compiled with (its ``Flags()``) say to release the GIL, and each export
-    is compiled with a copy of them: with the one object numba passes every
-    export, one export's compile changed how a later one was typed (the
-    front-end's ``scan`` then failed to type once ``_string_at`` had been
-    compiled before it).
+    Numba compiles every export with one flags object, which holds the GIL
+    around the call; each export is compiled here with a copy of it instead,
+    releasing the GIL where the kernel was declared ``nogil`` (``nogil``:
+    by function): with the one object, one export's compile changed how a
+    later one was typed (the front-end's ``scan`` failed to type once
+    ``_string_at`` had been compiled before it).
     """
     import warnings
 
-    numba_compiler: Any = importlib.import_module("numba.core.compiler")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # numba.pycc: pending deprecation, still the tool
         pycc: Any = importlib.import_module("numba.pycc")
         compiler: Any = importlib.import_module("numba.pycc.compiler")
 
-    def flags_without_gil() -> Any:
-        flags = numba_compiler.Flags()
-        flags.release_gil = True
-        return flags
-
     compile_extra = compiler.compile_extra
 
     def compile_alone(*args: Any, **kwargs: Any) -> Any:
-        return compile_extra(*args[:5], args[5].copy(), *args[6:], **kwargs)
+        flags = args[5].copy()
+        flags.release_gil = nogil.get(args[2], False)
+        return compile_extra(*args[:5], flags, *args[6:], **kwargs)
 
-    compiler.Flags = flags_without_gil  # its only use: the flags of the exports
-    compiler.compile_extra = compile_alone
+    compiler.compile_extra = compile_alone  # how numba.pycc compiles each export
     cc = pycc.CC(MODULE)
     cc.output_dir = str(package_dir)
     cc.target_cpu = "host"
@@ -142,19 +161,21 @@ def _key(encoded: list[Any]) -> Any:
 
 
 def _sources(package_dir: Path) -> dict[str, str]:
-    """SHA-256 of every file of the package imported to compile the kernels."""
-    out = {}
-    for name, module in sorted(sys.modules.items()):
-        path = getattr(module, "__file__", None)
-        if path and (name == PACKAGE or name.startswith(PACKAGE + ".")):
-            relative = Path(path).resolve().relative_to(package_dir)
-            out[str(relative)] = hashlib.sha256(Path(path).read_bytes()).hexdigest()
-    out[SIGNATURES] = hashlib.sha256((package_dir / SIGNATURES).read_bytes()).hexdigest()
-    return out
+    """SHA-256 of every file of the package imported to compile the kernels,
+    of the signatures and of this build script."""
+    paths = [Path(str(module.__file__)) for name, module in sorted(sys.modules.items())
+             if (name == PACKAGE or name.startswith(PACKAGE + "."))
+             and getattr(module, "__file__", None)]
+    paths += [package_dir / SIGNATURES, Path(__file__)]
+    return {str(path.resolve().relative_to(package_dir)):
+            hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
 
 
 def main() -> None:
-    for path in build(Path(__file__).resolve().parent):
+    here = Path(__file__).resolve().parent
+    if sys.path and Path(sys.path[0] or ".").resolve() == here:
+        del sys.path[0]  # the package's own modules (config, errors...) shadow nothing
+    for path in build(here):
         print(path)
 
 

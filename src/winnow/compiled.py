@@ -125,9 +125,9 @@ def type_key(value: Any) -> Any:
     """The numba type of an argument as :func:`_read_exports` keys the
     compiled functions: ``(dtype, ndim, layout, readonly)`` for an aligned
     array of booleans or numbers, the dtype for such a scalar; ``None`` for
-    anything else (the JIT then types it).  It follows ``numba.typeof``: a
-    Python int is ``int64`` (``uint64`` past its range), a float
-    ``float64``, a bool ``bool``; an array's layout is ``C`` when
+    anything else (the JIT then types it).  It follows numba's dispatcher:
+    a Python int is ``int64`` (one past its range is left to the JIT), a
+    float ``float64``, a bool ``bool``; an array's layout is ``C`` when
     C-contiguous, else ``F`` when Fortran-contiguous, else ``A``.  Called for
     every argument of every call: a few attribute reads (the dtype objects
     compare and hash as their names would, a tenth of the time)."""
@@ -143,10 +143,8 @@ def type_key(value: Any) -> Any:
     key = _scalar_keys.get(kind)
     if key is not None:
         return key
-    if kind is int:
-        if -(1 << 63) <= value < (1 << 63):
-            return _scalar_keys[_INT64]
-        return _scalar_keys[_UINT64] if 0 <= value < (1 << 64) else None
+    if kind is int:  # numba's dispatcher types every Python int as int64
+        return _scalar_keys[_INT64] if -(1 << 63) <= value < (1 << 63) else None
     return None
 
 
@@ -155,10 +153,9 @@ def type_key(value: Any) -> Any:
 NUMERIC_KINDS = "biuf"
 #: numpy's array flag bits (``ndarray.flags.num``).
 _C_CONTIGUOUS, _F_CONTIGUOUS, _ALIGNED, _WRITEABLE = 0x1, 0x2, 0x100, 0x400
-_INT64, _UINT64 = "int64", "uint64"
-#: ``numpy.ndarray`` once :func:`_read_exports` imported numpy (before, no
-#: kernel runs ahead of time); the key of each scalar type, by Python type,
-#: and of ``int64``/``uint64`` by name.
+_INT64 = "int64"
+#: ``numpy.ndarray`` once numpy is imported (:func:`_set_up_keys`); the key of
+#: each scalar type, by Python type, and of a Python int.
 _ndarray: Any = None
 _scalar_keys: dict[Any, Any] = {}
 
@@ -169,7 +166,7 @@ def _set_up_keys() -> None:
 
     _ndarray = np.ndarray
     _scalar_keys.update({bool: np.dtype(np.bool_), float: np.dtype(np.float64),
-                         _INT64: np.dtype(np.int64), _UINT64: np.dtype(np.uint64)})
+                         _INT64: np.dtype(np.int64)})
     for scalar in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
                    np.uint32, np.uint64, np.float32, np.float64):
         _scalar_keys[scalar] = np.dtype(scalar)
@@ -181,12 +178,17 @@ _exports: dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None = None
 _exports_read = False
 
 
+_exports_lock = threading.Lock()
+
+
 def _aot_exports() -> dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None:
     global _exports, _exports_read
     if not _exports_read:
-        _exports_read = True
-        with contextlib.suppress(Exception):  # any doubt: the JIT, the same results
-            _exports = _read_exports()
+        with _exports_lock:
+            if not _exports_read:
+                with contextlib.suppress(Exception):  # any doubt: the JIT, the same results
+                    _exports = _read_exports()
+                _exports_read = True
     return _exports
 
 
@@ -196,21 +198,49 @@ def ahead_of_time() -> bool:
     return _aot_exports() is not None
 
 
+#: numba's settings that change what a kernel does, which the compiled
+#: module does not follow: set, the kernels run under the JIT.
+NUMBA_SETTINGS = ("NUMBA_DISABLE_JIT", "NUMBA_BOUNDSCHECK")
+
+
 def _read_exports() -> dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None:
-    """The manifest's exports, if the environment allows, the manifest and
-    the module are there, and every source the module was built from is
-    unchanged (:func:`source_digest`)."""
+    """The manifest's exports, if the environment allows (:data:`KERNELS_ENV`,
+    :data:`NUMBA_SETTINGS`), the manifest is there, the module it names is
+    the one Python imports and is unchanged, it was compiled for this CPU
+    (:func:`cpu_signature`), and every source it was built from is unchanged
+    (:func:`source_digest`): a few milliseconds, once a process."""
     if os.environ.get(KERNELS_ENV, "").strip().lower() == "jit" or not AOT_MANIFEST.is_file():
+        return None
+    if any(os.environ.get(name, "").strip() not in ("", "0") for name in NUMBA_SETTINGS):
         return None
     manifest = json.loads(AOT_MANIFEST.read_text(encoding="utf-8"))
     package = AOT_MANIFEST.parent
+    if manifest["cpu"] != cpu_signature():
+        return None
     for relative, digest in manifest["sources"].items():
         if source_digest(package / relative) != digest:
             return None
     module = importlib.import_module(f"{__package__}.{AOT_MODULE}")
+    built = Path(str(module.__file__))
+    if built.name != manifest["module"] or source_digest(built) != manifest["module_sha256"]:
+        return None  # another build's module (another Python's, or an older one)
     _set_up_keys()
     return {kernel: {_as_key(args): getattr(module, name) for name, args in entries}
             for kernel, entries in manifest["exports"].items()}
+
+
+def cpu_signature() -> str:
+    """The machine's architecture and CPU features (on Linux, the flags of
+    ``/proc/cpuinfo``), hashed: the module is compiled for the CPU it was
+    built on, and used only on one that has the same features."""
+    features = ""
+    with contextlib.suppress(OSError), open("/proc/cpuinfo", encoding="ascii",
+                                            errors="replace") as cpuinfo:
+        for line in cpuinfo:
+            if line.startswith(("flags", "Features")):
+                features = " ".join(sorted(line.partition(":")[2].split()))
+                break
+    return hashlib.sha256(f"{os.uname().machine} {features}".encode()).hexdigest()[:16]
 
 
 def source_digest(path: Path) -> str:
@@ -262,7 +292,8 @@ def _load_numba() -> None:
     In such a process, numba is also imported with pyyaml hidden when there
     is no :data:`NUMBA_CONFIG_FILE` in the current folder: numba imports
     pyyaml at once (0.02 s) only to read that file; without it, nothing
-    changes but the time (``NUMBA_*`` environment variables apply as always).
+    changes but the time (``NUMBA_*`` environment variables apply to the JIT
+    as always).
     And with scipy hidden: numba imports it (0.01 s) only to check that its
     version is at least 1.0, which matters to the BLAS calls no kernel of
     winnow makes.  Both stay importable afterwards.

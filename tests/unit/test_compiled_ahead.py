@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -22,9 +23,14 @@ SAMPLE = ROOT / "examples" / "python" / "submissions"
 
 
 def _numba_key(value: Any) -> Any:
-    """``numba.typeof(value)`` written as :func:`type_key` writes a type."""
+    """``numba.typeof(value)`` written as :func:`type_key` writes a type (but
+    for a Python int past int64's range, which numba's dispatcher does not
+    type as ``typeof`` does: it is left to the JIT)."""
     from numba import typeof
     from numba.core import types
+
+    if type(value) is int and not -(2**63) <= value < 2**63:
+        return None
 
     numba_type = typeof(value)
     if isinstance(numba_type, types.Array):
@@ -105,34 +111,52 @@ def test_a_kernel_jit_compiled_can_call_and_inline_other_kernels() -> None:
     assert outer(np.arange(4, dtype=np.int64)) == 12
 
 
-def _manifest(tmp_path: Path, digest: str | None = None) -> Path:
-    """A manifest of one source file, with its digest (or ``digest``)."""
-    source = tmp_path / "source.py"
+def _manifest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, **changes: Any) -> Path:
+    """A manifest of one source file and one module file, as a build writes
+    it (with ``changes``), made the one :mod:`winnow.compiled` reads; the
+    module's import gives a stand-in whose file is ``module.so``."""
+    source, built = tmp_path / "source.py", tmp_path / "module.so"
     source.write_text("x = 1\n")
-    digest = digest or compiled.source_digest(source)
-    manifest = tmp_path / "_aot_kernels.json"
-    manifest.write_text(json.dumps({"sources": {"source.py": digest}, "exports": {}}))
-    return manifest
+    built.write_bytes(b"compiled")
+    manifest = {"module": built.name, "module_sha256": compiled.source_digest(built),
+                "cpu": compiled.cpu_signature(), "numba": "0",
+                "sources": {"source.py": compiled.source_digest(source)}, "exports": {}}
+    path = tmp_path / "_aot_kernels.json"
+    path.write_text(json.dumps({**manifest, **changes}))
+    monkeypatch.setattr(compiled, "AOT_MANIFEST", path)
+    monkeypatch.setattr(compiled.importlib, "import_module",
+                        lambda name: SimpleNamespace(__file__=str(built)))
+    for name in (compiled.KERNELS_ENV, *compiled.NUMBA_SETTINGS):
+        monkeypatch.delenv(name, raising=False)
+    return path
 
 
-def test_a_module_built_from_other_sources_is_not_used(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    manifest = _manifest(tmp_path, "0" * 64)
-    monkeypatch.setattr(compiled, "AOT_MANIFEST", manifest)
-    monkeypatch.delenv(compiled.KERNELS_ENV, raising=False)
+def test_a_current_build_is_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _manifest(tmp_path, monkeypatch)
+    assert compiled._read_exports() == {}
+
+
+@pytest.mark.parametrize("changes", [
+    {"sources": {"source.py": "0" * 64}},  # a source changed since the build
+    {"cpu": "another cpu"},
+    {"module": "other.so"},  # another Python's module, or an older build's
+    {"module_sha256": "0" * 64},
+], ids=["source", "cpu", "module", "module-digest"])
+def test_a_module_that_is_not_this_builds_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, changes: dict[str, Any]) -> None:
+    _manifest(tmp_path, monkeypatch, **changes)
     assert compiled._read_exports() is None
 
 
+@pytest.mark.parametrize("setting", [("WINNOW_KERNELS", "jit"), ("WINNOW_KERNELS", " JIT"),
+                                     ("NUMBA_DISABLE_JIT", "1"), ("NUMBA_BOUNDSCHECK", "1")])
 def test_the_environment_can_ask_for_the_jit(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    manifest = _manifest(tmp_path)
-    monkeypatch.setattr(compiled, "AOT_MANIFEST", manifest)
-    monkeypatch.setenv(compiled.KERNELS_ENV, "jit")
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, setting: tuple[str, str]) -> None:
+    _manifest(tmp_path, monkeypatch)
+    monkeypatch.setenv(*setting)
     assert compiled._read_exports() is None
-    monkeypatch.setattr(compiled, "importlib", None)  # past the checks, the module is imported
-    monkeypatch.delenv(compiled.KERNELS_ENV)
-    with pytest.raises(AttributeError):
-        compiled._read_exports()
+    monkeypatch.setenv(setting[0], "0" if setting[0].startswith("NUMBA") else "")
+    assert compiled._read_exports() == {}
 
 
 def test_every_listed_kernel_exists_and_is_compiled() -> None:
