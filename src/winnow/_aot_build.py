@@ -12,15 +12,14 @@ while those sources are unchanged.
 
 The kernels' modules are imported without the packages' ``__init__``
 modules (which load the rest of winnow): the build needs numba and numpy
-alone.  Each compiled function releases the GIL while it runs, as
-``nogil=True`` kernels do under the JIT (numba's ahead-of-time compiler
-offers no option for it: its compile flags are given it here).  This file
-imports nothing from winnow at its top, so that a build can load it by path.
+alone.  A kernel declared ``nogil=True`` releases the GIL while it runs, as
+under the JIT (numba's ahead-of-time compiler offers no option for it: its
+compile flags are given it here).  This file imports nothing from winnow at
+its top, so that a build can load it by path.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
@@ -53,7 +52,7 @@ def build(package_dir: Path) -> list[Path]:
     _bare_packages(package_dir, spec)
     modules = {name: importlib.import_module(name) for name in spec}
     compiled = sys.modules[f"{PACKAGE}.compiled"]
-    sources = _sources(package_dir)
+    sources = _sources(package_dir, compiled.source_digest)
     import numba
     from numba.core import types as nt
 
@@ -160,15 +159,15 @@ def _key(encoded: list[Any]) -> Any:
     return encoded[1]
 
 
-def _sources(package_dir: Path) -> dict[str, str]:
-    """SHA-256 of every file of the package imported to compile the kernels,
-    of the signatures and of this build script."""
+def _sources(package_dir: Path, digest: Any) -> dict[str, str]:
+    """The digest (``winnow.compiled.source_digest``, what a run checks) of
+    every file of the package imported to compile the kernels, of the
+    signatures and of this build script."""
     paths = [Path(str(module.__file__)) for name, module in sorted(sys.modules.items())
              if (name == PACKAGE or name.startswith(PACKAGE + "."))
              and getattr(module, "__file__", None)]
     paths += [package_dir / SIGNATURES, Path(__file__)]
-    return {str(path.resolve().relative_to(package_dir)):
-            hashlib.sha256(path.read_bytes()).hexdigest() for path in paths}
+    return {str(path.resolve().relative_to(package_dir)): digest(path) for path in paths}
 
 
 def main() -> None:

@@ -176,8 +176,6 @@ def _set_up_keys() -> None:
 #: or ``None`` (none usable: the JIT for every kernel).
 _exports: dict[str, dict[tuple[Any, ...], Callable[..., Any]]] | None = None
 _exports_read = False
-
-
 _exports_lock = threading.Lock()
 
 

@@ -159,7 +159,7 @@ def test_the_environment_can_ask_for_the_jit(
     assert compiled._read_exports() == {}
 
 
-def test_every_listed_kernel_exists_and_is_compiled() -> None:
+def test_every_listed_kernel_exists() -> None:
     spec = json.loads((ROOT / "src" / "winnow" / "kernel_signatures.json").read_text())
     import importlib
 

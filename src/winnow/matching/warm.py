@@ -131,7 +131,7 @@ def preloading(cores: int) -> Iterator[Callable[[], None]]:
     system has no thread to give) loads nothing, nor does one whose kernels
     were compiled ahead of time (:func:`winnow.compiled.ahead_of_time`)."""
     if cores < 2 or ahead_of_time() or uncached(*kernels()):
-        yield _nothing  # compiled ahead of time: nothing to load
+        yield _nothing
         return
     thread = threading.Thread(target=_load, name="winnow-preload", daemon=True)
 
