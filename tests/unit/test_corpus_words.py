@@ -181,7 +181,7 @@ def test_sorted_distinct_sorts_a_run_and_keeps_each_value_once(seed: int, n: int
     """The word pass's set of a run (buckets by top byte and insertion up to
     SMALL values, numba's sort beyond): np.unique of the run, written at its
     start; the values around it untouched."""
-    from winnow.corpus._word_kernels import SMALL, sorted_distinct
+    from winnow.engine._kernels import SMALL, sorted_distinct
 
     rng = np.random.default_rng(seed)
     run = rng.integers(0, 1 << 64, n, dtype=np.uint64)

@@ -167,3 +167,21 @@ def test_a_long_run_of_marks_is_cut_into_stream_safe_sequences() -> None:
     assert m == 7 and lengths[0] == MAX_MARKS + 1 and max(lengths[1:]) == MAX_MARKS
     assert spans[0, 0] == 0 and spans[m - 1, 1] == len(data)
     assert (spans[1:m, 0] == spans[:m - 1, 1]).all()  # contiguous, nothing left out
+
+
+
+def test_a_word_s_id_is_fnv_1a_of_each_code_point_s_four_bytes() -> None:
+    """The compiled word splitter's ids (one multiplication for a code point
+    below 256) are FNV-1a 64 of the normalised code points as four
+    little-endian bytes each."""
+    from winnow.corpus.contamination.tokens import tokens
+
+    def fnv(word: str) -> int:
+        h = 0xCBF29CE484222325
+        for byte in word.encode("utf-32-le"):
+            h = ((h ^ byte) * 0x100000001B3) % 2**64
+        return h
+
+    got = tokens("plain Straße, \u4e2d\u6587 \U0001d518x \xff\u0100".encode()).ids
+    assert got.tolist() == [fnv(w) for w in ["plain", "strasse", "\u4e2d\u6587", "ux",
+                                             "\xff\u0101"]]

@@ -1,15 +1,17 @@
 """Compiled loops of dedup's word pass (numba, nopython mode,
-:mod:`winnow.corpus.words`): each candidate record's word pairs hashed and
-made a sorted set (:func:`word_pair_runs`), and the Jaccard of two such
-sets (:func:`sorted_jaccard`).  One module: numba's cache does not see a
-change in a kernel of another file that a cached kernel calls.
+:mod:`winnow.corpus.words`): each candidate record's words found, hashed,
+paired and made a sorted set in one pass over the front-end's units
+(:func:`word_pair_runs`), and the Jaccard of two such sets
+(:func:`sorted_jaccard`).
 
 A record's set is small (about 100 word pairs for the 600-byte records of
-``benchmarks/scale.py``): numba's ``ndarray.sort`` took about 25 ns a value
-on such runs (4.6 ms for the 180,000 word pairs of a shard's candidates,
-of a 22 ms word pass).  :func:`sorted_distinct` sorts a run by its values'
-top byte first (one counting pass) and then by insertion within each of
-the 256 buckets: 1.2 ms, the same values out."""
+``benchmarks/scale.py``), sorted by :func:`winnow.engine._kernels.sorted_distinct`
+(buckets by top byte, then insertion).  Splitting, hashing and pairing in
+one loop, with the word hash's one multiplication a byte-sized code point
+(:func:`~winnow.frontends._text_kernels.word_hash_step`): the word pairs of
+2,084 such records, the front-end included, in 18.7-21.4 ms, against
+22.2-31.3 ms for the front-end's word splitter followed by a pairing pass
+(compiled ahead of time, runs alternated)."""
 
 from __future__ import annotations
 
@@ -17,87 +19,108 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.compiled import jit
-from winnow.engine._kernels import insertion_sort
+from winnow.engine._kernels import SMALL, sorted_distinct
+from winnow.frontends._text_kernels import FNV_BASIS, word_hash_step
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
-
-#: Runs of at most this many values are sorted by buckets and insertion
-#: (a few per bucket); longer ones by ``np.sort`` (insertion's cost grows
-#: with the square of a bucket).
-SMALL = 1024
+U32 = npt.NDArray[np.uint32]
+Flags = npt.NDArray[np.bool_]
 
 
 @jit()
-def sorted_distinct(values: U64, lo: int, hi: int, scratch: U64, buckets: I64) -> int:
-    """Sort ``values[lo:hi]`` and keep each value once, at ``values[lo:lo +
-    kept]``; returns ``kept``.  ``scratch``: :data:`SMALL` values at least;
-    ``buckets``: 257 counters (both overwritten)."""
-    n = hi - lo
-    kept = 0
-    if n > SMALL:
-        values[lo:hi].sort()
-        for i in range(lo, hi):
-            if kept == 0 or values[i] != values[lo + kept - 1]:
-                values[lo + kept] = values[i]
-                kept += 1
-        return kept
-    top = np.uint64(56)
-    buckets[:] = 0
-    for i in range(lo, hi):
-        buckets[np.int64(values[i] >> top) + 1] += 1
-    for b in range(256):
-        buckets[b + 1] += buckets[b]
-    for i in range(lo, hi):
-        at = np.int64(values[i] >> top)
-        scratch[buckets[at]] = values[i]
-        buckets[at] += 1
-    insertion_sort(scratch, 0, n)  # within a bucket: the buckets are in order already
-    for i in range(n):
-        if kept == 0 or scratch[i] != values[lo + kept - 1]:
-            values[lo + kept] = scratch[i]
-            kept += 1
-    return kept
+def _continues_word(cp, high, high_word):  # type: ignore[no-untyped-def]
+    """Whether code point ``cp`` (from 128 on) continues a word: ``high_word``
+    of its place in the sorted ``high`` (binary search; a code point not
+    there is none).  Called, not inlined: inlined, its loop slowed the ASCII
+    path of :func:`word_pair_runs` three times over."""
+    lo = 0
+    hi = high.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if high[mid] < cp:
+            lo = mid + 1
+        else:
+            hi = mid
+    return bool(lo < high.shape[0] and high[lo] == cp and high_word[lo])
+
+
+@jit(inline="always")
+def _pair_hash(x, y):  # type: ignore[no-untyped-def]
+    """The hash of the word pair ``(x, y)``: ``x * 0x9E3779B97F4A7C15 + y``
+    mixed by two xor-shift-multiply steps."""
+    value = x * np.uint64(0x9E3779B97F4A7C15) + y
+    value ^= value >> np.uint64(31)
+    value *= np.uint64(0xBF58476D1CE4E5B9)
+    value ^= value >> np.uint64(29)
+    return value
 
 
 @jit()
-def word_pair_runs(words: npt.NDArray[np.uint64], starts: I64, offsets: I64,
-                   out: npt.NDArray[np.uint64], counts: I64) -> int:
+def word_pair_runs(cps: U32, starts: I64, ends: I64, ascii_word: Flags, high: U32,
+                   high_word: Flags, offsets: I64, out: U64, counts: I64) -> int:
     """The distinct word-pair hashes of each text, sorted, one text after
-    the other in ``out``; ``counts[t]``: text ``t``'s.  ``words``: the hashes
-    of the texts' words in turn, ``starts`` where each word starts (a byte
-    offset into the joined texts), ``offsets`` where each text starts.  A
-    text of one word has that word's hash; a pair ``(x, y)`` is hashed by
-    ``z = x * 0x9E3779B97F4A7C15 + y`` mixed by two xor-shift-multiply
-    steps.  Returns the hashes written."""
-    n = words.shape[0]
+    the other in ``out`` (room for one value a unit); ``counts[t]`` (zeros
+    given): text ``t``'s.  ``cps``, ``starts``, ``ends``: the front-end's
+    units of the texts joined, with their byte spans; ``offsets``: where
+    each text starts.  A word is a run of word characters (``ascii_word``
+    below 128, else :func:`_continues_word`) with nothing dropped between
+    them; any other unit is a word of its own (a character of a script
+    written without spaces).  A word's hash is
+    FNV-1a of its code points' four bytes each; a text of one word has that
+    word's hash, a longer one the hash of each two consecutive words
+    (:func:`_pair_hash`).  Returns the hashes written."""
+    n = cps.shape[0]
     texts = offsets.shape[0]
     scratch = np.empty(SMALL, dtype=np.uint64)
     buckets = np.empty(257, dtype=np.int64)
     filled = 0
-    i = 0
-    t = 0
-    while i < n:
-        while t + 1 < texts and offsets[t + 1] <= starts[i]:
-            t += 1
-        j = i  # words i .. j are text t's
-        while j + 1 < n and (t + 1 >= texts or starts[j + 1] < offsets[t + 1]):
-            j += 1
-        lo = filled
-        if j == i:
-            out[filled] = words[i]
+    t = -1  # the text of the words read
+    lo = 0  # where text t's hashes start in out
+    words = 0  # text t's words finished
+    last = np.uint64(0)  # the last of them
+    h = FNV_BASIS  # the open word's hash so far
+    open_word = False
+    was_word = False
+    for i in range(n):
+        cp = cps[i]
+        is_word = bool(ascii_word[cp]) if cp < 128 else _continues_word(cp, high, high_word)
+        if i == 0 or starts[i] > ends[i - 1] or not is_word or not was_word:
+            if open_word:  # the word before ends: it is text t's
+                if words > 0:
+                    out[filled] = _pair_hash(last, h)
+                    filled += 1
+                last = h
+                words += 1
+            if t + 1 < texts and offsets[t + 1] <= starts[i]:  # a later text's word
+                if t >= 0:
+                    if words == 1:
+                        out[filled] = last
+                        filled += 1
+                    kept = sorted_distinct(out, lo, filled, scratch, buckets)
+                    counts[t] = kept
+                    filled = lo + kept
+                while t + 1 < texts and offsets[t + 1] <= starts[i]:
+                    t += 1
+                lo = filled
+                words = 0
+            h = FNV_BASIS
+            open_word = True
+        h = word_hash_step(h, cp)
+        was_word = is_word
+    if open_word:
+        if words > 0:
+            out[filled] = _pair_hash(last, h)
             filled += 1
-        for k in range(i, j):
-            value = words[k] * np.uint64(0x9E3779B97F4A7C15) + words[k + 1]
-            value ^= value >> np.uint64(31)
-            value *= np.uint64(0xBF58476D1CE4E5B9)
-            value ^= value >> np.uint64(29)
-            out[filled] = value
+        last = h
+        words += 1
+    if t >= 0:
+        if words == 1:
+            out[filled] = last
             filled += 1
         kept = sorted_distinct(out, lo, filled, scratch, buckets)
         counts[t] = kept
         filled = lo + kept
-        i = j + 1
     return filled
 
 

@@ -44,7 +44,6 @@ import numpy.typing as npt
 from winnow.corpus import _word_kernels
 from winnow.corpus.fingerprints import ShardJob
 from winnow.corpus.readers import record_texts
-from winnow.frontends._text_kernels import word_bounds
 from winnow.frontends.text import char_units, leads_with_mark
 from winnow.parallel import make_pool, parallel_map, reuse_freed_memory, reusing_freed_memory
 
@@ -60,22 +59,25 @@ UNSPACED = ((0x0E00, 0x0EFF),    # Thai, Lao
             (0xF900, 0xFAFF),    # CJK compatibility ideographs
             (0x20000, 0x3FFFF))  # CJK extensions
 _ASCII_WORD = np.array([chr(c).isalnum() for c in range(128)], dtype=np.bool_)
+_NO_CPS = np.zeros(0, dtype=np.uint32)
+_NO_FLAGS = np.zeros(0, dtype=np.bool_)
 #: Texts' UTF-8 bytes read into words together (one front-end pass, 20 bytes
 #: of units a byte).
 BATCH_BYTES = 1 << 18
 
 
-def _word_chars(cps: npt.NDArray[np.uint32]) -> npt.NDArray[np.bool_]:
-    """Whether each unit continues a word (a letter or digit of a spaced script)."""
-    word = _ASCII_WORD[np.minimum(cps, 127)]
-    high = np.flatnonzero(cps >= 128)
-    if high.shape[0]:
-        distinct, inverse = np.unique(cps[high], return_inverse=True)
-        flags = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=np.bool_)
-        for low, top in UNSPACED:
-            flags &= ~((distinct >= low) & (distinct <= top))
-        word[high] = flags[inverse.reshape(-1)]
-    return word
+def _high_words(cps: npt.NDArray[np.uint32]) -> tuple[npt.NDArray[np.uint32],
+                                                      npt.NDArray[np.bool_]]:
+    """The distinct code points of ``cps`` from 128 on, sorted, and whether
+    each continues a word (a letter or digit of a spaced script); none when
+    the units are all ASCII."""
+    if cps.shape[0] == 0 or int(cps.max()) < 128:
+        return _NO_CPS, _NO_FLAGS
+    distinct = np.unique(cps[cps >= 128])
+    flags = np.array([chr(c).isalnum() for c in distinct.tolist()], dtype=np.bool_)
+    for low, top in UNSPACED:
+        flags &= ~((distinct >= low) & (distinct <= top))
+    return distinct, flags
 
 
 def batch_word_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
@@ -103,17 +105,13 @@ def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     """:func:`batch_word_pairs` of texts joined into one front-end pass (a
     newline, which the front-end drops, parts two texts' words)."""
     units = char_units(b"\n".join(texts))
-    n = units.cps.shape[0]
-    bounds = np.empty(n, dtype=np.int64)
-    words = np.empty(n, dtype=np.uint64)
-    count = int(word_bounds(units.cps, units.starts, units.ends, _word_chars(units.cps),
-                            bounds, words))
-    bounds, words = bounds[:count], words[:count]
     offsets = np.zeros(len(texts), dtype=np.int64)
     np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
     counts = np.zeros(len(texts), dtype=np.int64)
-    values = np.empty(max(count, 1), dtype=np.uint64)  # a pair (or lone word) a word at most
-    total = _word_kernels.word_pair_runs(words, units.starts[bounds], offsets, values, counts)
+    values = np.empty(max(units.cps.shape[0], 1), dtype=np.uint64)  # a value a unit at most
+    high, high_word = _high_words(units.cps)
+    total = _word_kernels.word_pair_runs(units.cps, units.starts, units.ends, _ASCII_WORD, high,
+                                         high_word, offsets, values, counts)
     return values[:total].copy(), counts
 
 

@@ -199,6 +199,8 @@ def winnow_units_distinct(
     """The distinct hashes :func:`winnow_units` selects in each document of a
     batch (document ``d`` is ``units[bounds[d]:bounds[d + 1]]``), sorted, in one
     compiled call: ``(hashes of every document in turn, count per document)``.
+    ``robust`` is accepted for symmetry: robust and plain winnowing select
+    the same set of hashes (each window's minimum), in different positions.
     ``bounds`` must ascend from 0 or more to at most ``len(units)``
     (``ValueError`` otherwise: the compiled loop writes each document's
     hashes where the bounds say, unchecked)."""
@@ -212,7 +214,7 @@ def winnow_units_distinct(
     with uninterrupted():  # two arrays come back (winnow.compiled.uninterrupted)
         hashes, counts = _compiled().winnow_distinct(
             values, edges, int(k), np.uint64(hash_key(seed)),
-            np.uint64(hash_base(seed)), int(w), robust,
+            np.uint64(hash_base(seed)), int(w),
         )
     return hashes, counts
 

@@ -231,12 +231,33 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
     return status
 
 
+#: FNV-1a's 64-bit offset basis and prime, and the prime to the 4th power:
+#: a code point below 256 is one byte and three zero bytes, whose steps
+#: ``h = (h ^ 0) * prime`` make one multiplication by it.
+FNV_BASIS = np.uint64(0xCBF29CE484222325)
+FNV_PRIME = np.uint64(0x100000001B3)
+FNV_PRIME_4 = np.uint64(0x100000001B3 ** 4 % 2 ** 64)
+
+
+@jit(inline="always")
+def word_hash_step(h, cp):  # type: ignore[no-untyped-def]
+    """The FNV-1a hash ``h`` of a word's code points so far, continued by the
+    four bytes of ``cp`` (little-endian); one multiplication where ``cp < 256``."""
+    c = np.uint64(cp)
+    if c < np.uint64(256):
+        return (h ^ c) * FNV_PRIME_4
+    for _ in range(4):
+        h = (h ^ (c & np.uint64(0xFF))) * FNV_PRIME
+        c = c >> np.uint64(8)
+    return h
+
+
 @jit()
 def word_bounds(cps, starts, ends, wordchar, bounds, hashes):  # type: ignore[no-untyped-def]
     """Split units into words: a new word starts after a gap in the source (a
     dropped character) or at a non-word unit (kept punctuation or space, each
     its own word).  Writes each word's first unit index and FNV-1a hash of its
-    code points; returns the word count."""
+    code points (:func:`word_hash_step`); returns the word count."""
     n = cps.shape[0]
     w = -1
     for i in range(n):
@@ -244,11 +265,6 @@ def word_bounds(cps, starts, ends, wordchar, bounds, hashes):  # type: ignore[no
         if new:
             w += 1
             bounds[w] = i
-            hashes[w] = np.uint64(0xCBF29CE484222325)
-        h = hashes[w]
-        c = np.uint64(cps[i])
-        for _ in range(4):
-            h = (h ^ (c & np.uint64(0xFF))) * np.uint64(0x100000001B3)
-            c = c >> np.uint64(8)
-        hashes[w] = h
+            hashes[w] = FNV_BASIS
+        hashes[w] = word_hash_step(hashes[w], cps[i])
     return w + 1
