@@ -140,6 +140,35 @@ def test_wanted_lines_are_those_every_line_gives(seed: int) -> None:
     assert list(streams.lines(iter([b"ab\nc", b"de\n\nxyz"]), 2)) == [b"ab\n", 4, b"\n", 3]
 
 
+def test_files_counted_together_are_planned_as_each_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The spans of every plain file are counted on one pool of threads:
+    the shards (numbers, lines, digests) are those each file gives alone,
+    numbered on in the order given, an empty file and a compressed one
+    between them, a file given twice planned twice."""
+    monkeypatch.setattr(readers, "SHARD_BYTES", 300)
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    names = []
+    for i, data in enumerate([DATA, b"", DATA[:500], DATA.rstrip(b"\n")]):
+        path = tmp_path / f"part-{i}.jsonl"
+        path.write_bytes(data)
+        names.append(str(path))
+    (tmp_path / "g.jsonl.gz").write_bytes(gzip.compress(DATA))
+    names[2:2] = [str(tmp_path / "g.jsonl.gz")]
+    names.append(names[0])
+    shards, problems = plan_shards(names, Fields())
+    assert not problems
+    alone, first = [], 0
+    for name in names:
+        own, _ = plan_shards([name], Fields())
+        alone += [(name, first + s.first, s.count, s.start, s.stop, s.line, s.digest)
+                  for s in own]
+        first += sum(s.count for s in own)
+    assert [(s.path, s.first, s.count, s.start, s.stop, s.line, s.digest)
+            for s in shards] == alone
+    assert sum(s.count for s in shards) == 40 * 4 + len(DATA[:500].splitlines())
+
+
 def test_missing_and_broken_inputs_are_problems_not_failures(tmp_path: Path) -> None:
     good = tmp_path / "good.jsonl"
     good.write_bytes(DATA)

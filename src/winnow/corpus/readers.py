@@ -96,14 +96,18 @@ def plan_shards(paths: Sequence[str], fields: Fields, *,
     problems: list[InputError] = []
     first = 0
     errors: tuple[type[BaseException], ...] = (*damaged(), RecursionError)
+    counted = _plain_counts(paths, digests)
     for name in paths:
         path = Path(name)
         try:
             if not path.exists():
                 raise InputError(printable(name), "no such file or folder")
             kind = kind_of(path)
-            planned = {"jsonl": _jsonl_shards, "parquet": _parquet_shards,
-                       "text": _folder_shards}[kind](name, first, problems, digests)
+            if kind == "jsonl" and name in counted:
+                planned = _plain_shards(name, first, counted[name])
+            else:
+                planned = {"jsonl": _jsonl_shards, "parquet": _parquet_shards,
+                           "text": _folder_shards}[kind](name, first, problems, digests)
         except InputError as error:
             problems.append(error)
             continue
@@ -157,40 +161,80 @@ def _jsonl_shards(path: str, first: int, problems: list[InputError],
                 f"compressed data ends early or is damaged after line {lines} "
                 f"({damage[0] or type(damage[0]).__name__}); the lines before it are read")))
         return [Shard("jsonl", path, first, lines, digest=digest.hexdigest())] if lines else []
-    with open(path, "rb") as stream:
-        size = os.fstat(stream.fileno()).st_size
-        cuts = [0]
-        while cuts[-1] < size:
-            cuts.append(line_end(stream, min(cuts[-1] + SHARD_BYTES, size), size))
-    spans = list(itertools.pairwise(cuts))
-    shards = []
-    line = 1
-    for (start, stop), (lines, hexdigest) in zip(spans, _count_spans(path, spans, digests),
-                                                 strict=True):
-        shards.append(Shard("jsonl", path, first, lines, start, stop, line, digest=hexdigest))
-        first += lines
-        line += lines
-    return shards
+    return _plain_shards(path, first, _plain_counts([path], digests, strict=True)[path])
 
 
-def _count_spans(path: str, spans: list[tuple[int, int]], digests: bool
-                 ) -> Iterator[tuple[int, str]]:
-    """The lines of each ``(start, stop)`` byte span of a plain file (a last
-    line without its newline counted) and its digest, the spans counted by a
-    thread per usable core (:func:`~winnow.corpus.streams.count_newlines`)."""
+#: A plain JSON Lines file's shard spans, each ``((start, stop), (lines, digest))``.
+Counted = list[tuple[tuple[int, int], tuple[int, str]]]
+
+
+def _plain_counts(paths: Sequence[str], digests: bool, *,
+                  strict: bool = False) -> dict[str, Counted]:
+    """Every plain (not compressed) JSON Lines file of ``paths`` cut into
+    spans of about :data:`SHARD_BYTES` at line boundaries, with each span's
+    lines (a last line without its newline counted) and digest, the spans
+    of all the files counted together by a thread per usable core
+    (:func:`~winnow.corpus.streams.count_newlines`): a corpus of files
+    smaller than a shard is counted in parallel too.  A file that cannot be
+    read is left out, to be named when it is planned alone (``strict``: its
+    error raised)."""
     from winnow.parallel import usable_cores
 
-    def count(span: tuple[int, int]) -> tuple[int, str]:
+    spans: list[tuple[str, tuple[int, int]]] = []
+    out: dict[str, Counted] = {}
+    for name in dict.fromkeys(paths):
+        if not strict and (name.lower().endswith(COMPRESSED) or not os.path.isfile(name)
+                           or kind_of(Path(name)) != "jsonl"):
+            continue
+        try:
+            with open(name, "rb") as stream:
+                size = os.fstat(stream.fileno()).st_size
+                cuts = [0]
+                while cuts[-1] < size:
+                    cuts.append(line_end(stream, min(cuts[-1] + SHARD_BYTES, size), size))
+        except OSError:
+            if strict:
+                raise
+            continue
+        spans += [(name, span) for span in itertools.pairwise(cuts)]
+        out[name] = []  # an empty file has no span
+
+    def count(item: tuple[str, tuple[int, int]]) -> tuple[int, str] | None:
         digest = _digest(digests)
-        newlines, last = count_newlines(path, *span, digest.update)
+        try:
+            newlines, last = count_newlines(item[0], *item[1], digest.update)
+        except OSError:
+            if strict:
+                raise
+            return None
         return newlines + (last not in (-1, ord("\n"))), digest.hexdigest()
 
     threads = min(usable_cores(), len(spans))
     if threads < 2:
-        yield from map(count, spans)
-        return
-    with ThreadPoolExecutor(threads, thread_name_prefix="winnow-lines") as pool:
-        yield from pool.map(count, spans)
+        found = list(map(count, spans))
+    else:
+        with ThreadPoolExecutor(threads, thread_name_prefix="winnow-lines") as pool:
+            found = list(pool.map(count, spans))
+    failed = set()
+    for (name, span), result in zip(spans, found, strict=True):
+        if result is None:
+            failed.add(name)
+        else:
+            out.setdefault(name, []).append((span, result))
+    for name in failed:
+        out.pop(name, None)
+    return out
+
+
+def _plain_shards(path: str, first: int, counted: Counted) -> list[Shard]:
+    """The shards of a plain JSON Lines file from its counted spans."""
+    shards = []
+    line = 1
+    for (start, stop), (lines, hexdigest) in counted:
+        shards.append(Shard("jsonl", path, first, lines, start, stop, line, digest=hexdigest))
+        first += lines
+        line += lines
+    return shards
 
 
 def _parquet_shards(path: str, first: int, problems: list[InputError],
