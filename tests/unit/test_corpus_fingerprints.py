@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.allocator import GLIBC, mapped_apart
 from winnow.config import WinnowConfig
@@ -17,10 +19,11 @@ from winnow.corpus.fingerprints import (
     ShardJob,
     batch_hashes,
     fingerprint_shard,
+    joined_offsets,
     record_hashes,
 )
 from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line, plan_shards
-from winnow.frontends.text import leads_with_mark
+from winnow.frontends.text import ascii_units, char_units, leads_with_mark
 from winnow.parallel import map_large_allocations, reuse_freed_memory, reusing_freed_memory
 from winnow.sharded.plan import partition_of
 from winnow.sharded.prints import by_partition_hash_doc
@@ -49,6 +52,47 @@ def test_a_batch_gives_each_record_what_it_gives_alone(config: WinnowConfig) -> 
     assert counts.tolist() == [a.shape[0] for a in alone]
     assert np.array_equal(hashes, np.concatenate(alone))
     assert counts.sum() > 0  # the texts are long enough to have fingerprints
+
+
+@pytest.mark.parametrize("config", [WinnowConfig(k=20, t=40), WinnowConfig(k=3, t=5),
+                                    WinnowConfig(k=4, t=8, method="winnow")],
+                         ids=["robust-default", "robust-k3", "winnow"])
+@pytest.mark.parametrize("alphabet", ["ascii", "no marks first"])
+def test_each_path_of_a_batch_gives_what_each_record_gives_alone(
+        config: WinnowConfig, alphabet: str) -> None:
+    """An all-ASCII batch (every byte below 128, control characters and
+    newlines inside records too) takes the ASCII pass; a batch with other
+    characters but no record led by a mark is read in one front-end pass."""
+    rng = random.Random(11)
+    chars = [chr(c) for c in range(128)] + ["the quick brown fox "] * 20
+    if alphabet != "ascii":
+        chars += ["é", "ß", "Ω", "ﬁ", "😀", "e\u0301"]
+    batch = ["".join(rng.choice(chars) for _ in range(rng.randint(0, 120))) for _ in range(300)]
+    batch = [t[1:] if leads_with_mark(t.encode()) else t for t in batch] + ["", "x" * 30]
+    encoded = [t.encode() for t in batch]
+    assert all(t.isascii() for t in encoded) == (alphabet == "ascii")
+    hashes, counts = batch_hashes(encoded, config)
+    alone = [record_hashes(t, config) for t in batch]
+    assert counts.tolist() == [a.shape[0] for a in alone]
+    assert np.array_equal(hashes, np.concatenate(alone))
+    assert counts.sum() > 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(st.characters(max_codepoint=127), max_size=40), min_size=1, max_size=8))
+def test_the_ascii_pass_gives_the_front_end_s_units(parts: list[str]) -> None:
+    """ASCII text's units and each text's first unit, as char_units gives
+    them; text that is not all ASCII is left to char_units."""
+    texts = [p.encode() for p in parts]
+    joined = b"\n".join(texts)
+    offsets = joined_offsets(texts)
+    got = ascii_units(joined, offsets)
+    assert got is not None
+    chars = char_units(joined)
+    assert got[0].tolist() == chars.cps.tolist()
+    assert got[1].tolist() == [*np.searchsorted(chars.starts, offsets).tolist(),
+                               chars.cps.shape[0]]
+    assert ascii_units(joined + "é".encode(), offsets) is None
 
 
 def test_a_text_led_by_a_mark_is_not_joined() -> None:

@@ -42,7 +42,7 @@ import numpy as np
 import numpy.typing as npt
 
 from winnow.corpus import _word_kernels
-from winnow.corpus.fingerprints import ShardJob
+from winnow.corpus.fingerprints import ShardJob, joined_offsets
 from winnow.corpus.readers import record_texts
 from winnow.frontends.text import char_units, leads_with_mark
 from winnow.parallel import make_pool, parallel_map, reuse_freed_memory, reusing_freed_memory
@@ -105,8 +105,7 @@ def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
     """:func:`batch_word_pairs` of texts joined into one front-end pass (a
     newline, which the front-end drops, parts two texts' words)."""
     units = char_units(b"\n".join(texts))
-    offsets = np.zeros(len(texts), dtype=np.int64)
-    np.cumsum([len(t) + 1 for t in texts[:-1]], out=offsets[1:])
+    offsets = joined_offsets(texts)
     counts = np.zeros(len(texts), dtype=np.int64)
     values = np.empty(max(units.cps.shape[0], 1), dtype=np.uint64)  # a value a unit at most
     high, high_word = _high_words(units.cps)

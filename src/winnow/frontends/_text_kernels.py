@@ -231,6 +231,32 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
     return status
 
 
+@jit()
+def ascii_fill(data, ascii_map, offsets, units, bounds):  # type: ignore[no-untyped-def]
+    """The units of ASCII bytes ``data`` (``ascii_map`` of each, those that
+    map to 0 dropped) into ``units``, and in ``bounds[t]`` how many come
+    before byte ``offsets[t]`` (ascending), ``bounds[-1]`` all of them, which
+    are returned.  What :func:`fill_units` gives ASCII text, without the
+    byte spans: no byte of ASCII text is invalid or combines, so each maps
+    alone; the output is written whatever the byte and kept only for a unit
+    (no branch on the text)."""
+    texts = offsets.shape[0]
+    j = 0
+    t = 0
+    for i in range(data.shape[0]):
+        while t < texts and offsets[t] <= i:
+            bounds[t] = j
+            t += 1
+        unit = ascii_map[data[i]]
+        units[j] = unit
+        j += int(unit != 0)
+    while t < texts:
+        bounds[t] = j
+        t += 1
+    bounds[texts] = j
+    return j
+
+
 #: FNV-1a's 64-bit offset basis and prime, and the prime to the 4th power:
 #: a code point below 256 is one byte and three zero bytes, whose steps
 #: ``h = (h ^ 0) * prime`` make one multiplication by it.
