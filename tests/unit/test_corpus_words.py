@@ -200,3 +200,24 @@ def test_sorted_distinct_sorts_a_run_and_keeps_each_value_once(seed: int, n: int
     assert kept == want.shape[0]
     assert values[before:before + kept].tolist() == want.tolist()
     assert values[:before].tolist() == [7] * before and values[-3:].tolist() == [9] * 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(st.characters(max_codepoint=127), max_size=60), min_size=1, max_size=8))
+def test_ascii_texts_read_from_their_bytes_pair_as_the_front_end_s_units(
+        parts: list[str]) -> None:
+    """All-ASCII texts are paired straight from their bytes: the same hashes
+    and counts as from the front-end's units (control characters, newlines
+    inside a text, empty texts and texts of one word included)."""
+    from winnow.corpus.fingerprints import joined_offsets
+    from winnow.corpus.words import _ascii_pairs, _unit_pairs
+
+    texts = [p.encode() for p in parts]
+    joined = b"\n".join(texts)
+    offsets = joined_offsets(texts)
+    counts_ascii = np.zeros(len(texts), dtype=np.int64)
+    counts_units = np.zeros(len(texts), dtype=np.int64)
+    assert _ascii_pairs(joined, offsets, counts_ascii).tolist() == \
+        _unit_pairs(joined, offsets, counts_units).tolist()
+    assert counts_ascii.tolist() == counts_units.tolist()
+    assert counts_ascii.tolist() == [len(reference_pairs(p)) for p in parts]

@@ -56,7 +56,28 @@ def _pair_hash(x, y):  # type: ignore[no-untyped-def]
     return value
 
 
-@jit()
+@jit(inline="always")
+def _word_ends(out, filled, words, last, h):  # type: ignore[no-untyped-def]
+    """A text's word of hash ``h`` ends: the pair it makes with the word
+    before (``last``, when ``words`` came before it) written at
+    ``out[filled]``.  Returns ``(filled, words, last)`` after it."""
+    if words > 0:
+        out[filled] = _pair_hash(last, h)
+        filled += 1
+    return filled, words + 1, h
+
+
+@jit(inline="always")
+def _text_ends(out, lo, filled, words, last, scratch, buckets):  # type: ignore[no-untyped-def]
+    """A text's hashes ``out[lo:filled]`` (its one word's, ``last``, when it
+    has one word) made a sorted set at ``out[lo:]``; returns its size."""
+    if words == 1:
+        out[filled] = last
+        filled += 1
+    return sorted_distinct(out, lo, filled, scratch, buckets)
+
+
+@jit(nogil=True)
 def word_pair_runs(cps: U32, starts: I64, ends: I64, ascii_word: Flags, high: U32,
                    high_word: Flags, offsets: I64, out: U64, counts: I64) -> int:
     """The distinct word-pair hashes of each text, sorted, one text after
@@ -66,10 +87,10 @@ def word_pair_runs(cps: U32, starts: I64, ends: I64, ascii_word: Flags, high: U3
     each text starts.  A word is a run of word characters (``ascii_word``
     below 128, else :func:`_continues_word`) with nothing dropped between
     them; any other unit is a word of its own (a character of a script
-    written without spaces).  A word's hash is
-    FNV-1a of its code points' four bytes each; a text of one word has that
-    word's hash, a longer one the hash of each two consecutive words
-    (:func:`_pair_hash`).  Returns the hashes written."""
+    written without spaces).  A word's hash is FNV-1a of its code points'
+    four bytes each; a text of one word has that word's hash, a longer one
+    the hash of each two consecutive words (:func:`_pair_hash`).  Returns
+    the hashes written.  Runs without the GIL."""
     n = cps.shape[0]
     texts = offsets.shape[0]
     scratch = np.empty(SMALL, dtype=np.uint64)
@@ -87,19 +108,11 @@ def word_pair_runs(cps: U32, starts: I64, ends: I64, ascii_word: Flags, high: U3
         is_word = bool(ascii_word[cp]) if cp < 128 else _continues_word(cp, high, high_word)
         if i == 0 or starts[i] > ends[i - 1] or not is_word or not was_word:
             if open_word:  # the word before ends: it is text t's
-                if words > 0:
-                    out[filled] = _pair_hash(last, h)
-                    filled += 1
-                last = h
-                words += 1
+                filled, words, last = _word_ends(out, filled, words, last, h)
             if t + 1 < texts and offsets[t + 1] <= starts[i]:  # a later text's word
                 if t >= 0:
-                    if words == 1:
-                        out[filled] = last
-                        filled += 1
-                    kept = sorted_distinct(out, lo, filled, scratch, buckets)
-                    counts[t] = kept
-                    filled = lo + kept
+                    counts[t] = _text_ends(out, lo, filled, words, last, scratch, buckets)
+                    filled = lo + counts[t]
                 while t + 1 < texts and offsets[t + 1] <= starts[i]:
                     t += 1
                 lo = filled
@@ -109,18 +122,57 @@ def word_pair_runs(cps: U32, starts: I64, ends: I64, ascii_word: Flags, high: U3
         h = word_hash_step(h, cp)
         was_word = is_word
     if open_word:
-        if words > 0:
-            out[filled] = _pair_hash(last, h)
-            filled += 1
-        last = h
-        words += 1
+        filled, words, last = _word_ends(out, filled, words, last, h)
     if t >= 0:
-        if words == 1:
-            out[filled] = last
-            filled += 1
-        kept = sorted_distinct(out, lo, filled, scratch, buckets)
-        counts[t] = kept
-        filled = lo + kept
+        counts[t] = _text_ends(out, lo, filled, words, last, scratch, buckets)
+        filled = lo + counts[t]
+    return filled
+
+
+@jit(nogil=True)
+def ascii_word_pairs(data: npt.NDArray[np.uint8], ascii_map: U32, offsets: I64, out: U64,
+                     counts: I64) -> int:
+    """:func:`word_pair_runs` of ASCII texts joined (``data``, text ``t``
+    from byte ``offsets[t]``), straight from their bytes: a word is a run of
+    bytes that ``ascii_map`` keeps (letters and digits; their units its
+    values), any other byte is dropped and ends it, as the front-end and
+    :func:`word_pair_runs` have it.  ``out``: room for one value a byte.
+    Returns the hashes written.  Runs without the GIL."""
+    n = data.shape[0]
+    texts = offsets.shape[0]
+    scratch = np.empty(SMALL, dtype=np.uint64)
+    buckets = np.empty(257, dtype=np.int64)
+    filled = 0
+    t = 0
+    lo = 0
+    words = 0
+    last = np.uint64(0)
+    h = FNV_BASIS
+    open_word = False
+    for i in range(n):
+        while t + 1 < texts and offsets[t + 1] <= i:  # text t ends
+            if open_word:
+                filled, words, last = _word_ends(out, filled, words, last, h)
+                open_word = False
+            counts[t] = _text_ends(out, lo, filled, words, last, scratch, buckets)
+            filled = lo + counts[t]
+            lo = filled
+            words = 0
+            t += 1
+        unit = ascii_map[data[i]]
+        if unit != 0:
+            if not open_word:
+                h = FNV_BASIS
+                open_word = True
+            h = word_hash_step(h, unit)
+        elif open_word:
+            filled, words, last = _word_ends(out, filled, words, last, h)
+            open_word = False
+    if open_word:
+        filled, words, last = _word_ends(out, filled, words, last, h)
+    if texts > 0:
+        counts[t] = _text_ends(out, lo, filled, words, last, scratch, buckets)
+        filled = lo + counts[t]
     return filled
 
 

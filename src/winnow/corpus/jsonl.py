@@ -61,14 +61,19 @@ def jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
             yield parse_json_line(raw, doc, shown, line, fields)
 
 
-def jsonl_texts(shard: Shard, fields: Fields) -> Iterator[tuple[int, bytes]]:
-    """:func:`record_texts` of every line of a JSON Lines shard: :func:`line_slot`'s
-    quick path written out in one loop (a record's generator layers and
-    calls were a quarter of reading it), every other line through
-    :func:`parse_json_line` as there."""
+def jsonl_texts(shard: Shard, fields: Fields,
+                wanted: list[int] | None = None) -> Iterator[tuple[int, bytes]]:
+    """:func:`record_texts` of the lines of a JSON Lines shard (``wanted``:
+    only these, 0-based, ascending): :func:`line_slot`'s quick path written
+    out in one loop (a record's generator layers and calls were a quarter
+    of reading it), every other line through :func:`parse_json_line` as
+    there."""
     loads, name, key, count = orjson.loads, fields.text, fields.id, shard.count
     shown = printable(shard.path)
-    for i, raw in enumerate(jsonl_lines(shard, fields.max_bytes)):
+    numbered: Iterator[tuple[int, bytes | int]] = (
+        enumerate(jsonl_lines(shard, fields.max_bytes)) if wanted is None
+        else jsonl_lines(shard, fields.max_bytes, wanted))
+    for i, raw in numbered:
         if i >= count:
             return
         if isinstance(raw, int):  # oversized: a bad record

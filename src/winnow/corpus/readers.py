@@ -322,8 +322,9 @@ def record_texts(shard: Shard, fields: Fields,
     thirds of the per-record cost of fingerprinting a corpus was building
     records that only their text was read from.  ``wanted``: only these
     docs (a JSON line of another is not parsed)."""
-    if wanted is None and shard.kind == "jsonl":
-        yield from jsonl_texts(shard, fields)
+    if shard.kind == "jsonl":
+        yield from jsonl_texts(shard, fields, None if wanted is None else sorted(
+            d - shard.first for d in wanted if shard.first <= d < shard.first + shard.count))
         return
     for slot in _slots(shard, fields, wanted):
         if wanted is not None and (slot[0] if isinstance(slot, tuple)

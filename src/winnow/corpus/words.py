@@ -35,6 +35,7 @@ each pair's resemblance counted by merging the two arrays
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass
 
@@ -44,8 +45,8 @@ import numpy.typing as npt
 from winnow.corpus import _word_kernels
 from winnow.corpus.fingerprints import ShardJob, joined_offsets
 from winnow.corpus.readers import record_texts
-from winnow.frontends.text import char_units, leads_with_mark
-from winnow.parallel import make_pool, parallel_map, reuse_freed_memory, reusing_freed_memory
+from winnow.frontends.text import ascii_map, char_units, leads_with_mark
+from winnow.parallel import reusing_freed_memory, worker_count
 
 U64 = npt.NDArray[np.uint64]
 I64 = npt.NDArray[np.int64]
@@ -102,16 +103,35 @@ def batch_word_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
 
 
 def _run_pairs(texts: Sequence[bytes]) -> tuple[U64, I64]:
-    """:func:`batch_word_pairs` of texts joined into one front-end pass (a
-    newline, which the front-end drops, parts two texts' words)."""
-    units = char_units(b"\n".join(texts))
+    """:func:`batch_word_pairs` of texts joined into one pass (a newline,
+    which the front-end drops, parts two texts' words): all-ASCII texts
+    straight from their bytes (:func:`_ascii_pairs`), others through the
+    front-end (:func:`_unit_pairs`)."""
+    joined = b"\n".join(texts)
     offsets = joined_offsets(texts)
     counts = np.zeros(len(texts), dtype=np.int64)
+    pairs = _ascii_pairs if joined.isascii() else _unit_pairs
+    return pairs(joined, offsets, counts), counts
+
+
+def _ascii_pairs(ascii: bytes, offsets: I64, counts: I64) -> U64:
+    """The word-pair hashes of ASCII texts joined (each text's count into
+    ``counts``), read from the bytes with the front-end's ASCII table."""
+    values = np.empty(max(len(ascii), 1), dtype=np.uint64)  # a value a byte at most
+    total = _word_kernels.ascii_word_pairs(np.frombuffer(ascii, dtype=np.uint8), ascii_map(),
+                                           offsets, values, counts)
+    return values[:total].copy()
+
+
+def _unit_pairs(text: bytes, offsets: I64, counts: I64) -> U64:
+    """The word-pair hashes of UTF-8 texts joined (each text's count into
+    ``counts``), from the front-end's units."""
+    units = char_units(text)
     values = np.empty(max(units.cps.shape[0], 1), dtype=np.uint64)  # a value a unit at most
     high, high_word = _high_words(units.cps)
     total = _word_kernels.word_pair_runs(units.cps, units.starts, units.ends, _ASCII_WORD, high,
                                          high_word, offsets, values, counts)
-    return values[:total].copy(), counts
+    return values[:total].copy()
 
 
 @dataclass(frozen=True)
@@ -125,7 +145,6 @@ class WordJob:
 def shard_word_pairs(task: WordJob) -> tuple[I64, U64, I64]:
     """``(docs, their word-pair hashes in turn, count per doc)`` of the wanted
     records of one shard (a bad record has none)."""
-    reuse_freed_memory()
     wanted = set(task.docs.tolist())
     docs: list[int] = []
     texts: list[bytes] = []
@@ -154,34 +173,37 @@ class WordSets:
 
 def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> WordSets:
     """The word-pair sets of records ``docs``, each shard holding any read once,
-    on ``workers`` processes (``0``: every core)."""
-    docs = np.unique(docs)
+    on ``workers`` threads (``0``: one a usable core): a thread holds the GIL
+    while it reads and parses its shard's wanted lines, not while its words
+    are paired (the kernels release it; 100,000 records of
+    ``benchmarks/scale.py``, 15,008 candidates, runs alternated: 0.17-0.23 s
+    on two worker processes forked for the pass, 0.16-0.19 s on two
+    threads, and no process to fork).  Freed arrays are reused meanwhile
+    (:func:`reusing_freed_memory`)."""
+    docs = np.sort(docs)  # np.unique hashes integers first: 5-19 ms here, sorting 0.6
+    docs = docs[np.append(True, docs[1:] != docs[:-1])] if docs.shape[0] else docs
     tasks = []
     for job in jobs:
         first = job.shard.first
         lo, hi = np.searchsorted(docs, [first, first + job.shard.count])
         if hi > lo:
             tasks.append(WordJob(job, docs[lo:hi]))
-    pool = make_pool(workers, len(tasks)) if len(tasks) > 1 else None
-    if pool is not None:
-        batch_word_pairs([b"kernels loaded before the workers fork"])  # shared by them
+    threads = worker_count(workers, len(tasks))
     found, counts = [], []
     hashes = np.empty(1 << 16, dtype=np.uint64)
     filled = 0
-    try:
-        with reusing_freed_memory() if pool is None else nullcontext():
-            for d, h, c in parallel_map(shard_word_pairs, tasks, stage="words", progress=None,
-                                        executor=pool):
-                found.append(d)
-                counts.append(c)
-                end = filled + h.shape[0]
-                if end > hashes.shape[0]:  # grown in place (realloc), a quarter at a time
-                    hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
-                hashes[filled:end] = h
-                filled = end
-    finally:
-        if pool is not None:
-            pool.shutdown()
+    with reusing_freed_memory(), (ThreadPoolExecutor(threads, thread_name_prefix="winnow-words")
+                                  if threads > 1 else nullcontext()) as pool:
+        results = map(shard_word_pairs, tasks) if pool is None else \
+            pool.map(shard_word_pairs, tasks)
+        for d, h, c in results:
+            found.append(d)
+            counts.append(c)
+            end = filled + h.shape[0]
+            if end > hashes.shape[0]:  # grown in place (realloc), a quarter at a time
+                hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
+            hashes[filled:end] = h
+            filled = end
     if not found:
         return WordSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64))
     hashes.resize(filled, refcheck=False)

@@ -268,6 +268,12 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     return _collapse_spaces(units) if options.keep_whitespace else units
 
 
+def ascii_map() -> U32:
+    """The unit of each ASCII byte under the default options (its lower case
+    for a letter or digit; 0: dropped), read-only."""
+    return _table(DEFAULT_OPTIONS).ascii_map
+
+
 def ascii_units(text: bytes, offsets: I64) -> tuple[npt.NDArray[np.uint8], I64] | None:
     """The units :func:`char_units` gives ``text`` (default options) when it
     is all ASCII, as bytes, and how many come before each byte offset of
@@ -282,7 +288,7 @@ def ascii_units(text: bytes, offsets: I64) -> tuple[npt.NDArray[np.uint8], I64] 
     data = np.frombuffer(text, dtype=np.uint8)
     units = np.empty(data.shape[0], dtype=np.uint8)
     bounds = np.empty(offsets.shape[0] + 1, dtype=np.int64)
-    total = int(ascii_fill(data, _table(DEFAULT_OPTIONS).ascii_map, offsets, units, bounds))
+    total = int(ascii_fill(data, ascii_map(), offsets, units, bounds))
     units.resize(total, refcheck=False)  # in place: the pages past it given back
     return units, bounds
 
