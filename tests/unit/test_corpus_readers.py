@@ -134,6 +134,12 @@ def test_wanted_lines_are_those_every_line_gives(seed: int) -> None:
         plain = [line if len(line.rstrip(b"\n")) <= budget else len(line)  # no blocks at all
                  for line in re.findall(rb"[^\n]*\n|[^\n]+\Z", data)]
         assert every == plain
+        runs = list(streams.line_runs(iter(chunks), budget))  # what lines() is built on
+        assert [line for run, _ in runs for line in run] == [
+            line[:-1] if isinstance(line, bytes) and line.endswith(b"\n") else line
+            for line in every]
+        assert all(ended for _, ended in runs[:-1])
+        assert not runs or runs[-1][1] == data.endswith(b"\n")  # a last line without one
         wanted = sorted(rng.sample(range(len(every) + 2), rng.randint(0, len(every) + 2)))
         assert list(streams.wanted_lines(iter(chunks), budget, wanted)) == \
             [(i, every[i]) for i in wanted if i < len(every)]

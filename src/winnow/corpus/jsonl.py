@@ -10,14 +10,16 @@ building them.  Used by :mod:`winnow.corpus.readers`.
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import overload
 
 import orjson
 
 from winnow.corpus.records import BadRecord, Fields, Record, Shard, open_binary, oversized, usable
-from winnow.corpus.streams import blocks, wanted_lines
+from winnow.corpus.streams import blocks, line_runs, wanted_lines
 from winnow.corpus.streams import lines as split_lines
 from winnow.fileio import printable
 
@@ -36,16 +38,30 @@ def jsonl_lines(shard: Shard, budget: int, wanted: list[int] | None = None
     """The lines of ``shard`` (an oversized one as its length); a compressed
     file's lines up to any damage (named when the shards were planned).
     ``wanted``: only these lines (0-based, ascending), each as ``(i, line)``."""
-    with open_binary(shard.path) as stream:
-        if shard.stop < 0:
-            read = blocks(stream, damage=[])
-        else:
-            stream.seek(shard.start)
-            read = blocks(stream, shard.stop - shard.start)
+    with _shard_blocks(shard) as read:
         if wanted is None:
             yield from split_lines(read, budget)
         else:
             yield from wanted_lines(read, budget, wanted)
+
+
+def jsonl_runs(shard: Shard, budget: int) -> Iterator[list[bytes | int]]:
+    """:func:`jsonl_lines` a block at a time, without the newlines
+    (:func:`~winnow.corpus.streams.line_runs`): for readers that only parse them."""
+    with _shard_blocks(shard) as read:
+        for run, _ in line_runs(read, budget):
+            yield run
+
+
+@contextmanager
+def _shard_blocks(shard: Shard) -> Iterator[Iterator[bytes]]:
+    """The blocks of ``shard``'s bytes, its file open meanwhile."""
+    with open_binary(shard.path) as stream:
+        if shard.stop < 0:
+            yield blocks(stream, damage=[])
+        else:
+            stream.seek(shard.start)
+            yield blocks(stream, shard.stop - shard.start)
 
 
 def jsonl_records(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
@@ -71,8 +87,8 @@ def jsonl_texts(shard: Shard, fields: Fields,
     loads, name, key, count = orjson.loads, fields.text, fields.id, shard.count
     shown = printable(shard.path)
     numbered: Iterator[tuple[int, bytes | int]] = (
-        enumerate(jsonl_lines(shard, fields.max_bytes)) if wanted is None
-        else jsonl_lines(shard, fields.max_bytes, wanted))
+        enumerate(itertools.chain.from_iterable(jsonl_runs(shard, fields.max_bytes)))
+        if wanted is None else jsonl_lines(shard, fields.max_bytes, wanted))
     for i, raw in numbered:
         if i >= count:
             return
@@ -175,5 +191,5 @@ def _record(value: object, raw: bytes, doc: int, path: str, line: int,
     return Record(doc, name or f"{path}:{line}", text, path, line, raw)
 
 
-__all__ = ["Quick", "jsonl_lines", "jsonl_records", "jsonl_texts", "line_slot",
+__all__ = ["Quick", "jsonl_lines", "jsonl_records", "jsonl_runs", "jsonl_texts", "line_slot",
            "parse_json_line"]
