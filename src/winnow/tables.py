@@ -60,7 +60,19 @@ def idf_weights(df: npt.NDArray[np.integer], n_owners: int) -> F64:
     give every shared fingerprint weight 0).  The rounding (at most 3e-8)
     makes sums of weights exact, hence independent of their order, as long
     as they stay below ``2^29`` (16 million fingerprints of weight 32).
+    Many small integer dfs (the groups of a corpus, capped at ``-m``) are
+    weighed by a table of each value's weight, the same floats: 400,000 dfs
+    from 2 to 100 in 0.6-0.8 ms, against 4-14 ms one by one.
     """
+    if df.shape[0] > 4096 and df.dtype.kind in "iu":
+        low, top = int(df.min()), int(df.max())
+        if low >= 0 and top < df.shape[0] // 4:  # many small integers: a table of them
+            looked_up: F64 = _idf(np.arange(top + 1), n_owners)[df]
+            return looked_up
+    return _idf(df, n_owners)
+
+
+def _idf(df: npt.NDArray[np.integer], n_owners: int) -> F64:
     exact = 1.0 + np.log((1.0 + n_owners) / (1.0 + df.astype(np.float64)))
     scale = float(1 << WEIGHT_BITS)
     rounded: F64 = np.round(exact * scale) / scale
