@@ -23,7 +23,7 @@ from winnow.corpus.fingerprints import (
     record_hashes,
 )
 from winnow.corpus.readers import BadRecord, Fields, Record, parse_json_line, plan_shards
-from winnow.frontends.text import ascii_units, char_units, leads_with_mark
+from winnow.frontends.text import ascii_units, byte_units, char_units, leads_with_mark
 from winnow.parallel import map_large_allocations, reuse_freed_memory, reusing_freed_memory
 from winnow.sharded.plan import partition_of
 from winnow.sharded.prints import by_partition_hash_doc
@@ -93,6 +93,8 @@ def test_the_ascii_pass_gives_the_front_end_s_units(parts: list[str]) -> None:
     assert got[1].tolist() == [*np.searchsorted(chars.starts, offsets).tolist(),
                                chars.cps.shape[0]]
     assert ascii_units(joined + "é".encode(), offsets) is None
+    table = byte_units()  # what the compiled loop indexes by byte: no byte reads past it
+    assert table.shape == (256,) and not table[128:].any() and not table.flags.writeable
 
 
 def test_a_text_led_by_a_mark_is_not_joined() -> None:

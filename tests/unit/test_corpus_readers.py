@@ -175,6 +175,31 @@ def test_files_counted_together_are_planned_as_each_alone(
     assert sum(s.count for s in shards) == 40 * 4 + len(DATA[:500].splitlines())
 
 
+def test_a_file_that_fails_while_counted_is_named_and_the_others_planned(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file whose lines cannot be counted with the others is planned alone
+    again: its error is its problem, the other files are planned as ever."""
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 2)
+    names = []
+    for i in range(3):
+        path = tmp_path / f"part-{i}.jsonl"
+        path.write_bytes(DATA)
+        names.append(str(path))
+    counting = readers.count_newlines
+
+    def failing(path: str, *args: object) -> tuple[int, int]:
+        if path == names[1]:
+            raise OSError(5, "Input/output error")
+        return counting(path, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(readers, "count_newlines", failing)
+    shards, problems = plan_shards(names, Fields())
+    assert [p.path for p in problems] == [names[1]]
+    assert "Input/output error" in str(problems[0])
+    assert [(s.path, s.first, s.count) for s in shards] == [(names[0], 0, 40),
+                                                            (names[2], 40, 40)]
+
+
 def test_missing_and_broken_inputs_are_problems_not_failures(tmp_path: Path) -> None:
     good = tmp_path / "good.jsonl"
     good.write_bytes(DATA)

@@ -102,6 +102,44 @@ def test_only_the_wanted_records_are_read_across_shards(tmp_path: Path) -> None:
     assert sets.slots(np.array([4, 1, 0])).tolist() == [1, -1, 0]
 
 
+def test_shards_read_on_threads_give_what_one_thread_gives(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Eight shards, ASCII and not, their wanted records read on two threads:
+    the sets of one thread, in doc order; an error in a shard stops the pass
+    and is raised, whichever thread met it."""
+    from winnow.corpus import words
+
+    rng = random.Random(5)
+    pieces = [*VOCABULARY, "café", "中文", "e\u0301t\u00e9"]
+    names = []
+    for f in range(8):
+        path = tmp_path / f"{f}.jsonl"
+        alphabet = VOCABULARY if f % 2 else pieces
+        path.write_text("".join(json.dumps({"text": " ".join(
+            rng.choice(alphabet) for _ in range(rng.randint(0, 30)))}) + "\n"
+            for _ in range(40)))
+        names.append(str(path))
+    fields = Fields()
+    shards, _ = plan_shards(names, fields)
+    jobs = [ShardJob(s, fields, DedupSettings().config) for s in shards]
+    docs = np.array(rng.sample(range(320), 150), dtype=np.int64)
+    one = word_pair_sets(jobs, docs, workers=1)
+    two = word_pair_sets(jobs, docs, workers=2)
+    assert one.docs.tolist() == two.docs.tolist() == sorted(set(docs.tolist()))
+    assert one.starts.tolist() == two.starts.tolist()
+    assert one.hashes.tolist() == two.hashes.tolist()
+
+    def broken(task: words.WordJob) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        if task.job.shard.path == names[5]:
+            raise OSError("disk gone")
+        return read(task)
+
+    read = words.shard_word_pairs
+    monkeypatch.setattr(words, "shard_word_pairs", broken)
+    with pytest.raises(OSError, match="disk gone"):
+        word_pair_sets(jobs, docs, workers=2)
+
+
 def edited(words: list[str], every: int, rng: random.Random) -> str:
     return " ".join(rng.choice(VOCABULARY) + "x" if i % every == every // 2 else w
                     for i, w in enumerate(words))

@@ -169,7 +169,6 @@ def test_a_long_run_of_marks_is_cut_into_stream_safe_sequences() -> None:
     assert (spans[1:m, 0] == spans[:m - 1, 1]).all()  # contiguous, nothing left out
 
 
-
 def test_a_word_s_id_is_fnv_1a_of_each_code_point_s_four_bytes() -> None:
     """The compiled word splitter's ids (one multiplication for a code point
     below 256) are FNV-1a 64 of the normalised code points as four

@@ -102,13 +102,13 @@ def test_idf_is_positive_and_decreasing() -> None:
     assert (np.diff(w) < 0).all()
 
 
-
 def test_many_small_dfs_weigh_as_each_alone() -> None:
     """Many small integer dfs are weighed by a table of each value's weight:
     the same floats as the formula on each."""
     df = np.random.default_rng(3).integers(1, 300, 50_000)
     assert idf_weights(df, 1_000).tolist() == [float(idf_weights(np.array([d]), 1_000)[0])
                                                for d in df.tolist()]
+
 
 def test_score_formulas() -> None:
     sets = [set(range(10)), set(range(5, 25))]

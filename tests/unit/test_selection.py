@@ -248,8 +248,8 @@ def test_fused_winnowing_across_hash_blocks(w: int, extra: int, alphabet: int,
 def test_distinct_selection_equals_each_documents_sorted_set(
         documents: list[list[int]], k: int, w: int, robust: bool) -> None:
     """The batch kernel gives, document by document, the sorted distinct
-    hashes that winnowing the document alone selects (runs of more than 64
-    selected hashes take the general sort, shorter ones insertion)."""
+    hashes that winnowing the document alone selects (its windows' minima,
+    whatever the tie rule)."""
     from winnow.engine.selection import winnow_units_distinct
 
     units = np.array([u for doc in documents for u in doc], dtype=np.uint32)

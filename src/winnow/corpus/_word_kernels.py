@@ -4,6 +4,13 @@ paired and made a sorted set in one pass over the front-end's units
 (:func:`word_pair_runs`), and the Jaccard of two such sets
 (:func:`sorted_jaccard`).
 
+The kernels call :func:`winnow.engine._kernels.sorted_distinct` and inline
+:func:`winnow.frontends._text_kernels.word_hash_step`: numba's on-disk cache
+(the JIT's, where the kernels compiled ahead of time are not used) does not
+see a change in a function of another module that a cached kernel calls, so
+after editing one of those, remove the cache's files (CONTRIBUTING.md; the
+module compiled ahead of time is checked against every source it imports).
+
 A record's set is small (about 100 word pairs for the 600-byte records of
 ``benchmarks/scale.py``), sorted by :func:`winnow.engine._kernels.sorted_distinct`
 (buckets by top byte, then insertion).  Splitting, hashing and pairing in
@@ -136,10 +143,13 @@ def ascii_word_pairs(data: npt.NDArray[np.uint8], ascii_map: U32, offsets: I64, 
     from byte ``offsets[t]``), straight from their bytes: a word is a run of
     bytes that ``ascii_map`` keeps (letters and digits; their units its
     values), any other byte is dropped and ends it, as the front-end and
-    :func:`word_pair_runs` have it.  ``out``: room for one value a byte.
-    Returns the hashes written.  Runs without the GIL."""
+    :func:`word_pair_runs` have it; ``ascii_map`` has 256 entries.  ``out``:
+    room for one value a byte.  Returns the hashes written (none without a
+    text).  Runs without the GIL."""
     n = data.shape[0]
     texts = offsets.shape[0]
+    if texts == 0:
+        return 0
     scratch = np.empty(SMALL, dtype=np.uint64)
     buckets = np.empty(257, dtype=np.int64)
     filled = 0

@@ -39,7 +39,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import os
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, Protocol
@@ -319,22 +319,18 @@ def read_shard(shard: Shard, fields: Fields) -> Iterator[Record | BadRecord]:
 def record_texts(shard: Shard, fields: Fields,
                  wanted: Collection[int] | None = None) -> Iterator[tuple[int, bytes]]:
     """``(doc, UTF-8 text)`` of every usable record of ``shard``: the records
-    :func:`read_shard` gives, without building them (:func:`_slots`).  Two
-    thirds of the per-record cost of fingerprinting a corpus was building
-    records that only their text was read from.  ``wanted``: only these
-    docs (a JSON line of another is not parsed)."""
+    :func:`read_shard` gives, a JSON Lines shard's without building them
+    (:func:`~winnow.corpus.jsonl.jsonl_texts`).  Two thirds of the
+    per-record cost of fingerprinting a corpus was building records that
+    only their text was read from.  ``wanted``: only these docs (a JSON line
+    of another is not parsed)."""
     if shard.kind == "jsonl":
         yield from jsonl_texts(shard, fields, None if wanted is None else sorted(
             d - shard.first for d in wanted if shard.first <= d < shard.first + shard.count))
         return
-    for slot in _slots(shard, fields, wanted):
-        if wanted is not None and (slot[0] if isinstance(slot, tuple)
-                                   else slot.doc) not in wanted:
-            continue
-        if isinstance(slot, tuple):
-            yield slot[0], slot[2]
-        elif isinstance(slot, Record):
-            yield slot.doc, slot.text.encode("utf-8")
+    for item in read_shard(shard, fields):
+        if isinstance(item, Record) and (wanted is None or item.doc in wanted):
+            yield item.doc, item.text.encode("utf-8")
 
 
 def record_ids(shard: Shard, fields: Fields
@@ -353,26 +349,16 @@ def record_ids(shard: Shard, fields: Fields
             yield slot
 
 
-def _slots(shard: Shard, fields: Fields,
-           wanted: Collection[int] | None = None) -> Iterator[Quick | Record | BadRecord]:
+def _slots(shard: Shard, fields: Fields) -> Iterator[Quick | Record | BadRecord]:
     """The slots :func:`read_shard` gives, a JSON Lines line that orjson reads
     as an object with a string text (valid UTF-8) and a string or integer id
     (when asked for) as a :data:`~winnow.corpus.jsonl.Quick` tuple: any other line goes through
-    :func:`parse_json_line`, so both agree on every line (a test checks it).
-    ``wanted``: only these docs; the lines of others are never cut out
-    (:func:`~winnow.corpus.streams.wanted_lines`)."""
+    :func:`parse_json_line`, so both agree on every line (a test checks it)."""
     if shard.kind != "jsonl":
         yield from read_shard(shard, fields)
         return
     shown = printable(shard.path)
-    numbered: Iterable[tuple[int, bytes | int]]
-    if wanted is None:
-        numbered = enumerate(jsonl_lines(shard, fields.max_bytes))
-    else:
-        first, count = shard.first, shard.count
-        numbered = jsonl_lines(shard, fields.max_bytes, sorted(
-            d - first for d in wanted if first <= d < first + count))
-    for i, raw in numbered:
+    for i, raw in enumerate(jsonl_lines(shard, fields.max_bytes)):
         if i >= shard.count:
             return
         slot = line_slot(raw, shard.first + i, shard.line + i, shown, fields)

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,7 +44,7 @@ import numpy.typing as npt
 from winnow.corpus import _word_kernels
 from winnow.corpus.fingerprints import ShardJob, joined_offsets
 from winnow.corpus.readers import record_texts
-from winnow.frontends.text import ascii_map, char_units, leads_with_mark
+from winnow.frontends.text import byte_units, char_units, leads_with_mark
 from winnow.parallel import reusing_freed_memory, worker_count
 
 U64 = npt.NDArray[np.uint64]
@@ -118,7 +117,7 @@ def _ascii_pairs(ascii: bytes, offsets: I64, counts: I64) -> U64:
     """The word-pair hashes of ASCII texts joined (each text's count into
     ``counts``), read from the bytes with the front-end's ASCII table."""
     values = np.empty(max(len(ascii), 1), dtype=np.uint64)  # a value a byte at most
-    total = _word_kernels.ascii_word_pairs(np.frombuffer(ascii, dtype=np.uint8), ascii_map(),
+    total = _word_kernels.ascii_word_pairs(np.frombuffer(ascii, dtype=np.uint8), byte_units(),
                                            offsets, values, counts)
     return values[:total].copy()
 
@@ -173,13 +172,16 @@ class WordSets:
 
 def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> WordSets:
     """The word-pair sets of records ``docs``, each shard holding any read once,
-    on ``workers`` threads (``0``: one a usable core): a thread holds the GIL
-    while it reads and parses its shard's wanted lines, not while its words
-    are paired (the kernels release it; 100,000 records of
+    on ``workers`` threads (``0``: one a usable core) of this process (the
+    worker processes' memory cap, ``WINNOW_WORKER_MEMORY_MB``, does not apply:
+    a thread holds one shard's wanted texts at a time).  A thread holds the
+    GIL while it reads and parses its shard's wanted lines; the word pairs of
+    all-ASCII texts are computed without it, in parallel (others go through
+    the text front-end, one thread at a time).  100,000 records of
     ``benchmarks/scale.py``, 15,008 candidates, runs alternated: 0.17-0.23 s
-    on two worker processes forked for the pass, 0.16-0.19 s on two
-    threads, and no process to fork).  Freed arrays are reused meanwhile
-    (:func:`reusing_freed_memory`)."""
+    on two worker processes forked for the pass, 0.16-0.19 s on two threads.
+    Freed arrays are reused meanwhile (:func:`reusing_freed_memory`); an
+    interruption (Ctrl-C, SIGTERM) cancels the shards not started."""
     docs = np.sort(docs)  # np.unique hashes integers first: 5-19 ms here, sorting 0.6
     docs = docs[np.append(True, docs[1:] != docs[:-1])] if docs.shape[0] else docs
     tasks = []
@@ -192,18 +194,23 @@ def word_pair_sets(jobs: Sequence[ShardJob], docs: I64, workers: int = 0) -> Wor
     found, counts = [], []
     hashes = np.empty(1 << 16, dtype=np.uint64)
     filled = 0
-    with reusing_freed_memory(), (ThreadPoolExecutor(threads, thread_name_prefix="winnow-words")
-                                  if threads > 1 else nullcontext()) as pool:
-        results = map(shard_word_pairs, tasks) if pool is None else \
-            pool.map(shard_word_pairs, tasks)
-        for d, h, c in results:
-            found.append(d)
-            counts.append(c)
-            end = filled + h.shape[0]
-            if end > hashes.shape[0]:  # grown in place (realloc), a quarter at a time
-                hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
-            hashes[filled:end] = h
-            filled = end
+    with reusing_freed_memory():  # the threads are joined before it ends
+        pool = ThreadPoolExecutor(threads, thread_name_prefix="winnow-words") \
+            if threads > 1 else None
+        try:
+            results = map(shard_word_pairs, tasks) if pool is None else \
+                pool.map(shard_word_pairs, tasks)
+            for d, h, c in results:
+                found.append(d)
+                counts.append(c)
+                end = filled + h.shape[0]
+                if end > hashes.shape[0]:  # grown in place (realloc), a quarter at a time
+                    hashes.resize(max(end, hashes.shape[0] * 5 // 4), refcheck=False)
+                hashes[filled:end] = h
+                filled = end
+        finally:
+            if pool is not None:  # after an error, the shards not started are dropped
+                pool.shutdown(wait=True, cancel_futures=True)
     if not found:
         return WordSets(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.uint64))
     hashes.resize(filled, refcheck=False)

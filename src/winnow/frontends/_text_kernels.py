@@ -233,8 +233,8 @@ def fill_units(buf, state, ascii_map, table, flat, clusters, cflat,  # type: ign
 
 @jit()
 def ascii_fill(data, ascii_map, offsets, units, bounds):  # type: ignore[no-untyped-def]
-    """The units of ASCII bytes ``data`` (``ascii_map`` of each, those that
-    map to 0 dropped) into ``units``, and in ``bounds[t]`` how many come
+    """The units of ASCII bytes ``data`` (``ascii_map`` of each, 256 entries,
+    those that map to 0 dropped) into ``units``, and in ``bounds[t]`` how many come
     before byte ``offsets[t]`` (ascending), ``bounds[-1]`` all of them, which
     are returned.  What :func:`fill_units` gives ASCII text, without the
     byte spans: no byte of ASCII text is invalid or combines, so each maps

@@ -268,10 +268,17 @@ def char_units(utf8: bytes, options: FrontEndOptions = DEFAULT_OPTIONS) -> Units
     return _collapse_spaces(units) if options.keep_whitespace else units
 
 
-def ascii_map() -> U32:
-    """The unit of each ASCII byte under the default options (its lower case
-    for a letter or digit; 0: dropped), read-only."""
-    return _table(DEFAULT_OPTIONS).ascii_map
+@lru_cache(maxsize=1)
+def byte_units() -> U32:
+    """The unit of each byte value under the default options, read-only: an
+    ASCII letter or digit's lower case, 0 for any other ASCII byte (dropped)
+    and for every byte from 128 on (not ASCII: no caller of this table
+    reads one, and the 256 entries make the compiled loops that index it
+    by byte safe whatever they are given)."""
+    table = np.zeros(256, dtype=np.uint32)
+    table[:128] = _table(DEFAULT_OPTIONS).ascii_map
+    table.flags.writeable = False
+    return table
 
 
 def ascii_units(text: bytes, offsets: I64) -> tuple[npt.NDArray[np.uint8], I64] | None:
@@ -288,7 +295,7 @@ def ascii_units(text: bytes, offsets: I64) -> tuple[npt.NDArray[np.uint8], I64] 
     data = np.frombuffer(text, dtype=np.uint8)
     units = np.empty(data.shape[0], dtype=np.uint8)
     bounds = np.empty(offsets.shape[0] + 1, dtype=np.int64)
-    total = int(ascii_fill(data, ascii_map(), offsets, units, bounds))
+    total = int(ascii_fill(data, byte_units(), offsets, units, bounds))
     units.resize(total, refcheck=False)  # in place: the pages past it given back
     return units, bounds
 
