@@ -219,7 +219,7 @@ def _plain_counts(paths: Sequence[str], digests: bool, *,
         if result is None:
             failed.add(name)
         else:
-            out.setdefault(name, []).append((span, result))
+            out[name].append((span, result))
     for name in failed:
         out.pop(name, None)
     return out

@@ -7,7 +7,7 @@ import hashlib
 import lzma
 import zlib
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO
+from typing import IO, cast
 
 import numpy as np
 
@@ -78,8 +78,7 @@ def line_runs(blocks: Iterator[bytes], budget: int
         last = parts.pop()  # after the block's last newline: a line's start, or b""
         joined = bool(parts) and size > 0  # the block's first newline ends the pending line
         long = len(block) > budget  # a line over the budget needs a block as long
-        run: list[bytes | int] = list(parts) if joined or long \
-            else parts  # type: ignore[assignment]  # bytes only: no copy
+        run = cast(list[bytes | int], parts)  # a line over the budget: its length there
         if joined:
             size += len(parts[0])
             if over or size > budget:
